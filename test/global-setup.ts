@@ -1,0 +1,2 @@
+// Placeholder until the database harness lands.
+export default async function setup(): Promise<void> {}
