@@ -1,0 +1,78 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../lib/errors.js';
+import type { AuthenticatedKey, KeyAuthenticator } from '../features/keys/authenticate-key.js';
+import { hasScope, type Scope } from '../features/keys/scopes.js';
+import type { RateDecision, RateLimiter } from './rate-limiter.js';
+import type { Clock } from '../lib/clock.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The scope a route needs; null means any valid key (GET /me). */
+    scope?: Scope | null;
+    /** A /v1 route that needs no key (the OpenAPI document). */
+    public?: boolean;
+  }
+  interface FastifyRequest {
+    auth: AuthenticatedKey;
+  }
+}
+
+/** Failed authentications allowed per client address per rolling minute. */
+export const FAILED_AUTH_PER_MIN = 30;
+
+function setRateHeaders(reply: FastifyReply, decision: RateDecision): void {
+  reply.header('ratelimit-limit', decision.limit);
+  reply.header('ratelimit-remaining', decision.remaining);
+  reply.header('ratelimit-reset', decision.resetSeconds);
+}
+
+function rateLimited(decision: RateDecision): ApiError {
+  return new ApiError('RATE_LIMITED', `Rate limit exceeded. Retry in ${decision.resetSeconds} s.`, null, {
+    'retry-after': String(decision.resetSeconds),
+  });
+}
+
+function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : null;
+}
+
+const UNAUTHORIZED_MESSAGE = 'The API key is missing, invalid, revoked or expired.';
+
+/**
+ * Authentication, per-key rate limit and scope check for every /v1 route, in that order.
+ * One code for every authentication failure (no hint which), and failures are themselves
+ * limited per client address so keys cannot be probed at speed.
+ */
+export function registerAuth(app: FastifyInstance, deps: { authenticator: KeyAuthenticator; limiter: RateLimiter; clock: Clock }): void {
+  app.decorateRequest('auth', null as unknown as AuthenticatedKey);
+  app.addHook('onRequest', async (request, reply) => {
+    const config = request.routeOptions.config;
+    if (config.public) return;
+    const nowMs = deps.clock.now().getTime();
+    const failureKey = `authfail:${request.ip}`;
+    // An address that keeps failing is stopped before any lookup is spent on it.
+    const blocked = await deps.limiter.hit(failureKey, FAILED_AUTH_PER_MIN, nowMs, false);
+    if (!blocked.allowed) {
+      setRateHeaders(reply, blocked);
+      throw rateLimited(blocked);
+    }
+    const token = bearerToken(request);
+    const key = token ? await deps.authenticator.authenticate(token) : null;
+    if (!key) {
+      const failures = await deps.limiter.hit(failureKey, FAILED_AUTH_PER_MIN, nowMs);
+      setRateHeaders(reply, failures);
+      if (!failures.allowed) throw rateLimited(failures);
+      throw new ApiError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
+    }
+    const decision = await deps.limiter.hit(`key:${key.id}`, key.rateLimitPerMin, nowMs);
+    setRateHeaders(reply, decision);
+    if (!decision.allowed) throw rateLimited(decision);
+    if (config.scope && !hasScope(key.scopes, config.scope)) {
+      throw new ApiError('FORBIDDEN', `The API key lacks the scope ${config.scope}.`, { requiredScope: config.scope });
+    }
+    request.auth = key;
+  });
+}

@@ -1,0 +1,56 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { ERROR_STATUS, type ErrorCode } from '../lib/errors.js';
+
+/** The error envelope of every failed answer. */
+export const ErrorEnvelope = Type.Object(
+  {
+    success: Type.Literal(false),
+    error: Type.Object({
+      code: Type.String({ description: 'Stable error code: the contract. Never compare the message.' }),
+      message: Type.String({ description: 'Human text; may change at any time.' }),
+      details: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+    }),
+  },
+  { $id: 'ErrorEnvelope', title: 'Error envelope' },
+);
+
+export const OffsetMeta = Type.Object(
+  { page: Type.Integer({ minimum: 1 }), limit: Type.Integer(), total: Type.Integer(), totalPages: Type.Integer() },
+  { $id: 'OffsetMeta' },
+);
+
+export const CursorMeta = Type.Object(
+  {
+    limit: Type.Integer(),
+    hasMore: Type.Boolean(),
+    nextCursor: Type.Union([Type.String(), Type.Null()]),
+    total: Type.Optional(Type.Integer({ description: 'Only on the first page: a snapshot taken at the start of the scan.' })),
+  },
+  { $id: 'CursorMeta' },
+);
+
+export function successEnvelope<T extends TSchema>(data: T, meta?: TSchema) {
+  return Type.Object({
+    success: Type.Literal(true),
+    data,
+    ...(meta ? { meta } : {}),
+  });
+}
+
+/** Per-status error responses of a route, for validation of the answer and for the OpenAPI document. */
+export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
+  const byStatus: Record<number, Set<string>> = {};
+  for (const code of ['UNAUTHORIZED', 'RATE_LIMITED', 'INTERNAL_ERROR', ...codes] as ErrorCode[]) {
+    (byStatus[ERROR_STATUS[code]] ??= new Set()).add(code);
+  }
+  return Object.fromEntries(
+    Object.entries(byStatus).map(([status, set]) => [
+      Number(status),
+      Type.Ref(ErrorEnvelope, { description: `Error codes: ${[...set].join(', ')}` }),
+    ]),
+  );
+}
+
+export function ok<T>(data: T, meta?: Record<string, unknown>) {
+  return meta ? { success: true as const, data, meta } : { success: true as const, data };
+}

@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Prometheus metrics: request counts and latency by route and status, and the job queue depth. */
+export function registerMetrics(app: FastifyInstance, pool: pg.Pool): Registry {
+  const registry = new Registry();
+  const requests = new Counter({
+    name: 'quorum_http_requests_total',
+    help: 'HTTP requests by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'quorum_http_request_duration_seconds',
+    help: 'HTTP request latency by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'quorum_job_queue_depth',
+    help: 'Jobs waiting in the queue (due or scheduled, not locked)',
+    labelNames: ['task'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const { rows } = await pool.query<{ task: string; depth: number }>(
+        `SELECT t.identifier AS task, count(*)::int AS depth
+           FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+          WHERE j.locked_at IS NULL AND j.attempts < j.max_attempts
+          GROUP BY t.identifier`,
+      );
+      for (const row of rows) this.set({ task: row.task }, row.depth);
+    },
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, not the URL, so ids do not explode the label set.
+    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
+    requests.inc(labels);
+    latency.observe(labels, reply.elapsedTime / 1000);
+  });
+  return registry;
+}

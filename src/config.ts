@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** The environment, read and validated in one place. Documented in the README's configuration table. */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | null;
+  dataDir: string;
+  publicApiUrl: string;
+  publicFormUrl: string;
+  secretKey: string;
+  smtpUrl: string | null;
+  redisUrl: string | null;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  webhookAllowPrivateTargets: boolean;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function readPort(env: Env): number {
+  const raw = env.PORT ?? '3000';
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number (0-65535), got "${raw}"`);
+  return port;
+}
+
+function readUrl(env: Env, name: string, protocols: string[], fallback: string | null): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${redact(raw)}"`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${url.protocol}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+/** Never echo credentials of a connection string in an error line. */
+function redact(raw: string): string {
+  return raw.replace(/\/\/[^@/]*@/, '//***@');
+}
+
+function readBoolean(env: Env, name: string): boolean {
+  const raw = (env[name] ?? '').toLowerCase();
+  if (raw === '' || raw === 'false' || raw === '0' || raw === 'no') return false;
+  if (raw === 'true' || raw === '1' || raw === 'yes') return true;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function readLogLevel(env: Env): Config['logLevel'] {
+  const raw = env.LOG_LEVEL ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return raw as Config['logLevel'];
+}
+
+/** SECRET_KEY signs cursors; when unset one is generated once and kept in the data directory. */
+function readSecretKey(env: Env, dataDir: string): string {
+  const raw = env.SECRET_KEY;
+  if (raw !== undefined && raw !== '') {
+    if (raw.length < 32) throw new ConfigError('SECRET_KEY must be at least 32 characters');
+    return raw;
+  }
+  const file = join(dataDir, 'secret-key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const generated = randomBytes(32).toString('base64url');
+  try {
+    writeFileSync(file, `${generated}\n`, { mode: 0o600, flag: 'wx' });
+    return generated;
+  } catch (err) {
+    // Another process created it first: everyone must share that one.
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
+    throw err;
+  }
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = readPort(env);
+  const host = env.HOST || '0.0.0.0';
+  const dataDir = resolve(env.QUORUM_DATA_DIR || './.quorum');
+  const origin = `http://localhost:${port}`;
+  return {
+    port,
+    host,
+    databaseUrl: readUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:'], null),
+    dataDir,
+    publicApiUrl: readUrl(env, 'PUBLIC_API_URL', ['http:', 'https:'], `${origin}/v1`)!,
+    publicFormUrl: readUrl(env, 'PUBLIC_FORM_URL', ['http:', 'https:'], `${origin}/i`)!,
+    secretKey: readSecretKey(env, dataDir),
+    smtpUrl: readUrl(env, 'SMTP_URL', ['smtp:', 'smtps:'], null),
+    redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:'], null),
+    logLevel: readLogLevel(env),
+    webhookAllowPrivateTargets: readBoolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
+  };
+}

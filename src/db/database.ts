@@ -1,0 +1,26 @@
+import pg from 'pg';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import * as schema from './schema.js';
+
+export type Db = NodePgDatabase<typeof schema>;
+/** A transaction handle; every write that emits events or jobs runs in one. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Services take either: a plain handle for reads, the caller's transaction for writes. */
+export type DbOrTx = Db | Tx;
+
+// timestamptz columns read through raw SQL arrive as Date objects (pg's default); int8 counts as numbers.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export interface Database {
+  pool: pg.Pool;
+  db: Db;
+  close(): Promise<void>;
+}
+
+export function openPool(connectionString: string, max = 10): Database {
+  const pool = new pg.Pool({ connectionString, max, application_name: 'quorum' });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  const db = drizzle(pool, { schema });
+  return { pool, db, close: () => pool.end() };
+}

@@ -1,0 +1,49 @@
+import { eq } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/database.js';
+import { companies, type CompanySettings } from '../../db/schema.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdGenerator } from '../../lib/ids.js';
+import { validationError } from '../../lib/errors.js';
+
+export const DEFAULT_COMPANY_SETTINGS: Required<Pick<CompanySettings, 'monthlyQuota' | 'anonymityFloor' | 'timeZone'>> = {
+  monthlyQuota: 10_000,
+  anonymityFloor: 5,
+  timeZone: 'UTC',
+};
+
+export interface CreateCompanyInput {
+  name: string;
+  slug: string;
+  settings?: CompanySettings;
+}
+
+const SLUG_RE = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+export async function createCompany(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: CreateCompanyInput) {
+  const name = input.name.trim();
+  const fields = [];
+  if (name.length < 1 || name.length > 200) fields.push({ path: 'name', code: 'invalid_length', message: 'must be 1 to 200 characters' });
+  if (!SLUG_RE.test(input.slug)) fields.push({ path: 'slug', code: 'invalid_format', message: 'must be lower-case letters, digits and dashes' });
+  if (fields.length) throw validationError(fields);
+  if (await findCompanyBySlug(db, input.slug)) {
+    throw validationError([{ path: 'slug', code: 'already_exists', message: `a company with slug "${input.slug}" exists` }]);
+  }
+  const now = deps.clock.now();
+  const [row] = await db
+    .insert(companies)
+    .values({
+      id: deps.newId(),
+      name,
+      slug: input.slug,
+      settings: { ...DEFAULT_COMPANY_SETTINGS, ...input.settings },
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  return row;
+}
+
+export async function findCompanyBySlug(db: DbOrTx, slug: string) {
+  const [row] = await db.select().from(companies).where(eq(companies.slug, slug)).limit(1);
+  return row ?? null;
+}

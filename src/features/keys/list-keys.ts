@@ -1,0 +1,9 @@
+import { desc, eq } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/database.js';
+import { apiKeys } from '../../db/schema.js';
+import { publicKey } from './create-key.js';
+
+export async function listKeys(db: DbOrTx, companyId: string) {
+  const rows = await db.select().from(apiKeys).where(eq(apiKeys.companyId, companyId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  return rows.map(publicKey);
+}

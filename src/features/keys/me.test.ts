@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/harness.js';
+import { describeAuthenticatedRoute } from '../../../test/auth-suite.js';
+import { revokeKey } from './revoke-key.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => t?.close());
+
+describe('GET /v1/me', () => {
+  it('answers the company and the key exactly as the spec shows them', async () => {
+    const company = await t.company('Lincoln High');
+    const { token, id } = await t.key(company.id, { scopes: ['surveys:read', 'invites:write'], rateLimitPerMin: 120 });
+    const res = await t.get(token, '/v1/me');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      success: true,
+      data: {
+        company: { id: company.id, name: 'Lincoln High', slug: company.slug },
+        apiKey: { id, name: 'test key', scopes: ['surveys:read', 'invites:write'], rateLimitPerMin: 120 },
+      },
+    });
+  });
+
+  it('needs no scope: a key with no scopes at all works', async () => {
+    const company = await t.company();
+    const { token } = await t.key(company.id, { scopes: [] });
+    expect((await t.get(token, '/v1/me')).statusCode).toBe(200);
+  });
+
+  it('accepts the scheme name in any case and rejects other schemes', async () => {
+    const { token } = await t.tenant();
+    expect((await t.request(null, { method: 'GET', url: '/v1/me', headers: { authorization: `bearer ${token}` } })).statusCode).toBe(200);
+    expect((await t.request(null, { method: 'GET', url: '/v1/me', headers: { authorization: `Basic ${token}` } })).statusCode).toBe(401);
+  });
+
+  it('does not accept a token whose secret part was changed', async () => {
+    const { token } = await t.tenant();
+    const last = token.at(-1) === 'a' ? 'b' : 'a';
+    const res = await t.get(token.slice(0, -1) + last, '/v1/me');
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error.code).toBe('UNAUTHORIZED');
+  });
+
+  it('stops accepting a revoked key once the verified-key cache period has passed', async () => {
+    const company = await t.company();
+    const { token, id } = await t.key(company.id);
+    expect((await t.get(token, '/v1/me')).statusCode).toBe(200);
+    await revokeKey(t.ctx.db, t.ctx, company.id, id);
+    t.clock.advance(5_000);
+    const res = await t.get(token, '/v1/me');
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('records lastUsedAt without blocking the request', async () => {
+    const company = await t.company();
+    const { token, id } = await t.key(company.id);
+    await t.get(token, '/v1/me');
+    await expect
+      .poll(async () => (await t.ctx.pool.query('SELECT last_used_at FROM api_keys WHERE id = $1', [id])).rows[0].last_used_at)
+      .toBeInstanceOf(Date);
+  });
+});
+
+describeAuthenticatedRoute(
+  'GET /v1/me',
+  { method: 'GET', scope: null, target: async () => ({ url: '/v1/me' }) },
+  () => t,
+);

@@ -1,0 +1,5 @@
+import type { TaskDefinition } from './define-task.js';
+import { pruneEventsTask } from '../features/events/prune-events.job.js';
+
+/** Every task the worker runs; features add theirs here. */
+export const allTasks: TaskDefinition<any>[] = [pruneEventsTask];

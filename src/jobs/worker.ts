@@ -1,0 +1,37 @@
+import { Logger, parseCronItems, run, type Runner, type TaskList } from 'graphile-worker';
+import type { TaskDefinition, WorkerContext } from './define-task.js';
+import { allTasks } from './tasks.js';
+
+export interface WorkerHandle {
+  stop(): Promise<void>;
+}
+
+export interface WorkerOptions {
+  concurrency?: number;
+  tasks?: TaskDefinition<any>[];
+  log?: (level: string, message: string) => void;
+}
+
+function taskListFor(tasks: TaskDefinition<any>[], ctx: WorkerContext): TaskList {
+  return Object.fromEntries(tasks.map((task) => [task.name, (payload: unknown) => task.handler(payload, ctx)]));
+}
+
+/** Runs the job queue in this process (inside `quorum start`, or alone as `quorum worker`). */
+export async function startWorker(ctx: WorkerContext, options: WorkerOptions = {}): Promise<WorkerHandle> {
+  const tasks = options.tasks ?? allTasks;
+  const log = options.log;
+  const runner: Runner = await run({
+    pgPool: ctx.pool,
+    concurrency: options.concurrency ?? 4,
+    noHandleSignals: true,
+    pollInterval: 2000,
+    taskList: taskListFor(tasks, ctx),
+    parsedCronItems: parseCronItems(
+      tasks.filter((t) => t.cron).map((t) => ({ task: t.name, match: t.cron!, identifier: t.name })),
+    ),
+    logger: new Logger(() => (level, message) => {
+      if (log && level !== 'debug') log(level, message);
+    }),
+  });
+  return { stop: () => runner.stop() };
+}

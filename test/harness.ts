@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp, type BuildAppOptions } from '../src/app/build-app.js';
+import type { AppContext } from '../src/app/context.js';
+import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../src/app/rate-limiter.js';
+import { loadConfig, type Config } from '../src/config.js';
+import { openPool, type Database } from '../src/db/database.js';
+import { ManualClock } from '../src/lib/clock.js';
+import { idGeneratorFor } from '../src/lib/ids.js';
+import { createCompany } from '../src/features/companies/create-company.js';
+import { createKey } from '../src/features/keys/create-key.js';
+import { SCOPES, type Scope } from '../src/features/keys/scopes.js';
+
+export const TEST_START = '2026-03-02T09:00:00.000Z';
+
+export function testDatabaseUrl(database: string): string {
+  const url = new URL(inject('pgAdminUrl'));
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/** A fresh database cloned from the migrated template; dropped by the returned function. */
+export async function cloneDatabase(): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
+  const name = `quorum_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: inject('pgAdminUrl') });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    url: testDatabaseUrl(name),
+    name,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: inject('pgAdminUrl') });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+      await c.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  clock: ManualClock;
+  database: Database;
+  databaseUrl: string;
+  /** A company with a unique slug. */
+  company(name?: string): Promise<{ id: string; name: string; slug: string }>;
+  /** A key of that company; scopes default to all. Returns the token. */
+  key(companyId: string, options?: { scopes?: Scope[]; rateLimitPerMin?: number; expiresAt?: Date }): Promise<{ token: string; id: string }>;
+  /** A company plus an all-scopes key. */
+  tenant(): Promise<{ company: { id: string; name: string; slug: string }; token: string; keyId: string }>;
+  request(token: string | null, options: InjectOptions): Promise<LightMyRequestResponse>;
+  get(token: string | null, url: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  post(token: string | null, url: string, body?: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions extends BuildAppOptions {
+  limiter?: RateLimiter;
+  config?: Partial<Config>;
+}
+
+export function testConfig(databaseUrl: string, overrides: Partial<Config> = {}): Config {
+  return {
+    ...loadConfig({ SECRET_KEY: 'test-secret-key-that-is-long-enough-000', QUORUM_DATA_DIR: '/tmp/quorum-test-data' }),
+    databaseUrl,
+    webhookAllowPrivateTargets: true,
+    logLevel: 'silent',
+    ...overrides,
+  };
+}
+
+/** The real app on its own cloned database, with a manual clock. */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const cloned = await cloneDatabase();
+  const database = openPool(cloned.url, 5);
+  const clock = new ManualClock(TEST_START);
+  const limiter = options.limiter ?? redisLimiterForTests(cloned.name) ?? new MemoryRateLimiter();
+  const ctx: AppContext = {
+    config: testConfig(cloned.url, options.config),
+    db: database.db,
+    pool: database.pool,
+    clock,
+    newId: idGeneratorFor(clock),
+    limiter,
+  };
+  const app = await buildApp(ctx, options);
+  await app.ready();
+  let companies = 0;
+
+  const request = (token: string | null, opts: InjectOptions) =>
+    app.inject({ ...opts, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...opts.headers } });
+
+  const harness: TestApp = {
+    app,
+    ctx,
+    clock,
+    database,
+    databaseUrl: cloned.url,
+    async company(name = 'Test School') {
+      companies += 1;
+      const row = await createCompany(ctx.db, ctx, { name, slug: `co-${companies}-${randomBytes(3).toString('hex')}` });
+      return { id: row.id, name: row.name, slug: row.slug };
+    },
+    async key(companyId, opts = {}) {
+      const { key, token } = await createKey(ctx.db, ctx, {
+        companyId,
+        name: 'test key',
+        scopes: opts.scopes ?? [...SCOPES],
+        rateLimitPerMin: opts.rateLimitPerMin ?? 10_000,
+        expiresAt: opts.expiresAt,
+      });
+      return { token, id: key.id };
+    },
+    async tenant() {
+      const company = await harness.company();
+      const { token, id } = await harness.key(company.id);
+      return { company, token, keyId: id };
+    },
+    request,
+    get: (token, url, headers) => request(token, { method: 'GET', url, headers }),
+    post: (token, url, body, headers) =>
+      request(token, { method: 'POST', url, ...(body === undefined ? {} : { payload: body as object }), headers }),
+    async close() {
+      await app.close();
+      await limiter.close();
+      await database.close();
+      await cloned.drop();
+    },
+  };
+  return harness;
+}
+
+export function redisLimiterForTests(prefix: string): RateLimiter | null {
+  const url = process.env.REDIS_URL;
+  return url ? new RedisRateLimiter(url, `quorum:test:${prefix}:`) : null;
+}
