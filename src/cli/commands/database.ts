@@ -1,0 +1,28 @@
+import type { Command } from 'commander';
+import { migrate } from '../../db/migrate.js';
+import { demoBanner, ensureDemo } from '../../features/demo/seed-demo.js';
+import { runCommand } from '../runtime.js';
+
+export function registerDatabaseCommands(program: Command): void {
+  program
+    .command('migrate')
+    .description('apply pending database migrations (also done automatically at start)')
+    .action(
+      runCommand(
+        async (rt) => migrate(rt.connection.database.pool),
+        (r) => (r.applied.length ? `applied ${r.applied.join(', ')}` : 'database is up to date'),
+      ),
+    );
+  program
+    .command('demo')
+    .description('create the demo company, an all-scopes key and demo data (once)')
+    .action(
+      runCommand(
+        async (rt) => ensureDemo(rt.ctx),
+        (r) => {
+          const origin = new URL(process.env.PUBLIC_API_URL || 'http://localhost:3000/v1').origin;
+          return demoBanner(r, { api: process.env.PUBLIC_API_URL || `${origin}/v1`, docs: `${origin}/docs` });
+        },
+      ),
+    );
+}

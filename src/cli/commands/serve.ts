@@ -1,0 +1,93 @@
+import type { Command } from 'commander';
+import { buildApp } from '../../app/build-app.js';
+import { createRateLimiter } from '../../app/rate-limiter.js';
+import { loadConfig, type Config } from '../../config.js';
+import { connectDatabase, type Connection } from '../../db/connect.js';
+import { migrate } from '../../db/migrate.js';
+import { systemClock } from '../../lib/clock.js';
+import { idGeneratorFor } from '../../lib/ids.js';
+import { startWorker, type WorkerHandle } from '../../jobs/worker.js';
+import type { WorkerContext } from '../../jobs/define-task.js';
+import { demoBanner, ensureDemo } from '../../features/demo/seed-demo.js';
+import { printError } from '../output.js';
+
+interface Tiers {
+  api: boolean;
+  worker: boolean;
+  demo: boolean;
+}
+
+type Closer = () => Promise<unknown>;
+
+function log(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+/** Stops on SIGINT/SIGTERM in reverse order of start; a second signal forces the exit. */
+function closeOnSignals(closers: Closer[]): void {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    log(`${signal} received, stopping...`);
+    for (const close of [...closers].reverse()) await close().catch((err) => log(`while stopping: ${(err as Error).message}`));
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+async function startTiers(config: Config, tiers: Tiers, closers: Closer[]): Promise<void> {
+  const connection: Connection = await connectDatabase(config, { poolSize: 20, log });
+  closers.push(() => connection.close());
+  if (connection.embedded) log(`embedded Postgres on 127.0.0.1:${connection.embedded.port} (${connection.embedded.owned ? 'started' : 'joined'}), data in ${config.dataDir}`);
+  await migrate(connection.database.pool);
+  const clock = systemClock;
+  const ctx: WorkerContext = { config, db: connection.database.db, pool: connection.database.pool, clock, newId: idGeneratorFor(clock) };
+
+  if (tiers.worker) {
+    const worker: WorkerHandle = await startWorker(ctx, { log: (level, message) => level !== 'info' && log(`worker ${level}: ${message}`) });
+    closers.push(() => worker.stop());
+  }
+  if (tiers.api) {
+    const limiter = createRateLimiter(config.redisUrl);
+    closers.push(() => limiter.close());
+    const app = await buildApp({ ...ctx, limiter }, { logger: { level: config.logLevel, redact: ['req.headers.authorization'] } });
+    closers.push(() => app.close());
+    await app.listen({ port: config.port, host: config.host });
+  }
+  if (tiers.demo) {
+    const origin = new URL(config.publicApiUrl).origin;
+    log(demoBanner(await ensureDemo(ctx), { api: config.publicApiUrl, docs: `${origin}/docs` }));
+  }
+}
+
+function serveAction(tiers: (opts: Record<string, unknown>) => Tiers) {
+  return async (opts: Record<string, unknown>) => {
+    const closers: Closer[] = [];
+    closeOnSignals(closers);
+    try {
+      await startTiers(loadConfig(), tiers(opts), closers);
+    } catch (err) {
+      printError(err, {});
+      for (const close of closers.reverse()) await close().catch(() => undefined);
+      process.exit(1);
+    }
+  };
+}
+
+export function registerServeCommands(program: Command): void {
+  program
+    .command('start')
+    .description('run the API, respondent pages, worker and sweeps in one process (embedded Postgres unless DATABASE_URL is set)')
+    .option('--no-demo', 'do not create the demo company on first start')
+    .action(serveAction((opts) => ({ api: true, worker: true, demo: opts.demo !== false })));
+  program
+    .command('api')
+    .description('run only the HTTP tier (run any number against one Postgres; set REDIS_URL to share rate limits)')
+    .action(serveAction(() => ({ api: true, worker: false, demo: false })));
+  program
+    .command('worker')
+    .description('run only the background worker (jobs, deliveries, sweeps)')
+    .action(serveAction(() => ({ api: false, worker: true, demo: false })));
+}

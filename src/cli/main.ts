@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { ConfigError } from '../config.js';
+import { registerCompanyCommands } from './commands/company.js';
+import { registerDatabaseCommands } from './commands/database.js';
+import { registerKeyCommands } from './commands/key.js';
+import { registerServeCommands } from './commands/serve.js';
+
+/** Each feature registers its commands; add new rooms here. */
+const commandGroups = [registerServeCommands, registerDatabaseCommands, registerCompanyCommands, registerKeyCommands];
+
+const program = new Command()
+  .name('quorum')
+  .description('Quorum operator CLI: run the service and manage companies, keys, forms and webhooks')
+  .option('--json', 'print results as JSON for scripts')
+  .showHelpAfterError()
+  .configureOutput({ outputError: (text, write) => write(text) });
+
+for (const register of commandGroups) register(program);
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  const message = err instanceof ConfigError ? `configuration: ${err.message}` : err instanceof Error ? err.message : String(err);
+  process.stderr.write(`error: ${message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,54 @@
+import type { WorkerContext } from '../../jobs/define-task.js';
+import { createCompany, findCompanyBySlug } from '../companies/create-company.js';
+import { createKey } from '../keys/create-key.js';
+import { SCOPES } from '../keys/scopes.js';
+
+export const DEMO_SLUG = 'demo';
+
+export interface DemoCompany {
+  id: string;
+  name: string;
+  slug: string;
+}
+
+/** A feature's contribution to the demo; runs once, when the demo company is first created. */
+export type DemoSeeder = (ctx: WorkerContext, company: DemoCompany) => Promise<void>;
+
+/** Features add their seeders here so a newcomer sees every capability on the first start. */
+export const demoSeeders: DemoSeeder[] = [];
+
+export type DemoResult = { created: true; company: DemoCompany; token: string } | { created: false; company: DemoCompany };
+
+/** Creates the demo company, an all-scopes key and every feature's demo data, once. */
+export async function ensureDemo(ctx: WorkerContext): Promise<DemoResult> {
+  const existing = await findCompanyBySlug(ctx.db, DEMO_SLUG);
+  if (existing) return { created: false, company: { id: existing.id, name: existing.name, slug: existing.slug } };
+  const row = await createCompany(ctx.db, ctx, { name: 'Demo School', slug: DEMO_SLUG });
+  const company = { id: row.id, name: row.name, slug: row.slug };
+  const { token } = await createKey(ctx.db, ctx, { companyId: company.id, name: 'demo (all scopes)', scopes: [...SCOPES], rateLimitPerMin: 600 });
+  for (const seed of demoSeeders) await seed(ctx, company);
+  return { created: true, company, token };
+}
+
+/** What the operator reads on start: the key once, then how to mint another. */
+export function demoBanner(result: DemoResult, urls: { api: string; docs: string }): string {
+  if (!result.created) {
+    return [
+      `Demo company "${result.company.slug}" is ready (its first key was printed on the first start and is not stored).`,
+      `Mint a new key:  npx quorum key create --company ${result.company.slug} --name "my key" --scopes all`,
+      `API:  ${urls.api}    Docs:  ${urls.docs}`,
+    ].join('\n');
+  }
+  return [
+    '',
+    '  Quorum is running with demo data.',
+    '',
+    `  API key (shown once, store it now): ${result.token}`,
+    `  API base URL:  ${urls.api}`,
+    `  Docs:          ${urls.docs}`,
+    '',
+    '  Try it:',
+    `    curl -H "Authorization: Bearer ${result.token}" ${urls.api}/me`,
+    '',
+  ].join('\n');
+}
