@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
-import { ConfigError } from '../config.js';
 import { registerCompanyCommands } from './commands/company.js';
 import { registerDatabaseCommands } from './commands/database.js';
 import { registerKeyCommands } from './commands/key.js';
@@ -19,7 +18,6 @@ const program = new Command()
 for (const register of commandGroups) register(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  const message = err instanceof ConfigError ? `configuration: ${err.message}` : err instanceof Error ? err.message : String(err);
-  process.stderr.write(`error: ${message}\n`);
+  process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });

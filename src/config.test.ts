@@ -1,0 +1,55 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+const dataDir = () => mkdtempSync(join(tmpdir(), 'quorum-config-'));
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const dir = dataDir();
+    const config = loadConfig({ QUORUM_DATA_DIR: dir });
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      databaseUrl: null,
+      dataDir: dir,
+      publicApiUrl: 'http://localhost:3000/v1',
+      publicFormUrl: 'http://localhost:3000/i',
+      smtpUrl: null,
+      redisUrl: null,
+      logLevel: 'info',
+      webhookAllowPrivateTargets: false,
+    });
+  });
+
+  it('generates SECRET_KEY once and keeps it in the data directory', () => {
+    const dir = dataDir();
+    const first = loadConfig({ QUORUM_DATA_DIR: dir }).secretKey;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(loadConfig({ QUORUM_DATA_DIR: dir }).secretKey).toBe(first);
+    expect(readFileSync(join(dir, 'secret-key'), 'utf8').trim()).toBe(first);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['DATABASE_URL', 'not a url'],
+    ['REDIS_URL', 'http://localhost'],
+    ['SMTP_URL', 'ftp://x'],
+    ['PUBLIC_API_URL', 'localhost:3000'],
+    ['LOG_LEVEL', 'loud'],
+    ['WEBHOOK_ALLOW_PRIVATE_TARGETS', 'maybe'],
+    ['SECRET_KEY', 'short'],
+  ])('refuses %s=%s with a message naming the variable', (name, value) => {
+    const attempt = () => loadConfig({ QUORUM_DATA_DIR: dataDir(), [name]: value });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(new RegExp(`^${name} `));
+  });
+
+  it('never echoes the password of a bad connection string', () => {
+    expect(() => loadConfig({ QUORUM_DATA_DIR: dataDir(), DATABASE_URL: 'mysql://user:hunter2@db/x' })).not.toThrow(/hunter2/);
+  });
+});
