@@ -1,0 +1,16 @@
+/**
+ * Runs one named benchmark: `npm run bench -- <name>`; with no name, lists them.
+ * Each bench prints a table and its ratio against a baseline measured in the same run.
+ */
+const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
+  me: () => import('./me.js'),
+};
+
+const name = process.argv[2];
+if (!name || !benches[name]) {
+  console.log(`usage: npm run bench -- <${Object.keys(benches).join('|')}>`);
+  process.exit(name ? 1 : 0);
+}
+const bench = await benches[name]();
+await bench.run();
+process.exit(0);
