@@ -35,11 +35,20 @@ export function registerMetrics(app: FastifyInstance, pool: pg.Pool): Registry {
     },
   });
 
+  // Label children are bound once per (method, route, status): hashing labels on every request is the costly part.
+  const children = new Map<string, { count: ReturnType<typeof requests.labels>; time: ReturnType<typeof latency.labels> }>();
   app.addHook('onResponse', async (request, reply) => {
     // The route pattern, not the URL, so ids do not explode the label set.
-    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
-    requests.inc(labels);
-    latency.observe(labels, reply.elapsedTime / 1000);
+    const route = request.routeOptions.url ?? 'unmatched';
+    const cacheKey = `${request.method} ${route} ${reply.statusCode}`;
+    let child = children.get(cacheKey);
+    if (!child) {
+      const labels = { method: request.method, route, status: String(reply.statusCode) };
+      child = { count: requests.labels(labels), time: latency.labels(labels) };
+      children.set(cacheKey, child);
+    }
+    child.count.inc();
+    child.time.observe(reply.elapsedTime / 1000);
   });
   return registry;
 }

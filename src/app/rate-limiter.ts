@@ -41,6 +41,8 @@ export class MemoryRateLimiter implements RateLimiter {
     const nowS = Math.floor(nowMs / 1000);
     this.sweep(nowS);
     let buckets = this.keys.get(key);
+    // A look at an unknown key must not allocate: every request peeks at its address's failures.
+    if (!buckets && !consume) return decide(limit, 0, null, nowS, limit > 0);
     if (!buckets) {
       buckets = { seconds: new Int32Array(WINDOW_S).fill(-1), counts: new Int32Array(WINDOW_S) };
       this.keys.set(key, buckets);

@@ -1,0 +1,68 @@
+import Fastify from 'fastify';
+import { buildApp } from '../src/app/build-app.js';
+import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../src/app/rate-limiter.js';
+import { loadConfig } from '../src/config.js';
+import { systemClock } from '../src/lib/clock.js';
+import { idGeneratorFor } from '../src/lib/ids.js';
+import { createCompany } from '../src/features/companies/create-company.js';
+import { createKey } from '../src/features/keys/create-key.js';
+import { benchDatabase, load, printTable, type LoadResult } from './support.js';
+
+const CONNECTIONS = 50;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = 2;
+
+/** A bare Fastify route answering a constant: the ceiling this machine allows. */
+async function bareServer() {
+  const app = Fastify({ logger: false });
+  app.get('/bare', async () => ({ success: true, data: { ok: true } }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return app;
+}
+
+async function quorumServer(limiter: RateLimiter) {
+  const database = await benchDatabase('quorum_bench_me');
+  const clock = systemClock;
+  const ctx = { config: loadConfig(), db: database.db, pool: database.pool, clock, newId: idGeneratorFor(clock), limiter };
+  const company = await createCompany(ctx.db, ctx, { name: 'Bench', slug: `bench-${Date.now()}` });
+  const { token } = await createKey(ctx.db, ctx, { companyId: company.id, name: 'bench', scopes: [], rateLimitPerMin: 1_000_000 });
+  const app = await buildApp(ctx);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, token, close: async () => (await app.close(), await database.close()) };
+}
+
+function mean(results: LoadResult[]): LoadResult {
+  const avg = (pick: (r: LoadResult) => number) => results.reduce((s, r) => s + pick(r), 0) / results.length;
+  return { requestsPerSec: avg((r) => r.requestsPerSec), p50: avg((r) => r.p50), p99: avg((r) => r.p99), non2xx: avg((r) => r.non2xx) };
+}
+
+/** Alternates the baseline and the measured route so drift on a noisy machine hits both alike. */
+async function compare(label: string, limiter: RateLimiter, bareUrl: string) {
+  const quorum = await quorumServer(limiter);
+  const meUrl = `http://127.0.0.1:${(quorum.app.server.address() as { port: number }).port}/v1/me`;
+  const bare: LoadResult[] = [];
+  const me: LoadResult[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    bare.push(await load(bareUrl, { connections: CONNECTIONS, seconds: SECONDS }));
+    me.push(await load(meUrl, { connections: CONNECTIONS, seconds: SECONDS, headers: { authorization: `Bearer ${quorum.token}` } }));
+  }
+  await quorum.close();
+  await limiter.close();
+  const b = mean(bare);
+  const m = mean(me);
+  if (m.non2xx > 0) throw new Error(`/v1/me answered ${m.non2xx} non-2xx responses during the run`);
+  return [
+    { route: 'bare Fastify constant', limiter: '-', 'req/s': Math.round(b.requestsPerSec), 'p50 ms': b.p50, 'p99 ms': b.p99, ratio: 1 },
+    { route: 'GET /v1/me (auth + rate limit)', limiter: label, 'req/s': Math.round(m.requestsPerSec), 'p50 ms': m.p50, 'p99 ms': m.p99, ratio: m.requestsPerSec / b.requestsPerSec },
+  ];
+}
+
+export async function run(): Promise<void> {
+  const bare = await bareServer();
+  const bareUrl = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}/bare`;
+  console.log(`GET /v1/me vs a bare Fastify route: ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s each`);
+  const rows = await compare('memory', new MemoryRateLimiter(), bareUrl);
+  if (process.env.REDIS_URL) rows.push(...(await compare('redis', new RedisRateLimiter(process.env.REDIS_URL, `quorum:bench:${Date.now()}:`), bareUrl)).slice(1));
+  printTable(rows);
+  await bare.close();
+}
