@@ -12,6 +12,7 @@ import { idGeneratorFor } from '../src/lib/ids.js';
 import { createCompany } from '../src/features/companies/create-company.js';
 import { createKey } from '../src/features/keys/create-key.js';
 import { SCOPES, type Scope } from '../src/features/keys/scopes.js';
+import { ContractChecker, type OpenApiDocument } from './contract.js';
 
 export const TEST_START = '2026-03-02T09:00:00.000Z';
 
@@ -94,8 +95,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   await app.ready();
   let companies = 0;
 
-  const request = (token: string | null, opts: InjectOptions) =>
-    app.inject({ ...opts, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...opts.headers } });
+  const contract = new ContractChecker(app.swagger() as unknown as OpenApiDocument);
+  // Every answer a test receives must match the published OpenAPI document.
+  const request = async (token: string | null, opts: InjectOptions) => {
+    const res = await app.inject({ ...opts, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...opts.headers } });
+    contract.check(String(opts.method ?? 'GET'), String(opts.url ?? opts.path ?? '/'), res.statusCode, res.body);
+    return res;
+  };
 
   const harness: TestApp = {
     app,

@@ -4,7 +4,7 @@ import type { AppContext } from './context.js';
 import { registerErrorHandling } from './error-handler.js';
 import { registerAuth } from './auth.js';
 import { registerMetrics } from './metrics.js';
-import { registerOpenApi } from './openapi.js';
+import { openApiRoute, registerDocs, registerOpenApi } from './openapi.js';
 import { CursorMeta, ErrorEnvelope, OffsetMeta } from './envelope.js';
 import { uuidv7 } from '../lib/ids.js';
 import { KeyAuthenticator } from '../features/keys/authenticate-key.js';
@@ -29,7 +29,7 @@ export const BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** /v1 routes by feature; each plugin is one room. */
-const v1Features = [keyRoutes];
+const v1Features = [openApiRoute, keyRoutes];
 const sharedSchemas = [ErrorEnvelope, OffsetMeta, CursorMeta, ...keySchemas];
 
 function registerJsonParser(app: FastifyInstance): void {
@@ -66,6 +66,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await registerOpenApi(app, ctx.config.publicApiUrl);
 
   await app.register(healthRoutes, { pool: ctx.pool, registry });
+  await registerDocs(app);
   const authenticator = new KeyAuthenticator(ctx.db, ctx.clock, options.authCacheMs);
   await app.register(
     async (v1) => {

@@ -1,4 +1,5 @@
 import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { SCOPES } from '../features/keys/scopes.js';
 
@@ -10,21 +11,36 @@ export async function registerOpenApi(app: FastifyInstance, publicApiUrl: string
       info: {
         title: 'Quorum public API',
         version: '1.0.0',
-        description: 'Surveys, personal invitations and rosters. Every answer uses the envelope `{ success, data, meta? }` or `{ success: false, error: { code, message, details } }`.',
+        description:
+          'Surveys, personal invitations and rosters. Every answer uses the envelope `{ success, data, meta? }` or ' +
+          '`{ success: false, error: { code, message, details } }`; `error.code` is the contract, never the message. ' +
+          'Every answer carries `x-request-id`; authenticated answers carry `ratelimit-limit`, `ratelimit-remaining` and `ratelimit-reset`.',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
-      servers: [{ url: publicApiUrl }],
+      servers: [{ url: publicApiUrl, description: 'This installation' }],
       components: {
         securitySchemes: {
           bearerAuth: {
             type: 'http',
             scheme: 'bearer',
-            description: `API key \`qk_<keyId>_<secret>\`. Scopes: ${SCOPES.join(', ')}.`,
+            description: `API key \`qk_<keyId>_<secret>\`, shown once at creation. Scopes: ${SCOPES.join(', ')}. Each operation names the scope it needs.`,
           },
         },
       },
       security: [{ bearerAuth: [] }],
     },
+    // Shared schemas keep their $id as the component name instead of def-N.
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
     // Routes are mounted under /v1 while the server URL already ends in /v1.
     transform: ({ schema, url }) => ({ schema, url: url.replace(/^\/v1(?=\/|$)/, '') || '/' }),
   });
+}
+
+/** The document at /v1/openapi.json (no key needed) and an interactive reference at /docs. */
+export async function registerDocs(app: FastifyInstance): Promise<void> {
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+}
+
+export async function openApiRoute(v1: FastifyInstance): Promise<void> {
+  v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => v1.swagger());
 }

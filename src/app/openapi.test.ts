@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/harness.js';
+import { ContractChecker, type OpenApiDocument } from '../../test/contract.js';
+import { ERROR_STATUS } from '../lib/errors.js';
+
+let t: TestApp;
+let doc: OpenApiDocument & Record<string, any>;
+beforeAll(async () => {
+  t = await startTestApp();
+  const res = await t.get(null, '/v1/openapi.json');
+  expect(res.statusCode).toBe(200);
+  doc = res.json();
+});
+afterAll(async () => t?.close());
+
+const operations = () =>
+  Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item as Record<string, any>).map(([method, op]) => ({ path, method, op })));
+
+describe('GET /v1/openapi.json', () => {
+  it('is an OpenAPI 3.1 document with the bearer scheme and the server URL', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.servers).toEqual([expect.objectContaining({ url: t.ctx.config.publicApiUrl })]);
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.components.schemas.ErrorEnvelope).toBeDefined();
+  });
+
+  it('documents paths relative to the /v1 server URL and hides operational routes', () => {
+    expect(Object.keys(doc.paths)).toContain('/me');
+    for (const path of Object.keys(doc.paths)) expect(path.startsWith('/v1')).toBe(false);
+    expect(doc.paths['/healthz']).toBeUndefined();
+    expect(doc.paths['/openapi.json']).toBeUndefined();
+  });
+
+  it('gives every operation an operationId, a summary, a 2xx schema and the 401, 429 and 500 errors', () => {
+    for (const { path, method, op } of operations()) {
+      const where = `${method.toUpperCase()} ${path}`;
+      expect(op.operationId, where).toEqual(expect.any(String));
+      expect(op.summary, where).toEqual(expect.any(String));
+      expect(Object.keys(op.responses).some((s) => s.startsWith('2')), where).toBe(true);
+      for (const status of [ERROR_STATUS.UNAUTHORIZED, ERROR_STATUS.RATE_LIMITED, ERROR_STATUS.INTERNAL_ERROR]) {
+        expect(op.responses[status], `${where} ${status}`).toBeDefined();
+      }
+    }
+  });
+
+  it('has unique operation ids', () => {
+    const ids = operations().map(({ op }) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('the contract checker used on every test answer', () => {
+  it('refuses an answer that does not match its documented schema, and an undocumented status', () => {
+    const checker = new ContractChecker(doc);
+    expect(() => checker.check('GET', '/v1/me', 200, JSON.stringify({ success: true, data: { company: {} } }))).toThrow(/does not match/);
+    expect(() => checker.check('GET', '/v1/me', 418, '{}')).toThrow(/does not list/);
+    expect(() => checker.check('GET', '/v1/me', 401, JSON.stringify({ success: false, error: { code: 'UNAUTHORIZED', message: 'x', details: null } }))).not.toThrow();
+  });
+});
+
+describe('GET /docs', () => {
+  it('serves the interactive reference without a key', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/docs' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('swagger-ui');
+    const spec = await t.app.inject({ method: 'GET', url: '/docs/json' });
+    expect(spec.json().openapi).toBe('3.1.0');
+  });
+});
