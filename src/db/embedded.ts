@@ -80,19 +80,20 @@ async function resolveLayout(dataDir: string, log: (line: string) => void): Prom
   const local = path.join(dataDir, 'pg');
   if (process.getuid?.() !== 0) return { pgData: local, binDir: BUNDLED_BIN_DIR };
 
-  // Postgres refuses to run as root.
+  // Postgres refuses to run as root. Binaries and data are placed independently: a project under
+  // a 0700 folder may still keep its data in a reachable data directory, and vice versa.
   const runAs = ensureServiceUser();
+  const bundled = path.join(BUNDLED_BIN_DIR, 'postgres');
+  const binDir = serviceUserCanEnter(runAs, bundled) ? BUNDLED_BIN_DIR : await installSharedBinaries();
   const pointerFile = path.join(dataDir, 'pg-location');
   let pgData = await readPointer(pointerFile);
-  if (pgData === null && canReach(runAs, path.join(BUNDLED_BIN_DIR, 'postgres'), dataDir)) {
-    return { pgData: local, binDir: BUNDLED_BIN_DIR, runAs };
-  }
+  if (pgData === null && serviceUserCanEnter(runAs, dataDir)) return { pgData: local, binDir, runAs };
   if (pgData === null) {
     pgData = path.join(SHARED_ROOT, `data-${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}`);
     await fs.writeFile(pointerFile, `${pgData}\n`);
   }
   log(`embedded PostgreSQL: ${dataDir} is not reachable by user ${SERVICE_USER}; its cluster lives in ${pgData} (see ${pointerFile})`);
-  return { pgData, binDir: await installSharedBinaries(), runAs };
+  return { pgData, binDir, runAs };
 }
 
 function ensureServiceUser(): RunAs {
@@ -118,10 +119,9 @@ function lookupUser(name: string): RunAs | null {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
-/** True when the service user can execute `binary` and traverse `dir` (a clone under a 0700 folder fails this). */
-function canReach(runAs: RunAs, binary: string, dir: string): boolean {
-  const check = spawnSync('/bin/sh', ['-c', 'test -x "$0" && test -x "$1"', binary, dir], { ...runAs, cwd: '/' });
-  return check.status === 0;
+/** Whether the service user may execute a file or enter a directory (a clone under a 0700 folder fails). */
+function serviceUserCanEnter(runAs: RunAs, target: string): boolean {
+  return spawnSync('/bin/sh', ['-c', 'test -x "$0"', target], { ...runAs, cwd: '/' }).status === 0;
 }
 
 async function readPointer(file: string): Promise<string | null> {
