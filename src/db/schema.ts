@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { boolean, customType, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { companyId, ts } from './columns.js';
+import type { ResolvedDim, ResolvedForm } from '../features/forms/definition.js';
+
+export * from '../features/entities/table.js';
 
 /** Drizzle mirror of the SQL migrations in ./migrations (the migrations are the source of truth). */
 
@@ -46,8 +49,8 @@ export const forms = pgTable('forms', {
   isClosed: boolean('is_closed').notNull(),
   requiresInvite: boolean('requires_invite').notNull(),
   anonymous: boolean('anonymous').notNull(),
-  content: jsonb('content').$type<Record<string, unknown>>().notNull(),
-  dims: jsonb('dims').$type<unknown[]>().notNull(),
+  content: jsonb('content').$type<ResolvedForm>().notNull(),
+  dims: jsonb('dims').$type<ResolvedDim[]>().notNull(),
   questionCount: integer('question_count').notNull(),
   responseCount: integer('response_count').notNull(),
   createdAt: ts('created_at').notNull(),
