@@ -1,0 +1,16 @@
+import type { DbOrTx } from '../../db/database.js';
+import { notFound } from '../../lib/errors.js';
+import { exportFormDefinition, type FormDefinition } from './definition.js';
+import { findFormByIdOrSlug, formSettings } from './find-form.js';
+
+/** The authoring file of a stored form, ids included, so that importing it again keeps every id. */
+export async function exportForm(db: DbOrTx, companyId: string, idOrSlug: string): Promise<FormDefinition> {
+  const form = await findFormByIdOrSlug(db, companyId, idOrSlug);
+  if (!form) throw notFound('Form');
+  return exportFormDefinition(form.content, {
+    slug: form.slug,
+    name: form.name,
+    description: form.description ?? undefined,
+    settings: formSettings(form),
+  });
+}

@@ -1,0 +1,33 @@
+import { and, eq, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/database.js';
+import { forms } from '../../db/schema.js';
+import { isUuid } from '../../lib/ids.js';
+import type { FormSettings } from './definition.js';
+
+/** A stored form: `content` is the resolved form (ids everywhere), `dims` its declared dims. */
+export type FormRecord = typeof forms.$inferSelect;
+
+async function findOne(db: DbOrTx, where: SQL | undefined): Promise<FormRecord | null> {
+  const [row] = await db.select().from(forms).where(where).limit(1);
+  return row ?? null;
+}
+
+/** The company's form with this id, or null; a non-UUID id matches nothing. */
+export function findForm(db: DbOrTx, companyId: string, id: string): Promise<FormRecord | null> {
+  if (!isUuid(id)) return Promise.resolve(null);
+  return findOne(db, and(eq(forms.companyId, companyId), eq(forms.id, id)));
+}
+
+export function findFormBySlug(db: DbOrTx, companyId: string, slug: string): Promise<FormRecord | null> {
+  return findOne(db, and(eq(forms.companyId, companyId), eq(forms.slug, slug)));
+}
+
+/** For operators, who may name a form either way; an id wins over a slug spelled like an id. */
+export async function findFormByIdOrSlug(db: DbOrTx, companyId: string, idOrSlug: string): Promise<FormRecord | null> {
+  return (await findForm(db, companyId, idOrSlug)) ?? findFormBySlug(db, companyId, idOrSlug);
+}
+
+/** The settings flags of a form, which are columns of the record. */
+export function formSettings(form: FormRecord): FormSettings {
+  return { isPublic: form.isPublic, isClosed: form.isClosed, requiresInvite: form.requiresInvite, anonymous: form.anonymous };
+}

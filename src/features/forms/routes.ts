@@ -1,0 +1,62 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { errorResponses, ok, OffsetMeta, successEnvelope } from '../../app/envelope.js';
+import { getForm } from './get-form.js';
+import { listForms } from './list-forms.js';
+import { FormDetail, FormListItem } from './schemas.js';
+
+/** Offset pagination of the contract; anything but page and limit is a VALIDATION_ERROR. */
+const DEFAULT_PAGE = 1;
+const DEFAULT_LIMIT = 20;
+const ListFormsQuery = Type.Object(
+  {
+    page: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 2_147_483_647, default: DEFAULT_PAGE, description: '1-based page number; a page past the end is empty and still carries the total' }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_LIMIT, description: 'Page size' })),
+  },
+  { additionalProperties: false },
+);
+
+const FormIdParams = Type.Object({ id: Type.String({ description: 'Form id' }) });
+
+export async function formRoutes(app: FastifyInstance) {
+  app.get<{ Querystring: Static<typeof ListFormsQuery> }>(
+    '/forms',
+    {
+      config: { scope: 'surveys:read' },
+      schema: {
+        operationId: 'listForms',
+        tags: ['Forms'],
+        summary: 'List forms',
+        description: "The company's forms, newest first (createdAt desc, id desc), a page at a time. Scope: surveys:read.",
+        querystring: ListFormsQuery,
+        response: {
+          200: { ...successEnvelope(Type.Array(Type.Ref(FormListItem)), Type.Ref(OffsetMeta)), description: 'A page of forms' },
+          ...errorResponses('FORBIDDEN', 'VALIDATION_ERROR'),
+        },
+      },
+    },
+    async (request) => {
+      const { page = DEFAULT_PAGE, limit = DEFAULT_LIMIT } = request.query;
+      const { items, total } = await listForms(app.ctx.db, request.auth.company.id, { page, limit });
+      return ok(items, { page, limit, total, totalPages: Math.ceil(total / limit) });
+    },
+  );
+  app.get<{ Params: Static<typeof FormIdParams> }>(
+    '/forms/:id',
+    {
+      config: { scope: 'surveys:read' },
+      schema: {
+        operationId: 'getForm',
+        tags: ['Forms'],
+        summary: 'Get a form and the structure of its questions',
+        description:
+          'Sections and questions in order; question ids are the keys of response answers. A form of another company, or none, is 404 NOT_FOUND alike. Scope: surveys:read.',
+        params: FormIdParams,
+        response: { 200: { ...successEnvelope(Type.Ref(FormDetail)), description: 'The form' }, ...errorResponses('FORBIDDEN', 'NOT_FOUND') },
+      },
+    },
+    async (request) => ok(await getForm(app.ctx.db, request.auth.company.id, request.params.id)),
+  );
+}
