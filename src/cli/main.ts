@@ -2,11 +2,13 @@
 import { Command } from 'commander';
 import { registerCompanyCommands } from './commands/company.js';
 import { registerDatabaseCommands } from './commands/database.js';
+import { registerEntityCommands } from './commands/entity.js';
+import { registerFormCommands } from './commands/form.js';
 import { registerKeyCommands } from './commands/key.js';
 import { registerServeCommands } from './commands/serve.js';
 
 /** Each feature registers its commands; add new rooms here. */
-const commandGroups = [registerServeCommands, registerDatabaseCommands, registerCompanyCommands, registerKeyCommands];
+const commandGroups = [registerServeCommands, registerDatabaseCommands, registerCompanyCommands, registerKeyCommands, registerFormCommands, registerEntityCommands];
 
 const program = new Command()
   .name('quorum')

@@ -16,7 +16,8 @@ export function printResult(result: unknown, options: OutputOptions, human: (r: 
 export function describeError(err: unknown): { message: string; details?: unknown } {
   if (err instanceof ApiError) {
     const fields = (err.details?.fields as { path: string; message: string }[] | undefined) ?? [];
-    const lines = fields.map((f) => `  ${f.path}: ${f.message}`);
+    // One line per problem with its path; a whole-file problem has the empty path.
+    const lines = fields.map((f) => `  ${f.path ? `${f.path}: ` : ''}${f.message}`);
     return { message: [err.message, ...lines].join('\n'), details: err.details };
   }
   return { message: err instanceof Error ? err.message : String(err) };

@@ -1,0 +1,65 @@
+import { writeFileSync } from 'node:fs';
+import { InvalidArgumentError, type Command } from 'commander';
+import { exportForm } from '../../features/forms/export-form.js';
+import { importForm, type ImportFormResult } from '../../features/forms/import-form.js';
+import { listForms } from '../../features/forms/list-forms.js';
+import { readJsonFile } from '../input.js';
+import { table } from '../output.js';
+import { companyIdForSlug, runCommand, type CliRuntime, type CommandInput } from '../runtime.js';
+
+function parsePositive(value: string): number {
+  if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('must be a whole number from 1');
+  return Number(value);
+}
+
+export async function formImport(rt: CliRuntime, { args, opts }: CommandInput): Promise<ImportFormResult> {
+  const definition = readJsonFile(args[0]);
+  return importForm(rt.ctx.db, rt.ctx, await companyIdForSlug(rt, opts.company), definition);
+}
+
+/** The definition itself, or where it was written with --out. */
+export async function formExport(rt: CliRuntime, { args, opts }: CommandInput) {
+  const definition = await exportForm(rt.ctx.db, await companyIdForSlug(rt, opts.company), args[0]);
+  if (!opts.out) return definition;
+  writeFileSync(opts.out, `${JSON.stringify(definition, null, 2)}\n`);
+  return { slug: definition.slug, file: opts.out };
+}
+
+export async function formList(rt: CliRuntime, { opts }: CommandInput) {
+  const page = { page: opts.page ?? 1, limit: opts.limit ?? 100 };
+  const { items, total } = await listForms(rt.ctx.db, await companyIdForSlug(rt, opts.company), page);
+  return { ...page, total, forms: items };
+}
+
+export const describeImport = (r: ImportFormResult) => `${r.status} form ${r.slug} (${r.id}) with ${r.questionCount} questions`;
+
+export function registerFormCommands(program: Command): void {
+  const form = program.command('form').description('import, export and list forms (the API only reads them)');
+  form
+    .command('import')
+    .description('create or update a form from a definition file (same slug: update, ids kept by key)')
+    .requiredOption('--company <slug>', 'company slug')
+    .argument('<file>', 'form definition (JSON, see src/features/forms/README.md)')
+    .action(runCommand(formImport, describeImport));
+  form
+    .command('export')
+    .description('print (or write) the definition of a stored form, ids included, ready to edit and import again')
+    .requiredOption('--company <slug>', 'company slug')
+    .argument('<formIdOrSlug>', 'id or slug of the form')
+    .option('--out <file>', 'write the definition to this file instead of printing it')
+    .action(runCommand(formExport, (r) => (r.file ? `exported form ${r.slug} to ${r.file}` : JSON.stringify(r, null, 2))));
+  form
+    .command('list')
+    .description('list the forms of a company, newest first')
+    .requiredOption('--company <slug>', 'company slug')
+    .option('--page <n>', 'page number (default 1)', parsePositive)
+    .option('--limit <n>', 'forms per page (default 100)', parsePositive)
+    .action(
+      runCommand(formList, (r) =>
+        [
+          table(r.forms, ['id', 'slug', 'name', 'questionCount', 'responseCount', 'isPublic', 'isClosed', 'requiresInvite']),
+          `page ${r.page}, ${r.total} form(s) in all`,
+        ].join('\n'),
+      ),
+    );
+}
