@@ -2,6 +2,7 @@ import type { WorkerContext } from '../../jobs/define-task.js';
 import { createCompany, findCompanyBySlug } from '../companies/create-company.js';
 import { createKey } from '../keys/create-key.js';
 import { SCOPES } from '../keys/scopes.js';
+import { seedFormsAndEntities } from './seed-forms.js';
 
 export const DEMO_SLUG = 'demo';
 
@@ -15,7 +16,7 @@ export interface DemoCompany {
 export type DemoSeeder = (ctx: WorkerContext, company: DemoCompany) => Promise<void>;
 
 /** Features add their seeders here so a newcomer sees every capability on the first start. */
-export const demoSeeders: DemoSeeder[] = [];
+export const demoSeeders: DemoSeeder[] = [seedFormsAndEntities];
 
 export type DemoResult = { created: true; company: DemoCompany; token: string } | { created: false; company: DemoCompany };
 

@@ -1,0 +1,18 @@
+import { readFileSync } from 'node:fs';
+import { importEntityFile } from '../entities/import-entities.js';
+import { importForm } from '../forms/import-form.js';
+import type { DemoSeeder } from './seed-demo.js';
+
+/** Demo definitions ship in dist beside this file (scripts/copy-assets.mjs copies data/). */
+const readData = (name: string) => readFileSync(new URL(`./data/${name}`, import.meta.url), 'utf8');
+
+export const DEMO_FORM_FILES = ['term-evaluation.json', 'library-services.json', 'orientation-week.json'];
+
+/**
+ * A unit tree (school, campuses, departments), courses and teachers, then forms that cover every
+ * question type and dim kind. Entities first: dims and the demo responses refer to them.
+ */
+export const seedFormsAndEntities: DemoSeeder = async (ctx, company) => {
+  await importEntityFile(ctx.db, ctx, company.id, readData('entities.csv'), 'csv');
+  for (const file of DEMO_FORM_FILES) await importForm(ctx.db, ctx, company.id, JSON.parse(readData(file)));
+};
