@@ -79,3 +79,6 @@ export const events = pgTable('events', {
   data: jsonb('data').$type<Record<string, unknown>>().notNull(),
   occurredAt: ts('occurred_at').notNull(),
 });
+
+/** Feature tables that live in their feature's table.ts. */
+export * from '../features/webhooks/table.js';

@@ -1,6 +1,7 @@
 import { Logger, parseCronItems, run, type Runner, type TaskList } from 'graphile-worker';
 import type { TaskDefinition, WorkerContext } from './define-task.js';
 import { allTasks } from './tasks.js';
+import { startDeliveryLoop, type DeliveryLoopOptions } from '../features/webhooks/deliver-loop.js';
 
 export interface WorkerHandle {
   stop(): Promise<void>;
@@ -10,13 +11,15 @@ export interface WorkerOptions {
   concurrency?: number;
   tasks?: TaskDefinition<any>[];
   log?: (level: string, message: string) => void;
+  /** Webhook delivery loop settings; false: this worker delivers no webhooks. */
+  deliveries?: DeliveryLoopOptions | false;
 }
 
 function taskListFor(tasks: TaskDefinition<any>[], ctx: WorkerContext): TaskList {
   return Object.fromEntries(tasks.map((task) => [task.name, (payload: unknown) => task.handler(payload, ctx)]));
 }
 
-/** Runs the job queue in this process (inside `quorum start`, or alone as `quorum worker`). */
+/** Runs the job queue and webhook delivery in this process (inside `quorum start`, or alone as `quorum worker`). */
 export async function startWorker(ctx: WorkerContext, options: WorkerOptions = {}): Promise<WorkerHandle> {
   const tasks = options.tasks ?? allTasks;
   const log = options.log;
@@ -33,5 +36,11 @@ export async function startWorker(ctx: WorkerContext, options: WorkerOptions = {
       if (log && level !== 'debug') log(level, message);
     }),
   });
-  return { stop: () => runner.stop() };
+  const deliveries = options.deliveries === false ? null : await startDeliveryLoop(ctx, { log, ...options.deliveries });
+  return {
+    async stop() {
+      await deliveries?.stop();
+      await runner.stop();
+    },
+  };
 }

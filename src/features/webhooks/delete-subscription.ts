@@ -1,0 +1,17 @@
+import { and, eq } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/database.js';
+import { isUuid } from '../../lib/ids.js';
+import { notFound } from '../../lib/errors.js';
+import { publicSubscription } from './create-subscription.js';
+import { webhookSubscriptions } from './table.js';
+
+/** Deletes a subscription with its deliveries and their attempt log (cascade). */
+export async function deleteSubscription(db: DbOrTx, companyId: string, id: string) {
+  if (!isUuid(id)) throw notFound('Webhook subscription');
+  const [row] = await db
+    .delete(webhookSubscriptions)
+    .where(and(eq(webhookSubscriptions.companyId, companyId), eq(webhookSubscriptions.id, id)))
+    .returning();
+  if (!row) throw notFound('Webhook subscription');
+  return publicSubscription(row);
+}

@@ -1,0 +1,160 @@
+import type { Dispatcher } from 'undici';
+import type { WorkerContext } from '../../jobs/define-task.js';
+import { claimDueDeliveries, type ClaimedDelivery } from './deliver-claim.js';
+import { listenForDeliveries, type Listener, type LogFn } from './deliver-listen.js';
+import { recordAttempt } from './deliver-record.js';
+import { sendDelivery } from './deliver-send.js';
+import { secretBox, type SecretBox } from './secret-box.js';
+import { createGuardedDispatcher } from './target-guard.js';
+
+export interface DeliveryLoopOptions {
+  /** Deliveries in flight in this process. */
+  maxInFlight?: number;
+  /** Deliveries in flight per subscription, across all workers: a slow endpoint only slows itself. */
+  perSubscription?: number;
+  /** How long a claim is held; a crashed worker's deliveries are retried after it. */
+  leaseMs?: number;
+  /** Whole attempt timeout. */
+  timeoutMs?: number;
+  /** Safety poll for due retries and missed notifications; null: none (tests drive runOnce/drain). */
+  pollIntervalMs?: number | null;
+  /** LISTEN for new deliveries (picked up within milliseconds of commit). */
+  listen?: boolean;
+  /** Jitter source of the retry schedule. */
+  random?: () => number;
+  log?: LogFn;
+}
+
+export interface DeliveryLoop {
+  /** Wakes the loop: a claim pass runs soon (wake-ups while one is queued collapse into it). */
+  wake(): void;
+  /** One claim pass, then waits for every delivery in flight; resolves with how many it claimed. */
+  runOnce(): Promise<number>;
+  /** Claim passes until nothing is due by ctx.clock and nothing is in flight. */
+  drain(): Promise<void>;
+  /** Stops claiming and waits for the deliveries in flight to be recorded. */
+  stop(): Promise<void>;
+}
+
+type Settings = Required<DeliveryLoopOptions>;
+
+const DEFAULTS: Settings = {
+  maxInFlight: 32,
+  perSubscription: 4,
+  leaseMs: 30_000,
+  timeoutMs: 10_000,
+  pollIntervalMs: 1000,
+  listen: true,
+  random: Math.random,
+  log: () => undefined,
+};
+
+class Loop implements DeliveryLoop {
+  private readonly inFlight = new Set<Promise<void>>();
+  /** Claim passes run one after another; this is the tail of that chain. */
+  private passes: Promise<unknown> = Promise.resolve();
+  private passQueued = false;
+  private stopped = false;
+  private poll: NodeJS.Timeout | undefined;
+  private listener: Listener | null = null;
+
+  constructor(
+    private readonly ctx: WorkerContext,
+    private readonly settings: Settings,
+    private readonly dispatcher: Dispatcher,
+    private readonly box: SecretBox,
+  ) {}
+
+  async start(): Promise<void> {
+    const { pollIntervalMs, listen, log } = this.settings;
+    if (listen) this.listener = await listenForDeliveries(this.ctx.pool.options, () => this.wake(), log);
+    if (pollIntervalMs !== null) this.poll = setInterval(() => this.wake(), pollIntervalMs).unref();
+    this.wake();
+  }
+
+  wake(): void {
+    if (this.stopped || this.passQueued) return;
+    this.passQueued = true;
+    this.queuePass().catch((err: Error) => this.settings.log('error', `webhook delivery claim failed: ${err.message}`));
+  }
+
+  async runOnce(): Promise<number> {
+    const claimed = await this.queuePass();
+    await this.settle();
+    return claimed;
+  }
+
+  async drain(): Promise<void> {
+    while ((await this.runOnce()) > 0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.poll);
+    await this.listener?.close();
+    await this.passes;
+    await this.settle();
+    await this.dispatcher.close();
+  }
+
+  private queuePass(): Promise<number> {
+    const pass = this.passes.then(() => {
+      this.passQueued = false;
+      return this.claimAndSend();
+    });
+    this.passes = pass.catch(() => undefined);
+    return pass;
+  }
+
+  private async claimAndSend(): Promise<number> {
+    const capacity = this.settings.maxInFlight - this.inFlight.size;
+    if (this.stopped || capacity <= 0) return 0;
+    const claimed = await claimDueDeliveries(this.ctx.pool, {
+      now: this.ctx.clock.now(),
+      limit: capacity,
+      perSubscription: this.settings.perSubscription,
+      leaseMs: this.settings.leaseMs,
+    });
+    for (const delivery of claimed) this.track(this.deliver(delivery));
+    return claimed.length;
+  }
+
+  /** A finished delivery frees a slot (here and for its subscription): look for more work. */
+  private track(delivery: Promise<void>): void {
+    this.inFlight.add(delivery);
+    void delivery.finally(() => {
+      this.inFlight.delete(delivery);
+      this.wake();
+    });
+  }
+
+  private async deliver(delivery: ClaimedDelivery): Promise<void> {
+    const { clock, db, pool } = this.ctx;
+    try {
+      const result = await sendDelivery(delivery, clock.now(), { dispatcher: this.dispatcher, box: this.box, timeoutMs: this.settings.timeoutMs });
+      await recordAttempt({ db, pool, clock, random: this.settings.random }, delivery, result);
+    } catch (err) {
+      // Unrecorded, the lease runs out and the delivery is tried again: nothing is lost.
+      this.settings.log('error', `webhook delivery ${delivery.id} attempt ${delivery.attempt} not recorded: ${(err as Error).message}`);
+    }
+  }
+
+  private async settle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight);
+  }
+}
+
+/**
+ * Starts delivering webhooks in this process: LISTEN wakes it at each commit that queued
+ * deliveries, a slow poll catches due retries, and every "due" is judged by ctx.clock.
+ */
+export async function startDeliveryLoop(ctx: WorkerContext, options: DeliveryLoopOptions = {}): Promise<DeliveryLoop> {
+  // An option given as undefined keeps its default.
+  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+  const settings: Settings = { ...DEFAULTS, ...given };
+  // The SSRF guard vets every address at connect time; only the operator's setting lifts it.
+  const dispatcher = createGuardedDispatcher({ allowPrivate: ctx.config.webhookAllowPrivateTargets, connectTimeoutMs: settings.timeoutMs });
+  const loop = new Loop(ctx, settings, dispatcher, secretBox(ctx.config.secretKey));
+  await loop.start();
+  return loop;
+}

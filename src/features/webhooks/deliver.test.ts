@@ -1,0 +1,244 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../../../test/harness.js';
+import {
+  deliveryRows,
+  emit,
+  goalData,
+  manualLoop,
+  startReceiver,
+  subscribe,
+  verifiesWith,
+  verifyWebhook,
+  webhookTestbed,
+  type Receiver,
+} from '../../../test/webhooks.js';
+import type { DeliveryLoop } from './deliver-loop.js';
+import { RESPONSE_BODY_LIMIT } from './deliver-send.js';
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './retry-policy.js';
+
+const S = 1000;
+const DAY = 86_400_000;
+
+const bed = webhookTestbed({ random: () => 0.5 });
+let t: TestApp;
+let receiver: Receiver;
+let loop: DeliveryLoop;
+beforeAll(() => ({ t, receiver, loop } = bed));
+
+async function attemptLog(deliveryId: string) {
+  const { rows } = await t.ctx.pool.query(
+    'SELECT attempt, started_at, duration_ms, status_code, error, response_body FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt',
+    [deliveryId],
+  );
+  return rows;
+}
+
+async function subscription(id: string) {
+  return (await t.ctx.pool.query('SELECT enabled, disabled_reason, failing_since FROM webhook_subscriptions WHERE id = $1', [id])).rows[0];
+}
+
+describe('a delivery', () => {
+  it('is a signed POST of the envelope that the reference library verifies, and is logged', async () => {
+    const { company } = await t.tenant();
+    const { secret } = await subscribe(t, company.id, receiver.url());
+    receiver.respond = () => ({ status: 200, body: 'thanks' });
+    const event = await emit(t, company.id, 'form.goal_reached', goalData());
+    await loop.drain();
+
+    expect(receiver.received).toHaveLength(1);
+    const [request] = receiver.received;
+    expect(verifyWebhook(secret, request, t.clock)).toEqual(event);
+    expect(request.headers).toMatchObject({ 'webhook-id': event.id, 'content-type': 'application/json', 'user-agent': 'Quorum-Webhooks/1' });
+    const [delivery] = await deliveryRows(t, company.id);
+    expect(delivery).toMatchObject({ event_id: event.id, status: 'succeeded', attempts: 1, lease_until: null });
+    expect(await attemptLog(delivery.id)).toEqual([
+      { attempt: 1, started_at: t.clock.now(), duration_ms: expect.any(Number), status_code: 200, error: null, response_body: 'thanks' },
+    ]);
+  });
+
+  it('is sent again after a 500 with the same webhook-id and a valid signature', async () => {
+    const { company } = await t.tenant();
+    const { secret } = await subscribe(t, company.id, receiver.url());
+    receiver.respond = () => ({ status: receiver.received.length === 1 ? 500 : 200 });
+    const event = await emit(t, company.id, 'ping', { message: 'again' });
+    await loop.drain();
+    t.clock.advance(RETRY_DELAYS_MS[0] * 1.05);
+    await loop.drain();
+
+    expect(receiver.received).toHaveLength(2);
+    for (const request of receiver.received) expect(request.headers['webhook-id']).toBe(event.id);
+    expect(verifiesWith(secret, receiver.received[1], t.clock)).toBe(true);
+    expect(receiver.received[1].body).toBe(receiver.received[0].body);
+    const [delivery] = await deliveryRows(t, company.id);
+    expect(delivery).toMatchObject({ status: 'succeeded', attempts: 2 });
+    expect((await attemptLog(delivery.id)).map((a) => a.status_code)).toEqual([500, 200]);
+  });
+
+  it('follows the retry schedule exactly (delay + injected jitter), then fails after the last attempt', async () => {
+    const { company } = await t.tenant();
+    const { secret } = await subscribe(t, company.id, receiver.url());
+    receiver.respond = () => ({ status: 503 });
+    await emit(t, company.id, 'ping', { message: 'never accepted' });
+    await loop.drain();
+    expect(receiver.received).toHaveLength(1);
+
+    for (const [i, delay] of RETRY_DELAYS_MS.entries()) {
+      const due = delay + Math.floor(delay * 0.1 * 0.5);
+      t.clock.advance(due - 1);
+      await loop.drain();
+      expect(receiver.received, `retry ${i + 1} is not due 1 ms early`).toHaveLength(i + 1);
+      t.clock.advance(1);
+      await loop.drain();
+      expect(receiver.received, `retry ${i + 1} is due at its delay`).toHaveLength(i + 2);
+      expect(verifiesWith(secret, receiver.received[i + 1], t.clock)).toBe(true);
+    }
+
+    const [delivery] = await deliveryRows(t, company.id);
+    expect(delivery).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS, lease_until: null });
+    t.clock.advance(30 * DAY);
+    await loop.drain();
+    expect(receiver.received).toHaveLength(MAX_ATTEMPTS);
+    expect((await attemptLog(delivery.id)).map((a) => a.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it('honours retry-after, and waits at least 60 s after a 429', async () => {
+    const { company } = await t.tenant();
+    await subscribe(t, company.id, receiver.url());
+    receiver.respond = () => ({ status: 503, headers: { 'retry-after': '120' } });
+    await emit(t, company.id, 'ping', { message: 'later' });
+    await loop.drain();
+    const [slowed] = await deliveryRows(t, company.id);
+    expect(slowed.next_attempt_at).toEqual(new Date(t.clock.now().getTime() + 120 * S));
+
+    const other = await t.tenant();
+    await subscribe(t, other.company.id, receiver.url());
+    receiver.respond = () => ({ status: 429 });
+    await emit(t, other.company.id, 'ping', { message: 'throttled' });
+    await loop.drain();
+    const [throttled] = await deliveryRows(t, other.company.id);
+    expect(throttled.next_attempt_at).toEqual(new Date(t.clock.now().getTime() + 60 * S));
+  });
+
+  it('treats a redirect as a failure and does not follow it', async () => {
+    const elsewhere = await startReceiver();
+    try {
+      const { company } = await t.tenant();
+      await subscribe(t, company.id, receiver.url());
+      receiver.respond = () => ({ status: 302, headers: { location: elsewhere.url('/moved') } });
+      await emit(t, company.id, 'ping', { message: 'moved?' });
+      await loop.drain();
+      expect(receiver.received).toHaveLength(1);
+      expect(elsewhere.received).toHaveLength(0);
+      const [delivery] = await deliveryRows(t, company.id);
+      expect(delivery).toMatchObject({ status: 'pending', attempts: 1 });
+      expect((await attemptLog(delivery.id))[0]).toMatchObject({ status_code: 302 });
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('410 Gone fails the delivery and disables the subscription: later events are not fanned out to it', async () => {
+    const { company } = await t.tenant();
+    const { subscription: gone } = await subscribe(t, company.id, receiver.url('/gone'));
+    receiver.respond = () => ({ status: 410 });
+    await emit(t, company.id, 'ping', { message: 'anyone?' });
+    await loop.drain();
+    expect(await subscription(gone.id)).toMatchObject({ enabled: false, disabled_reason: 'gone' });
+    expect((await deliveryRows(t, company.id))[0]).toMatchObject({ status: 'failed', attempts: 1 });
+
+    await emit(t, company.id, 'ping', { message: 'still there?' });
+    expect(await deliveryRows(t, company.id)).toHaveLength(1);
+  });
+
+  it('keeps at most 4 KiB of an answer and drops the connection instead of reading more', async () => {
+    const { company } = await t.tenant();
+    await subscribe(t, company.id, receiver.url());
+    receiver.respond = () => ({ status: 200, body: 'é'.repeat(512 * 1024) });
+    const closedBefore = receiver.closedSockets;
+    await emit(t, company.id, 'ping', { message: 'chatty receiver' });
+    await loop.drain();
+    const [delivery] = await deliveryRows(t, company.id);
+    expect(delivery.status).toBe('succeeded');
+    const [attempt] = await attemptLog(delivery.id);
+    expect(Buffer.byteLength(attempt.response_body)).toBeLessThanOrEqual(RESPONSE_BODY_LIMIT);
+    expect(attempt.response_body.startsWith('é'.repeat(2000))).toBe(true);
+    await expect.poll(() => receiver.closedSockets).toBeGreaterThan(closedBefore);
+  });
+
+  it('times out a receiver that does not answer, and then waits at least 60 s', async () => {
+    const impatient = await manualLoop(t, { timeoutMs: 200 });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    try {
+      const { company } = await t.tenant();
+      await subscribe(t, company.id, receiver.url());
+      receiver.respond = () => ({ status: 200, after: held });
+      await emit(t, company.id, 'ping', { message: 'slow' });
+      await impatient.drain();
+      const [delivery] = await deliveryRows(t, company.id);
+      expect(delivery).toMatchObject({ status: 'pending', next_attempt_at: new Date(t.clock.now().getTime() + 60 * S) });
+      expect((await attemptLog(delivery.id))[0]).toMatchObject({ status_code: null, error: expect.stringContaining('timeout') });
+    } finally {
+      release();
+      await impatient.stop();
+    }
+  });
+});
+
+describe('the subscription failure streak', () => {
+  it('disables a subscription failing for 5 days without a success', async () => {
+    const { company } = await t.tenant();
+    const { subscription: failing } = await subscribe(t, company.id, receiver.url());
+    receiver.respond = () => ({ status: 500 });
+    const start = t.clock.now();
+    await emit(t, company.id, 'ping', { message: 'day 0' });
+    await loop.drain();
+    expect(await subscription(failing.id)).toMatchObject({ enabled: true, failing_since: start });
+
+    t.clock.advance(5 * DAY - 1);
+    await emit(t, company.id, 'ping', { message: 'day 5, almost' });
+    await loop.drain();
+    expect(await subscription(failing.id)).toMatchObject({ enabled: true, failing_since: start });
+
+    t.clock.advance(1);
+    await emit(t, company.id, 'ping', { message: 'day 5' });
+    await loop.drain();
+    expect(await subscription(failing.id)).toMatchObject({ enabled: false, disabled_reason: 'failing' });
+  });
+
+  it('is reset by any success', async () => {
+    const { company } = await t.tenant();
+    const { subscription: flaky } = await subscribe(t, company.id, receiver.url());
+    receiver.respond = () => ({ status: 500 });
+    await emit(t, company.id, 'ping', { message: 'fails' });
+    await loop.drain();
+    t.clock.advance(DAY);
+    receiver.respond = () => ({ status: 200 });
+    await emit(t, company.id, 'ping', { message: 'works' });
+    await loop.drain();
+    expect(await subscription(flaky.id)).toMatchObject({ enabled: true, failing_since: null });
+
+    receiver.respond = () => ({ status: 500 });
+    t.clock.advance(4 * DAY);
+    await emit(t, company.id, 'ping', { message: 'fails again' });
+    await loop.drain();
+    expect(await subscription(flaky.id)).toMatchObject({ enabled: true, failing_since: t.clock.now() });
+  });
+});
+
+describe('private targets', () => {
+  let guarded: DeliveryLoop;
+  afterEach(async () => guarded?.stop());
+
+  it('are refused when WEBHOOK_ALLOW_PRIVATE_TARGETS is off, and the attempt logs why', async () => {
+    guarded = await manualLoop({ ...t, ctx: { ...t.ctx, config: { ...t.ctx.config, webhookAllowPrivateTargets: false } } });
+    const { company } = await t.tenant();
+    await subscribe(t, company.id, receiver.url());
+    await emit(t, company.id, 'ping', { message: 'to loopback' });
+    await guarded.drain();
+    expect(receiver.received).toHaveLength(0);
+    const [delivery] = await deliveryRows(t, company.id);
+    expect(delivery).toMatchObject({ status: 'pending', attempts: 1 });
+    expect((await attemptLog(delivery.id))[0]).toMatchObject({ status_code: null, error: expect.stringContaining('127.0.0.1') });
+  });
+});

@@ -1,0 +1,89 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/harness.js';
+import type { Tx } from '../../db/database.js';
+import { deliveryRows, emit, goalData, subscribe } from '../../../test/webhooks.js';
+import { emitEvent, MAX_EVENT_BYTES } from '../events/emit-event.js';
+import { disableSubscription } from './disable-subscription.js';
+import { DELIVERIES_CHANNEL } from './queue-deliveries.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => t?.close());
+
+const url = 'http://127.0.0.1:9/hook';
+
+describe('emitEvent fan-out', () => {
+  it('queues one delivery per enabled subscription of the company that selects the type', async () => {
+    const { company } = await t.tenant();
+    const all = await subscribe(t, company.id, url);
+    const goals = await subscribe(t, company.id, url, ['form.goal_reached', 'invite.sent']);
+    await subscribe(t, company.id, url, ['ping']);
+    const disabled = await subscribe(t, company.id, url);
+    await disableSubscription(t.ctx.db, t.ctx, company.id, disabled.subscription.id);
+    const other = await t.tenant();
+    await subscribe(t, other.company.id, url);
+
+    const event = await emit(t, company.id, 'form.goal_reached', goalData());
+    const rows = await deliveryRows(t, company.id);
+    expect(rows.map((r) => r.subscription_id).sort()).toEqual([all.subscription.id, goals.subscription.id].sort());
+    for (const row of rows) {
+      expect(row).toMatchObject({ event_id: event.id, status: 'pending', attempts: 0, lease_until: null, next_attempt_at: t.clock.now() });
+      // UUIDv7 stamped with the event's time, like every id of the application.
+      expect(row.id.slice(0, 13).replace('-', '')).toBe(t.clock.now().getTime().toString(16).padStart(12, '0'));
+      expect(row.id[14]).toBe('7');
+    }
+    expect(await deliveryRows(t, other.company.id)).toEqual([]);
+  });
+
+  it('commits with the transaction: a rolled-back one leaves no event, no delivery and wakes no worker', async () => {
+    const { company } = await t.tenant();
+    await subscribe(t, company.id, url);
+    const listener = new pg.Client({ connectionString: t.databaseUrl });
+    await listener.connect();
+    const notified: string[] = [];
+    listener.on('notification', (n) => notified.push(n.channel));
+    await listener.query(`LISTEN ${DELIVERIES_CHANNEL}`);
+    try {
+      await expect(
+        t.ctx.db.transaction(async (tx) => {
+          await emitEvent(tx, t.ctx, company.id, 'ping', { message: 'rolled back' });
+          throw new Error('business rule failed');
+        }),
+      ).rejects.toThrow('business rule failed');
+      expect(await deliveryRows(t, company.id)).toEqual([]);
+      expect((await t.ctx.pool.query('SELECT count(*)::int AS n FROM events WHERE company_id = $1', [company.id])).rows[0].n).toBe(0);
+
+      await t.ctx.db.transaction(async (tx) => {
+        await emitEvent(tx, t.ctx, company.id, 'ping', { message: 'committed' });
+        expect(await deliveryRows(t, company.id)).toEqual([]);
+      });
+      expect(await deliveryRows(t, company.id)).toHaveLength(1);
+      await expect.poll(() => notified).toEqual([DELIVERIES_CHANNEL]);
+    } finally {
+      await listener.end();
+    }
+  });
+
+  it(`refuses an event whose envelope exceeds ${MAX_EVENT_BYTES} bytes with PAYLOAD_TOO_LARGE, writing nothing`, async () => {
+    const { company } = await t.tenant();
+    await subscribe(t, company.id, url);
+    const huge = { message: 'x'.repeat(MAX_EVENT_BYTES) };
+    await expect(emit(t, company.id, 'ping', huge)).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413 });
+    expect((await t.ctx.pool.query('SELECT count(*)::int AS n FROM events WHERE company_id = $1', [company.id])).rows[0].n).toBe(0);
+    await expect(emit(t, company.id, 'ping', { message: 'x'.repeat(MAX_EVENT_BYTES - 200) })).resolves.toMatchObject({ type: 'ping' });
+  });
+
+  it('is typed by the catalog: the data must match the event type (checked by tsc, never run)', () => {
+    const misuse = (tx: Tx, companyId: string) => [
+      emitEvent(tx, t.ctx, companyId, 'form.goal_reached', goalData()),
+      // @ts-expect-error ping data is { message }, not a goal
+      emitEvent(tx, t.ctx, companyId, 'ping', goalData()),
+      // @ts-expect-error not a catalog type
+      emitEvent(tx, t.ctx, companyId, 'form.deleted', { message: 'x' }),
+    ];
+    expect(misuse).toBeTypeOf('function');
+  });
+});

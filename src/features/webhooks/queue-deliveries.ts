@@ -1,0 +1,22 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/database.js';
+
+/** LISTENed to by the delivery loops; Postgres delivers it at commit, never for a rolled-back transaction. */
+export const DELIVERIES_CHANNEL = 'quorum_webhook_deliveries';
+
+/**
+ * Inserts pending deliveries, set-wise, from a SELECT of (id, company_id, subscription_id,
+ * event_id, due_at), and wakes the delivery workers when the caller's transaction commits.
+ * Returns how many were queued.
+ */
+export async function queueDeliveries(db: DbOrTx, rows: SQL): Promise<number> {
+  const result = await db.execute<{ queued: number }>(sql`
+    WITH queued AS (
+      INSERT INTO webhook_deliveries (id, company_id, subscription_id, event_id, next_attempt_at, created_at)
+      SELECT id, company_id, subscription_id, event_id, due_at, due_at FROM (${rows}) AS r
+      RETURNING 1
+    )
+    SELECT n AS queued, CASE WHEN n > 0 THEN pg_notify(${DELIVERIES_CHANNEL}, '') END AS woken
+    FROM (SELECT count(*)::int AS n FROM queued) AS c`);
+  return result.rows[0].queued;
+}
