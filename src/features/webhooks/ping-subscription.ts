@@ -1,0 +1,20 @@
+import type { DbOrTx } from '../../db/database.js';
+import { recordEvent, type EmitDeps } from '../events/emit-event.js';
+import { pingData } from '../events/catalog.js';
+import { fanOutEvent } from './fan-out-event.js';
+import { findEnabledSubscription } from './find-subscription.js';
+
+export const DEFAULT_PING_MESSAGE = 'Test event from Quorum';
+
+/**
+ * Sends a ping event to ONE subscription, whatever types it selected, through the same pipeline
+ * as every event: stored, signed, retried and logged.
+ */
+export async function pingSubscription(db: DbOrTx, deps: EmitDeps, companyId: string, subscriptionId: string, message = DEFAULT_PING_MESSAGE) {
+  return db.transaction(async (tx) => {
+    await findEnabledSubscription(tx, companyId, subscriptionId);
+    const event = await recordEvent(tx, deps, companyId, 'ping', pingData(message));
+    await fanOutEvent(tx, event, subscriptionId);
+    return { subscriptionId, event };
+  });
+}
