@@ -365,6 +365,9 @@ async function spawnLogged(layout: Layout, binary: string, args: string[], logFi
       stdio: ['ignore', out.fd, out.fd],
       // The caller's working directory may be unreachable for the service user.
       cwd: '/',
+      // Its own process group: a Ctrl-C or SIGTERM aimed at the service must not stop the database
+      // under the still-draining API and worker; stop() shuts it down last.
+      detached: true,
       ...layout.runAs,
     });
   } finally {

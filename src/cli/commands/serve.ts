@@ -23,9 +23,11 @@ function log(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
+/** Set once a stop signal arrives: connections dropping after that are expected, not errors. */
+let stopping = false;
+
 /** Stops on SIGINT/SIGTERM in reverse order of start; a second signal forces the exit. */
 function closeOnSignals(closers: Closer[]): void {
-  let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) process.exit(1);
     stopping = true;
@@ -46,7 +48,9 @@ async function startTiers(config: Config, tiers: Tiers, closers: Closer[]): Prom
   const ctx: WorkerContext = { config, db: connection.database.db, pool: connection.database.pool, clock, newId: idGeneratorFor(clock) };
 
   if (tiers.worker) {
-    const worker: WorkerHandle = await startWorker(ctx, { log: (level, message) => level !== 'info' && log(`worker ${level}: ${message}`) });
+    const worker: WorkerHandle = await startWorker(ctx, {
+      log: (level, message) => !stopping && level !== 'info' && log(`worker ${level}: ${message}`),
+    });
     closers.push(() => worker.stop());
   }
   if (tiers.api) {
