@@ -22,6 +22,16 @@ describe('cursor', () => {
     }
   });
 
+  it('refuses a tag spelled with other unused bits in its last character', () => {
+    const [body, tag] = cursor.split('.');
+    const last = tag.at(-1)!;
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    // 16 bytes fill 21 characters and the top 2 bits of the 22nd; its low 4 bits are not data.
+    const sibling = alphabet[(alphabet.indexOf(last) & 0b110000) | (~alphabet.indexOf(last) & 0b1111)];
+    expect(Buffer.from(tag.slice(0, -1) + sibling, 'base64url')).toEqual(Buffer.from(tag, 'base64url'));
+    expect(() => decodeCursor(secret, binding, `${body}.${tag.slice(0, -1)}${sibling}`, isPos)).toThrow(expect.objectContaining({ code: 'INVALID_CURSOR' }));
+  });
+
   it("refuses another company's cursor, other filters, another secret and garbage", () => {
     const bad = [
       () => decodeCursor(secret, { ...binding, companyId: 'c2' }, cursor, isPos),
