@@ -31,8 +31,12 @@ export async function registerOpenApi(app: FastifyInstance, publicApiUrl: string
     },
     // Shared schemas keep their $id as the component name instead of def-N.
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
-    // Routes are mounted under /v1 while the server URL already ends in /v1.
-    transform: ({ schema, url }) => ({ schema, url: url.replace(/^\/v1(?=\/|$)/, '') || '/' }),
+    transform: ({ schema, url, route }) => ({
+      // Each operation names the scope its key needs, straight from the route's own config.
+      schema: { ...schema, security: [{ bearerAuth: route.config?.scope ? [route.config.scope] : [] }] } as typeof schema,
+      // Routes are mounted under /v1 while the server URL already ends in /v1.
+      url: url.replace(/^\/v1(?=\/|$)/, '') || '/',
+    }),
   });
 }
 
