@@ -6,9 +6,10 @@ import { registerEntityCommands } from './commands/entity.js';
 import { registerFormCommands } from './commands/form.js';
 import { registerKeyCommands } from './commands/key.js';
 import { registerServeCommands } from './commands/serve.js';
+import { registerWebhookCommands } from './commands/webhook.js';
 
 /** Each feature registers its commands; add new rooms here. */
-const commandGroups = [registerServeCommands, registerDatabaseCommands, registerCompanyCommands, registerKeyCommands, registerFormCommands, registerEntityCommands];
+const commandGroups = [registerServeCommands, registerDatabaseCommands, registerCompanyCommands, registerKeyCommands, registerFormCommands, registerEntityCommands, registerWebhookCommands];
 
 const program = new Command()
   .name('quorum')

@@ -1,0 +1,126 @@
+import type { Command } from 'commander';
+import { createSubscription, type PublicSubscription } from '../../features/webhooks/create-subscription.js';
+import { deleteSubscription } from '../../features/webhooks/delete-subscription.js';
+import { disableSubscription } from '../../features/webhooks/disable-subscription.js';
+import { enableSubscription } from '../../features/webhooks/enable-subscription.js';
+import { DELIVERY_STATUSES, listDeliveries } from '../../features/webhooks/list-deliveries.js';
+import { listSubscriptions } from '../../features/webhooks/list-subscriptions.js';
+import { companyOfDelivery, companyOfSubscription } from '../../features/webhooks/locate-records.js';
+import { pingSubscription } from '../../features/webhooks/ping-subscription.js';
+import { recoverDeliveries } from '../../features/webhooks/recover-deliveries.js';
+import { resendDelivery } from '../../features/webhooks/resend-delivery.js';
+import { rotateSubscriptionSecret } from '../../features/webhooks/rotate-subscription-secret.js';
+import { table } from '../output.js';
+import { companyIdForSlug, runCommand, type CliRuntime, type CommandInput } from '../runtime.js';
+
+type Work = (rt: CliRuntime, input: CommandInput) => Promise<unknown>;
+
+const splitList = (value: string) => value.split(',').map((item) => item.trim()).filter(Boolean);
+const optionalCompany = async (rt: CliRuntime, slug: string | undefined) => (slug ? companyIdForSlug(rt, slug) : null);
+
+/** A command on one subscription named by id: the operator gives no company, the id knows it. */
+const onSubscription =
+  <R>(act: (rt: CliRuntime, companyId: string, id: string, opts: Record<string, any>) => Promise<R>) =>
+  async (rt: CliRuntime, { args, opts }: CommandInput): Promise<R> =>
+    act(rt, await companyOfSubscription(rt.ctx.db, args[0]), args[0], opts);
+
+export const webhookCommands = {
+  create: (async (rt, { opts }) =>
+    createSubscription(rt.ctx.db, rt.ctx, {
+      companyId: await companyIdForSlug(rt, opts.company),
+      url: opts.url,
+      types: opts.types,
+      description: opts.description,
+    })) satisfies Work,
+  list: (async (rt, { opts }) => listSubscriptions(rt.ctx.db, await optionalCompany(rt, opts.company))) satisfies Work,
+  disable: onSubscription((rt, companyId, id) => disableSubscription(rt.ctx.db, rt.ctx, companyId, id)),
+  enable: onSubscription((rt, companyId, id) => enableSubscription(rt.ctx.db, rt.ctx, companyId, id)),
+  rotateSecret: onSubscription((rt, companyId, id) => rotateSubscriptionSecret(rt.ctx.db, rt.ctx, companyId, id)),
+  delete: onSubscription((rt, companyId, id) => deleteSubscription(rt.ctx.db, companyId, id)),
+  ping: onSubscription((rt, companyId, id, opts) => pingSubscription(rt.ctx.db, rt.ctx, companyId, id, opts.message)),
+  deliveries: (async (rt, { opts }) =>
+    listDeliveries(rt.ctx.db, {
+      companyId: await optionalCompany(rt, opts.company),
+      subscriptionId: opts.subscription,
+      eventId: opts.event,
+      status: opts.status,
+      limit: opts.limit === undefined ? undefined : Number(opts.limit),
+    })) satisfies Work,
+  resend: (async (rt, { args }) => resendDelivery(rt.ctx.db, rt.ctx, await companyOfDelivery(rt.ctx.db, args[0]), args[0])) satisfies Work,
+  recover: (async (rt, { opts }) =>
+    recoverDeliveries(rt.ctx.db, rt.ctx, {
+      companyId: await companyIdForSlug(rt, opts.company),
+      since: new Date(opts.since),
+      subscriptionId: opts.subscription,
+    })) satisfies Work,
+};
+
+const SECRET_NOTE = '(shown once, store it now; receivers verify with it)';
+
+type Deliveries = Awaited<ReturnType<typeof listDeliveries>>;
+
+/** Readable output of each command; --json prints the result itself. */
+export const describeWebhook = {
+  create: (r: { subscription: PublicSubscription; secret: string }) =>
+    `created webhook ${r.subscription.id} -> ${r.subscription.url} (${r.subscription.types.join(', ')})\nsecret ${SECRET_NOTE}: ${r.secret}`,
+  list: (rows: PublicSubscription[]) => table(rows, ['id', 'url', 'types', 'enabled', 'disabledReason', 'failingSince', 'description']),
+  disable: (s: PublicSubscription) => `disabled webhook ${s.id}; its pending deliveries wait until it is enabled`,
+  enable: (s: PublicSubscription) => `enabled webhook ${s.id}`,
+  rotateSecret: (r: { subscription: PublicSubscription; secret: string }) =>
+    `rotated the secret of webhook ${r.subscription.id}; the old secret also signs until ${r.subscription.previousSecretExpiresAt}\n` +
+    `new secret ${SECRET_NOTE}: ${r.secret}`,
+  delete: (s: PublicSubscription) => `deleted webhook ${s.id} with its deliveries`,
+  ping: (r: { subscriptionId: string; event: { id: string } }) => `queued ping ${r.event.id} to webhook ${r.subscriptionId}`,
+  deliveries: (rows: Deliveries) =>
+    table(
+      rows.map((d) => ({ ...d, lastStatus: d.log.at(-1)?.statusCode, lastError: d.log.at(-1)?.error })),
+      ['id', 'subscriptionId', 'eventType', 'status', 'attempts', 'lastStatus', 'lastError', 'nextAttemptAt'],
+    ),
+  resend: (r: { id: string; resendOf: string }) => `queued delivery ${r.id} (resend of ${r.resendOf})`,
+  recover: (r: { queued: number; since: string }) => `queued ${r.queued} deliveries of the events since ${r.since}`,
+};
+
+export function registerWebhookCommands(program: Command): void {
+  const webhook = program.command('webhook').description('manage webhook subscriptions and their deliveries');
+  const action = (name: keyof typeof webhookCommands) => runCommand(webhookCommands[name], describeWebhook[name]);
+  webhook
+    .command('create')
+    .description('subscribe a URL to events; the signing secret is printed once')
+    .requiredOption('--company <slug>', 'company slug')
+    .requiredOption('--url <url>', 'http(s) URL receiving the POSTs')
+    .option('--types <a,b|*>', 'comma-separated event types, or * for all (default *)', splitList)
+    .option('--description <text>', 'what the subscription is for')
+    .action(action('create'));
+  webhook.command('list').description('list subscriptions (never their secrets)').option('--company <slug>', 'only this company').action(action('list'));
+  webhook.command('disable').description('stop delivering; pending deliveries wait').argument('<id>', 'subscription id').action(action('disable'));
+  webhook.command('enable').description('resume delivering, pending deliveries included').argument('<id>', 'subscription id').action(action('enable'));
+  webhook
+    .command('rotate-secret')
+    .description('new signing secret, printed once; old and new both sign for 24 h')
+    .argument('<id>', 'subscription id')
+    .action(action('rotateSecret'));
+  webhook.command('delete').description('delete a subscription with its delivery log').argument('<id>', 'subscription id').action(action('delete'));
+  webhook
+    .command('deliveries')
+    .description('the delivery log, newest first, with every attempt (--json)')
+    .option('--company <slug>', 'only this company')
+    .option('--subscription <id>', 'only this subscription')
+    .option('--event <id>', 'only this event')
+    .option('--status <status>', `one of ${DELIVERY_STATUSES.join(', ')}`)
+    .option('--limit <n>', 'at most this many (default 50)')
+    .action(action('deliveries'));
+  webhook.command('resend').description('send a delivery again, as a new delivery').argument('<deliveryId>', 'delivery id').action(action('resend'));
+  webhook
+    .command('recover')
+    .description('re-deliver every event since a time (events are kept 30 days)')
+    .requiredOption('--company <slug>', 'company slug')
+    .requiredOption('--since <time>', 'ISO 8601 time, inclusive')
+    .option('--subscription <id>', 'only this subscription (default: every enabled one)')
+    .action(action('recover'));
+  webhook
+    .command('ping')
+    .description('send a ping event to this one subscription through the normal pipeline')
+    .argument('<subscriptionId>', 'subscription id')
+    .option('--message <text>', 'the ping message')
+    .action(action('ping'));
+}
