@@ -11,7 +11,17 @@ export const ErrorEnvelope = Type.Object(
       details: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
     }),
   },
-  { $id: 'ErrorEnvelope', title: 'Error envelope' },
+  {
+    $id: 'ErrorEnvelope',
+    title: 'Error envelope',
+    examples: [
+      { success: false, error: { code: 'UNAUTHORIZED', message: 'The API key is missing, invalid, revoked or expired.', details: null } },
+      {
+        success: false,
+        error: { code: 'VALIDATION_ERROR', message: 'The request is invalid.', details: { fields: [{ path: 'limit', code: 'out_of_range', message: 'must be <= 100' }] } },
+      },
+    ],
+  },
 );
 
 export const OffsetMeta = Type.Object(

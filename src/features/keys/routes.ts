@@ -12,7 +12,15 @@ const Me = Type.Object(
       rateLimitPerMin: Type.Integer({ description: 'Requests per minute allowed to this key' }),
     }),
   },
-  { $id: 'Me' },
+  {
+    $id: 'Me',
+    examples: [
+      {
+        company: { id: '01964f6e-2c1a-7b3e-9f00-5a1d2c3b4e5f', name: 'Lincoln High', slug: 'lincoln-high' },
+        apiKey: { id: '01964f6e-2c1b-7c4d-8e11-6b2e3d4c5f60', name: 'SIS integration', scopes: ['surveys:read', 'invites:write'], rateLimitPerMin: 60 },
+      },
+    ],
+  },
 );
 
 export async function keyRoutes(app: FastifyInstance) {
