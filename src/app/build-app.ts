@@ -11,6 +11,8 @@ import { KeyAuthenticator } from '../features/keys/authenticate-key.js';
 import { keyRoutes, keySchemas } from '../features/keys/routes.js';
 import { formRoutes } from '../features/forms/routes.js';
 import { formSchemas } from '../features/forms/schemas.js';
+import { responseRoutes } from '../features/responses/routes.js';
+import { responseSchemas } from '../features/responses/schemas.js';
 import { healthRoutes } from '../features/health/routes.js';
 
 declare module 'fastify' {
@@ -31,8 +33,8 @@ export const BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** /v1 routes by feature; each plugin is one room. */
-const v1Features = [openApiRoute, keyRoutes, formRoutes];
-const sharedSchemas = [ErrorEnvelope, OffsetMeta, CursorMeta, ...keySchemas, ...formSchemas];
+const v1Features = [openApiRoute, keyRoutes, formRoutes, responseRoutes];
+const sharedSchemas = [ErrorEnvelope, OffsetMeta, CursorMeta, ...keySchemas, ...formSchemas, ...responseSchemas];
 
 function registerJsonParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, customType, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { companyId, ts } from './columns.js';
 import type { ResolvedDim, ResolvedForm } from '../features/forms/definition.js';
 
@@ -70,6 +70,8 @@ export const responses = pgTable('responses', {
   orgSource: text('org_source').notNull(),
   completedAt: ts('completed_at'),
   createdAt: ts('created_at').notNull(),
+  /** Insertion order, set by the database; bounds a scan (migration 0110). */
+  seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
 });
 
 export const events = pgTable('events', {

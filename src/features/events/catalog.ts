@@ -214,7 +214,7 @@ export interface RespondentInput {
   externalId?: string | null;
 }
 
-function respondentData(input: RespondentInput | null | undefined): Respondent {
+export function respondentData(input: RespondentInput | null | undefined): Respondent {
   if (!input) return null;
   return { name: input.name ?? null, email: input.email ?? null, phone: input.phone ?? null, externalId: input.externalId ?? null };
 }

@@ -1,0 +1,119 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { CursorPage } from '../../app/cursor-pagination.js';
+import type { DbOrTx } from '../../db/database.js';
+import { decodeCursor, encodeCursor, type CursorBinding } from '../../lib/cursor.js';
+import { notFound, validationError } from '../../lib/errors.js';
+import { isUuid } from '../../lib/ids.js';
+import { itemColumns, type ResponseItemRow } from './response-columns.js';
+
+export interface ListResponsesInput {
+  companyId: string;
+  formId: string;
+  limit: number;
+  /** nextCursor of the previous page; absent on the first page. */
+  cursor?: string;
+  includeAnswers: boolean;
+  /** YYYY-MM-DD, UTC, inclusive. */
+  from?: string;
+  to?: string;
+  /** dim key → value, compared as strings with the stored canonical values, all ANDed. */
+  dims: Record<string, string>;
+}
+
+/**
+ * Where a scan stands: the last row returned (createdAt as JSON text, id) and the insertion
+ * bound taken on the first page (rule 9: rows inserted after it stay out of this pass).
+ */
+interface ScanPosition {
+  t: string;
+  id: string;
+  s: number;
+}
+
+function isScanPosition(p: unknown): p is ScanPosition {
+  const pos = p as ScanPosition;
+  return typeof pos === 'object' && pos !== null && typeof pos.t === 'string' && isUuid(pos.id) && Number.isSafeInteger(pos.s);
+}
+
+/**
+ * What the cursor is bound to: the form and the filters, which decide the row set. `include`
+ * and `limit` only shape the pages, so a scan may change them between pages.
+ */
+function cursorBinding(input: ListResponsesInput): CursorBinding {
+  return { companyId: input.companyId, scope: { route: 'forms.responses', formId: input.formId, from: input.from, to: input.to, dims: input.dims } };
+}
+
+/** The filters (and the form) as a WHERE clause on alias r; shared by the page and its total. */
+function filterSql(input: ListResponsesInput): SQL {
+  const conditions = [sql`r.company_id = ${input.companyId}`, sql`r.form_id = ${input.formId}`];
+  // Whole UTC days, inclusive at both ends: [from 00:00, to + 1 day 00:00).
+  if (input.from) conditions.push(sql`r.created_at >= (${input.from}::date::timestamp AT TIME ZONE 'UTC')`);
+  if (input.to) conditions.push(sql`r.created_at < ((${input.to}::date + 1)::timestamp AT TIME ZONE 'UTC')`);
+  if (Object.keys(input.dims).length > 0) {
+    // The expression of responses_form_dims_idx (migration 0110).
+    conditions.push(sql`response_form_dims(r.form_id, r.dims) @> ${JSON.stringify({ [input.formId]: input.dims })}::jsonb`);
+  }
+  return sql.join(conditions, sql` AND `);
+}
+
+function keysetSql(position: ScanPosition): SQL {
+  // A row comparison: responses_scan_idx seeks straight to the position, however deep.
+  return sql` AND (r.created_at, r.id) < (${position.t}::timestamptz, ${position.id}::uuid) AND r.seq <= ${position.s}`;
+}
+
+/**
+ * The first page also reads, in the same statement and so the same snapshot: the total (the
+ * form's trigger-kept response_count when nothing is filtered) and the insertion bound.
+ */
+function firstPageExtrasSql(input: ListResponsesInput, filtered: boolean): SQL {
+  const total = filtered ? sql`(SELECT count(*) FROM responses r WHERE ${filterSql(input)})` : sql`f.response_count`;
+  return sql`, ${total} AS total, (SELECT coalesce(max(seq), 0) FROM responses WHERE company_id = ${input.companyId}) AS bound`;
+}
+
+type PageRow = Partial<ResponseItemRow> & { total?: number; bound?: number };
+
+/**
+ * One statement per page. The form row anchors it: no row means no such form in the company
+ * (404), a row with a null id an empty page. One extra row tells whether another page exists.
+ */
+function pageSql(input: ListResponsesInput, position: ScanPosition | null): SQL {
+  const filtered = Boolean(input.from || input.to || Object.keys(input.dims).length > 0);
+  return sql`
+    SELECT p.* ${position ? sql`` : firstPageExtrasSql(input, filtered)}
+    FROM forms f
+    LEFT JOIN LATERAL (
+      SELECT ${itemColumns(input.includeAnswers)}
+      FROM responses r
+      WHERE ${filterSql(input)}${position ? keysetSql(position) : sql``}
+      ORDER BY r.created_at DESC, r.id DESC
+      LIMIT ${input.limit + 1}
+    ) p ON true
+    WHERE f.company_id = ${input.companyId} AND f.id = ${input.formId}
+    ORDER BY p."createdAt" DESC, p.id DESC`;
+}
+
+function checkPeriod(input: ListResponsesInput): void {
+  if (input.from && input.to && input.from > input.to) {
+    throw validationError([{ path: 'from', code: 'invalid_range', message: 'from must not be after to.' }]);
+  }
+}
+
+/**
+ * A page of a form's responses, createdAt desc then id desc (spec: Pagination, cursor form).
+ * Keyset on (created_at, id) over responses_scan_idx keeps deep pages as cheap as the first;
+ * the seq bound in the cursor keeps rows inserted during the scan out of it, even backdated ones.
+ */
+export async function listResponses(db: DbOrTx, deps: { cursorSecret: string }, input: ListResponsesInput): Promise<CursorPage<ResponseItemRow>> {
+  if (!isUuid(input.formId)) throw notFound('Form');
+  checkPeriod(input);
+  const binding = cursorBinding(input);
+  const position = input.cursor ? decodeCursor(deps.cursorSecret, binding, input.cursor, isScanPosition) : null;
+  const { rows } = await db.execute<PageRow>(pageSql(input, position));
+  if (rows.length === 0) throw notFound('Form');
+  const hasMore = rows.length > input.limit;
+  const pageRows = rows.slice(0, input.limit).filter((row) => row.id !== null);
+  const items = (position ? pageRows : pageRows.map(({ total: _total, bound: _bound, ...item }) => item)) as ResponseItemRow[];
+  const last = items.at(-1);
+  const nextCursor = hasMore && last ? encodeCursor(deps.cursorSecret, binding, { t: last.createdAt, id: last.id, s: position?.s ?? rows[0].bound! }) : null;
+  return position ? { items, hasMore, nextCursor } : { items, hasMore, nextCursor, total: rows[0].total! };
+}

@@ -1,0 +1,60 @@
+import type { DbOrTx } from '../../db/database.js';
+import { responses } from '../../db/schema.js';
+import type { Clock } from '../../lib/clock.js';
+import { validationError, type FieldError } from '../../lib/errors.js';
+import type { IdGenerator } from '../../lib/ids.js';
+import { respondentData, type OrgSource, type RespondentInput } from '../events/catalog.js';
+import { validateAnswers, type Answers } from '../forms/definition.js';
+import type { FormRecord } from '../forms/find-form.js';
+
+export interface RecordResponseInput {
+  /** The answered form as read by findForm: the response belongs to its company. */
+  form: Pick<FormRecord, 'id' | 'companyId' | 'content'>;
+  /** Keyed by question id; checked against the form (types, visibility, mandatory questions). */
+  answers: Answers;
+  /** Canonical values (dims/canonical-dims.ts: entity ids, decimal text, YYYY-MM-DD) of declared dims. */
+  dims?: Record<string, string>;
+  respondent?: RespondentInput | null;
+  inviteId?: string | null;
+  org?: { unitId: string; path: string; source: OrgSource } | null;
+  /** When it was finalized; defaults to now. null when unknown (an import without that time). */
+  completedAt?: Date | null;
+}
+
+function undeclaredDimErrors(form: RecordResponseInput['form'], dims: Record<string, string>): FieldError[] {
+  const declared = new Set(form.content.dims.map((dim) => dim.key));
+  return Object.keys(dims)
+    .filter((key) => !declared.has(key))
+    .map((key) => ({ path: `dims.${key}`, code: 'unknown_dim', message: `The form declares no dim "${key}".` }));
+}
+
+/**
+ * Stores a finalized response, created now (the clock). The public form and the invite flow call
+ * it inside their transaction; forms.response_count follows by trigger (migration 0100).
+ * Not here yet: the response.created event (emitEvent in the same transaction) and the invite's
+ * move to responded belong to the invite and webhook work that calls this service.
+ */
+export async function recordResponse(tx: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: RecordResponseInput) {
+  const dims = input.dims ?? {};
+  const errors = [...validateAnswers(input.form.content, input.answers), ...undeclaredDimErrors(input.form, dims)];
+  if (errors.length > 0) throw validationError(errors, 'The response is invalid.');
+  const now = deps.clock.now();
+  const [row] = await tx
+    .insert(responses)
+    .values({
+      id: deps.newId(),
+      companyId: input.form.companyId,
+      formId: input.form.id,
+      inviteId: input.inviteId ?? null,
+      respondent: respondentData(input.respondent),
+      answers: input.answers,
+      dims,
+      orgUnitId: input.org?.unitId ?? null,
+      orgPath: input.org?.path ?? null,
+      orgSource: input.org?.source ?? 'none',
+      completedAt: input.completedAt === undefined ? now : input.completedAt,
+      createdAt: now,
+    })
+    .returning();
+  return row;
+}

@@ -1,0 +1,105 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { CURSOR_DEFAULT_LIMIT, cursorMeta, cursorQueryFields, rejectPageParameter } from '../../app/cursor-pagination.js';
+import { CursorMeta, errorResponses, ok, successEnvelope } from '../../app/envelope.js';
+import { getResponse } from './get-response.js';
+import { listResponses } from './list-responses.js';
+import { ResponseItem, ResponseRecord } from './schemas.js';
+
+/** `dim.<key>` parameters; the key follows the dim keys forms may declare. */
+const DIM_PARAM = '^dim\\.[a-z][a-zA-Z0-9_]{0,39}$';
+const DIM_PREFIX = 'dim.';
+
+/** YYYY-MM-DD naming a real day (format: date checks the calendar); year 0000 does not exist in Postgres. */
+const Day = (description: string) => Type.String({ format: 'date', pattern: '^(?!0000)\\d{4}-\\d{2}-\\d{2}$', description });
+
+const ListResponsesQuery = Type.Object(
+  {
+    ...cursorQueryFields,
+    include: Type.Optional(Type.Literal('answers', { description: 'answers adds the answers field to every item.' })),
+    from: Type.Optional(Day('Only responses created on or after this UTC day (YYYY-MM-DD, inclusive).')),
+    to: Type.Optional(Day('Only responses created on or before this UTC day (YYYY-MM-DD, inclusive).')),
+  },
+  {
+    additionalProperties: false,
+    // OpenAPI has no pattern-named parameters: dim.<key> is described in the operation's description.
+    patternProperties: { [DIM_PARAM]: Type.String() },
+  },
+);
+type ListResponsesQuery = Static<typeof ListResponsesQuery> & Record<string, string | undefined>;
+
+const IdParams = (description: string) => Type.Object({ id: Type.String({ description }) });
+
+function dimFilters(query: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(query)
+      .filter(([name]) => name.startsWith(DIM_PREFIX))
+      .map(([name, value]) => [name.slice(DIM_PREFIX.length), String(value)]),
+  );
+}
+
+export async function responseRoutes(app: FastifyInstance) {
+  app.get<{ Params: Static<ReturnType<typeof IdParams>>; Querystring: ListResponsesQuery }>(
+    '/forms/:id/responses',
+    {
+      config: { scope: 'surveys:read' },
+      preValidation: rejectPageParameter,
+      schema: {
+        operationId: 'listFormResponses',
+        tags: ['Responses'],
+        summary: "Scan a form's responses",
+        description:
+          'Newest first (createdAt desc, id desc), a page at a time with cursors. The first page (no cursor) carries meta.total, ' +
+          'counted when the scan starts; later pages pass meta.nextCursor as cursor, unchanged, with the same filters ' +
+          '(include and limit may change). A response created during a scan does not appear in that pass; no row is seen twice or ' +
+          'skipped. A cursor that is unreadable, of another company or used with other filters is 400 INVALID_CURSOR: restart ' +
+          'without cursor. page is refused with 400 PAGE_NOT_SUPPORTED.\n\n' +
+          'Filters, all ANDed: `from` and `to` (whole UTC days, inclusive), and any number of `dim.<key>=<value>` parameters ' +
+          '(for example `dim.course=<course id>&dim.cohortYear=2026`): the value is compared as a string with the canonical stored ' +
+          'value (an entity id, not its code; a number as its decimal text; a date as YYYY-MM-DD); a key the form does not declare ' +
+          'matches nothing. Any other parameter is 400 VALIDATION_ERROR. Scope: surveys:read.',
+        params: IdParams('Form id'),
+        querystring: ListResponsesQuery,
+        response: {
+          200: { ...successEnvelope(Type.Array(Type.Ref(ResponseItem)), Type.Ref(CursorMeta)), description: 'A page of responses' },
+          ...errorResponses('FORBIDDEN', 'NOT_FOUND', 'VALIDATION_ERROR', 'INVALID_CURSOR', 'PAGE_NOT_SUPPORTED'),
+        },
+      },
+    },
+    async (request) => {
+      const { cursor, limit = CURSOR_DEFAULT_LIMIT, include, from, to } = request.query;
+      const page = await listResponses(app.ctx.db, { cursorSecret: app.ctx.config.secretKey }, {
+        companyId: request.auth.company.id,
+        formId: request.params.id,
+        limit,
+        cursor,
+        includeAnswers: include === 'answers',
+        from,
+        to,
+        dims: dimFilters(request.query),
+      });
+      return ok(page.items, cursorMeta(page, limit));
+    },
+  );
+
+  app.get<{ Params: Static<ReturnType<typeof IdParams>> }>(
+    '/responses/:id',
+    {
+      config: { scope: 'surveys:read' },
+      schema: {
+        operationId: 'getResponse',
+        tags: ['Responses'],
+        summary: 'Get one response',
+        description:
+          'The full record: the Response with its answers always, plus inviteId, orgUnitId, orgPath and orgSource. ' +
+          "Another company's response, or none, is 404 NOT_FOUND alike. Scope: surveys:read.",
+        params: IdParams('Response id, as in GET /forms/{id}/responses or the response.created event'),
+        response: {
+          200: { ...successEnvelope(Type.Ref(ResponseRecord)), description: 'The response' },
+          ...errorResponses('FORBIDDEN', 'NOT_FOUND'),
+        },
+      },
+    },
+    async (request) => ok(await getResponse(app.ctx.db, request.auth.company.id, request.params.id)),
+  );
+}
