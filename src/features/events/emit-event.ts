@@ -1,9 +1,10 @@
+import { sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/database.js';
-import { events } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { ApiError } from '../../lib/errors.js';
-import { fanOutEvent } from '../webhooks/fan-out-event.js';
+import { fanOutRows } from '../webhooks/fan-out-event.js';
+import { queueDeliveries } from '../webhooks/queue-deliveries.js';
 import { eventEnvelope, type EventDataByType, type EventEnvelope, type EventType } from './catalog.js';
 
 export type { EventEnvelope } from './catalog.js';
@@ -32,19 +33,21 @@ function assertDeliverableSize(envelope: EventEnvelope): void {
   }
 }
 
-/** Writes the event row only (no deliveries); emitEvent and the webhook ping build on it. */
-export async function recordEvent<T extends EventType>(
-  tx: DbOrTx,
-  deps: EmitDeps,
-  companyId: string,
-  type: T,
-  data: EventDataByType[T],
-): Promise<EventEnvelope<T>> {
-  const occurredAt = deps.clock.now();
-  const envelope = eventEnvelope({ id: deps.newId(), type, occurredAt, companyId, data });
+/** A new event of the company, stamped by the clock; refused here when too large to deliver. */
+export function buildEvent<T extends EventType>(deps: EmitDeps, companyId: string, type: T, data: EventDataByType[T]): EventEnvelope<T> {
+  const envelope = eventEnvelope({ id: deps.newId(), type, occurredAt: deps.clock.now(), companyId, data });
   assertDeliverableSize(envelope);
-  await tx.insert(events).values({ id: envelope.id, companyId, type, data, occurredAt });
   return envelope;
+}
+
+/**
+ * Stores the event and queues its webhook deliveries (to every subscription that wants it, or to
+ * `onlySubscriptionId`) in one statement of the caller's transaction.
+ */
+export async function storeEvent(tx: DbOrTx, event: EventEnvelope, onlySubscriptionId?: string): Promise<void> {
+  const insertEvent = sql`INSERT INTO events (id, company_id, type, data, occurred_at)
+    VALUES (${event.id}::uuid, ${event.companyId}::uuid, ${event.type}, ${JSON.stringify(event.data)}::jsonb, ${event.occurredAt}::timestamptz)`;
+  await queueDeliveries(tx, fanOutRows(event, onlySubscriptionId), insertEvent);
 }
 
 /**
@@ -59,7 +62,7 @@ export async function emitEvent<T extends EventType>(
   type: T,
   data: EventDataByType[T],
 ): Promise<EventEnvelope<T>> {
-  const envelope = await recordEvent(tx, deps, companyId, type, data);
-  await fanOutEvent(tx, envelope);
-  return envelope;
+  const event = buildEvent(deps, companyId, type, data);
+  await storeEvent(tx, event);
+  return event;
 }

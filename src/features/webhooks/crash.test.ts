@@ -81,11 +81,8 @@ describe('a worker killed mid-delivery', () => {
        WHERE d.company_id = $1 GROUP BY d.id ORDER BY d.attempts`,
       [company.id],
     );
-    expect(rows.map((r) => r.status)).toEqual(Array(6).fill('succeeded'));
-    expect(rows.slice(0, 2).map((r) => [r.attempts, r.codes])).toEqual([
-      [1, [200]],
-      [1, [200]],
-    ]);
-    for (const row of rows.slice(2)) expect(row).toMatchObject({ attempts: 2, errors: [ABANDONED_ERROR, null], codes: [null, 200] });
+    // The child had leased all six (four being sent, two waiting for a slot): each lost attempt is logged and counts.
+    for (const row of rows) expect(row).toMatchObject({ status: 'succeeded', attempts: 2, errors: [ABANDONED_ERROR, null], codes: [null, 200] });
+    expect(rows).toHaveLength(6);
   });
 });

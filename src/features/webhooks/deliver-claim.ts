@@ -20,8 +20,10 @@ export interface ClaimOptions {
   now: Date;
   /** At most this many deliveries in all. */
   limit: number;
-  /** At most this many leased at once per subscription, across every worker. */
+  /** At most this many held at once per subscription by this worker... */
   perSubscription: number;
+  /** ...which already holds this many of these subscriptions. */
+  held: ReadonlyMap<string, number>;
   leaseMs: number;
 }
 
@@ -42,18 +44,25 @@ interface ClaimedRow {
 
 export const ABANDONED_ERROR = 'abandoned: the worker stopped before recording a result, and its lease expired';
 
-/** Parameters: $1 now, $2 lease end, $3 lease ms, $4 per-subscription cap, $5 limit, $6 max attempts, $7 abandoned error. */
+/**
+ * Parameters: $1 now, $2 lease end, $3 lease ms, $4 per-subscription cap, $5 limit, $6 max attempts,
+ * $7 abandoned error, $8 subscriptions the worker holds deliveries of, $9 how many of each.
+ */
 const CLAIM_SQL = `
   WITH candidate AS (
     SELECT d.id, d.attempts AS prior_attempts, d.lease_until AS lost_lease
-    FROM (SELECT id FROM webhook_subscriptions WHERE enabled ORDER BY random() FOR NO KEY UPDATE SKIP LOCKED) AS s
+    FROM (
+      SELECT s.id, $4::int - coalesce(h.held, 0) AS free
+      FROM webhook_subscriptions s
+      LEFT JOIN unnest($8::uuid[], $9::int[]) AS h(subscription_id, held) ON h.subscription_id = s.id
+      WHERE s.enabled AND coalesce(h.held, 0) < $4::int
+      ORDER BY random()
+    ) AS s
     CROSS JOIN LATERAL (
       SELECT d.id, d.attempts, d.lease_until FROM webhook_deliveries d
       WHERE d.subscription_id = s.id AND d.status = 'pending' AND d.next_attempt_at <= $1::timestamptz
       ORDER BY d.next_attempt_at
-      LIMIT greatest(0, $4::int - (
-        SELECT count(*) FROM webhook_deliveries f
-        WHERE f.subscription_id = s.id AND f.status = 'pending' AND f.lease_until > $1::timestamptz))
+      LIMIT greatest(0, s.free)
       FOR UPDATE SKIP LOCKED
     ) AS d
     LIMIT $5::int
@@ -84,10 +93,9 @@ const CLAIM_SQL = `
 /**
  * Leases due deliveries in one statement, so no transaction stays open while they are sent.
  *
- * - Subscriptions are visited in random order (fair when `limit` is short), each locked with
- *   SKIP LOCKED so concurrent workers never count the same subscription's in-flight deliveries
- *   at once: the per-subscription cap holds across workers, and a slow endpoint's backlog only
- *   ever occupies its own slots.
+ * - Subscriptions are visited in random order (fair when `limit` is short), each for at most what
+ *   this worker may still hold of it: a slow endpoint's backlog only ever occupies its own slots.
+ *   SKIP LOCKED keeps concurrent workers off each other's rows.
  * - A claim sets lease_until and moves next_attempt_at to it: a worker that dies mid-delivery
  *   leaves a row that simply becomes due again when the lease ends. That lost attempt is logged
  *   and counts; past the last attempt the delivery is failed instead of sent again.
@@ -100,7 +108,17 @@ export async function claimDueDeliveries(pool: pg.Pool, options: ClaimOptions): 
   const result = await pool.query<ClaimedRow>({
     name: 'webhooks.claim',
     text: CLAIM_SQL,
-    values: [options.now, leaseUntil, options.leaseMs, options.perSubscription, options.limit, MAX_ATTEMPTS, ABANDONED_ERROR],
+    values: [
+      options.now,
+      leaseUntil,
+      options.leaseMs,
+      options.perSubscription,
+      options.limit,
+      MAX_ATTEMPTS,
+      ABANDONED_ERROR,
+      [...options.held.keys()],
+      [...options.held.values()],
+    ],
   });
   return result.rows.map(toClaimedDelivery);
 }

@@ -2,15 +2,15 @@ import type { Dispatcher } from 'undici';
 import type { WorkerContext } from '../../jobs/define-task.js';
 import { claimDueDeliveries, type ClaimedDelivery } from './deliver-claim.js';
 import { listenForDeliveries, type Listener, type LogFn } from './deliver-listen.js';
-import { recordAttempt } from './deliver-record.js';
+import { attemptRecorder } from './deliver-record.js';
 import { sendDelivery } from './deliver-send.js';
 import { secretBox, type SecretBox } from './secret-box.js';
 import { createGuardedDispatcher } from './target-guard.js';
 
 export interface DeliveryLoopOptions {
-  /** Deliveries in flight in this process. */
+  /** Deliveries this process holds at once: waiting for a slot, being sent, or being recorded. */
   maxInFlight?: number;
-  /** Deliveries in flight per subscription, across all workers: a slow endpoint only slows itself. */
+  /** Requests under way per subscription in this process: a slow endpoint only slows itself. */
   perSubscription?: number;
   /** How long a claim is held; a crashed worker's deliveries are retried after it. */
   leaseMs?: number;
@@ -38,8 +38,14 @@ export interface DeliveryLoop {
 
 type Settings = Required<DeliveryLoopOptions>;
 
+/** One subscription's deliveries in this worker: requests under way, and claimed ones waiting for a slot. */
+interface Lane {
+  sending: number;
+  waiting: ClaimedDelivery[];
+}
+
 const DEFAULTS: Settings = {
-  maxInFlight: 32,
+  maxInFlight: 128,
   perSubscription: 4,
   leaseMs: 30_000,
   timeoutMs: 10_000,
@@ -51,19 +57,25 @@ const DEFAULTS: Settings = {
 
 class Loop implements DeliveryLoop {
   private readonly inFlight = new Set<Promise<void>>();
+  /** Claimed and not yet recorded. */
+  private held = 0;
+  private readonly lanes = new Map<string, Lane>();
   /** Claim passes run one after another; this is the tail of that chain. */
   private passes: Promise<unknown> = Promise.resolve();
   private passQueued = false;
   private stopped = false;
   private poll: NodeJS.Timeout | undefined;
   private listener: Listener | null = null;
+  private readonly record: ReturnType<typeof attemptRecorder>;
 
   constructor(
     private readonly ctx: WorkerContext,
     private readonly settings: Settings,
     private readonly dispatcher: Dispatcher,
     private readonly box: SecretBox,
-  ) {}
+  ) {
+    this.record = attemptRecorder({ ...ctx, random: settings.random });
+  }
 
   async start(): Promise<void> {
     const { pollIntervalMs, listen, log } = this.settings;
@@ -106,20 +118,43 @@ class Loop implements DeliveryLoop {
     return pass;
   }
 
+  /**
+   * Claims for every subscription up to twice its slots: the second half waits in its lane and
+   * starts the moment a slot frees, so a busy endpoint never waits for a claim round trip.
+   */
   private async claimAndSend(): Promise<number> {
-    const capacity = this.settings.maxInFlight - this.inFlight.size;
+    const capacity = this.settings.maxInFlight - this.held;
     if (this.stopped || capacity <= 0) return 0;
     const claimed = await claimDueDeliveries(this.ctx.pool, {
       now: this.ctx.clock.now(),
       limit: capacity,
-      perSubscription: this.settings.perSubscription,
+      perSubscription: 2 * this.settings.perSubscription,
+      held: new Map([...this.lanes].map(([id, lane]) => [id, lane.sending + lane.waiting.length])),
       leaseMs: this.settings.leaseMs,
     });
-    for (const delivery of claimed) this.track(this.deliver(delivery));
+    this.held += claimed.length;
+    for (const delivery of claimed) this.lane(delivery.subscriptionId).waiting.push(delivery);
+    for (const subscriptionId of new Set(claimed.map((delivery) => delivery.subscriptionId))) this.startWaiting(subscriptionId);
     return claimed.length;
   }
 
-  /** A finished delivery frees a slot (here and for its subscription): look for more work. */
+  private lane(subscriptionId: string): Lane {
+    let lane = this.lanes.get(subscriptionId);
+    if (!lane) this.lanes.set(subscriptionId, (lane = { sending: 0, waiting: [] }));
+    return lane;
+  }
+
+  /** Fills the subscription's free slots from its lane. */
+  private startWaiting(subscriptionId: string): void {
+    const lane = this.lanes.get(subscriptionId)!;
+    while (lane.sending < this.settings.perSubscription && lane.waiting.length > 0) {
+      lane.sending++;
+      this.track(this.deliver(lane.waiting.shift()!));
+    }
+    if (lane.sending === 0) this.lanes.delete(subscriptionId);
+  }
+
+  /** A finished delivery frees room: look for more work. */
   private track(delivery: Promise<void>): void {
     this.inFlight.add(delivery);
     void delivery.finally(() => {
@@ -129,13 +164,25 @@ class Loop implements DeliveryLoop {
   }
 
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
-    const { clock, db, pool } = this.ctx;
     try {
-      const result = await sendDelivery(delivery, clock.now(), { dispatcher: this.dispatcher, box: this.box, timeoutMs: this.settings.timeoutMs });
-      await recordAttempt({ db, pool, clock, random: this.settings.random }, delivery, result);
+      const result = await this.send(delivery);
+      await this.record(delivery, result);
     } catch (err) {
       // Unrecorded, the lease runs out and the delivery is tried again: nothing is lost.
       this.settings.log('error', `webhook delivery ${delivery.id} attempt ${delivery.attempt} not recorded: ${(err as Error).message}`);
+    } finally {
+      this.held--;
+    }
+  }
+
+  /** The slot frees as soon as the answer is in (before it is recorded): the next waiting delivery starts. */
+  private async send(delivery: ClaimedDelivery) {
+    try {
+      return await sendDelivery(delivery, this.ctx.clock.now(), { dispatcher: this.dispatcher, box: this.box, timeoutMs: this.settings.timeoutMs });
+    } finally {
+      this.lanes.get(delivery.subscriptionId)!.sending--;
+      this.startWaiting(delivery.subscriptionId);
+      this.wake();
     }
   }
 

@@ -5,7 +5,7 @@ import type { ClaimedDelivery } from './deliver-claim.js';
 import type { AttemptResult } from './deliver-send.js';
 import { disableSubscription } from './disable-subscription.js';
 import { nextAttemptDelay, shouldDisableAfterFailures } from './retry-policy.js';
-import type { DeliveryStatus } from './table.js';
+import type { DeliveryStatus, DisabledReason } from './table.js';
 
 /** 410 Gone: the receiver says the endpoint no longer exists; retrying would be pointless. */
 const GONE = 410;
@@ -31,75 +31,132 @@ export function judgeAttempt(delivery: ClaimedDelivery, result: AttemptResult, n
   return delay === null ? { status: 'failed', retryAt: null } : { status: 'pending', retryAt: new Date(now.getTime() + delay) };
 }
 
-/**
- * Parameters: $1 company, $2 delivery, $3 attempt, $4 started, $5 duration, $6 status code, $7 error,
- * $8 body, $9 delivery status, $10 retry at, $11 now, $12 failed, $13 subscription.
- */
-const WRITE_ATTEMPT_SQL = `
-  WITH attempt AS (
-    INSERT INTO webhook_attempts (company_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response_body)
-    VALUES ($1::uuid, $2::uuid, $3::int, $4::timestamptz, $5::int, $6::int, $7::text, $8::text)
-    ON CONFLICT (delivery_id, attempt) DO UPDATE SET started_at = excluded.started_at, duration_ms = excluded.duration_ms,
-      status_code = excluded.status_code, error = excluded.error, response_body = excluded.response_body
-  ), delivery AS (
-    UPDATE webhook_deliveries SET
-      status = $9::text,
-      next_attempt_at = coalesce($10::timestamptz, next_attempt_at),
-      lease_until = NULL,
-      completed_at = CASE WHEN $9::text = 'pending' THEN NULL ELSE $11::timestamptz END
-    WHERE id = $2::uuid AND attempts = $3::int AND status = 'pending'
-  ), streak AS (
-    UPDATE webhook_subscriptions SET failing_since = CASE WHEN $12::boolean THEN $11::timestamptz END
-    WHERE id = $13::uuid AND (failing_since IS NULL) = $12::boolean
-    RETURNING failing_since
-  )
-  SELECT CASE WHEN $12::boolean THEN coalesce(
-    (SELECT failing_since FROM streak),
-    (SELECT failing_since FROM webhook_subscriptions WHERE id = $13::uuid)) END AS failing_since`;
-
-/**
- * Logs the attempt, settles the delivery and keeps the subscription's failure streak, in one
- * statement. The delivery is only updated while this worker still holds the lease (same attempt
- * number): a worker that lost it to a crash-recovery claim still logs what it saw, and its log
- * line replaces the "abandoned" placeholder. Returns the start of the failure streak after a
- * failure (null after a success).
- */
-async function writeAttempt(pool: pg.Pool, delivery: ClaimedDelivery, result: AttemptResult, verdict: Verdict, now: Date): Promise<Date | null> {
-  const written = await pool.query<{ failing_since: Date | null }>({
-    name: 'webhooks.write-attempt',
-    text: WRITE_ATTEMPT_SQL,
-    values: [
-      delivery.companyId,
-      delivery.id,
-      delivery.attempt,
-      result.startedAt,
-      result.durationMs,
-      result.statusCode,
-      result.error,
-      result.responseBody,
-      verdict.status,
-      verdict.retryAt,
-      now,
-      result.outcome !== 'delivered',
-      delivery.subscriptionId,
-    ],
-  });
-  return written.rows[0].failing_since;
+/** One attempt waiting to be written: what happened, what it means, and when it was judged. */
+interface Outcome {
+  delivery: ClaimedDelivery;
+  result: AttemptResult;
+  verdict: Verdict;
+  at: Date;
 }
 
 /**
- * Records an attempt and its consequences: 410 disables the subscription at once; failing for
- * 5 days without a single success disables it too (any success resets the streak).
+ * Writes a batch of attempts in one statement: logs each, settles each delivery and keeps each
+ * subscription's failure streak. A delivery is only updated while its worker still holds the
+ * lease (same attempt number): a worker that lost it to a crash-recovery claim still logs what it
+ * saw, replacing the "abandoned" placeholder. Per subscription, a success in the batch ends the
+ * streak; a batch of failures only starts one. Returns the streak start of each subscription
+ * that only failed.
  */
-export async function recordAttempt(
-  deps: { db: Db; pool: pg.Pool; clock: Clock; random: () => number },
-  delivery: ClaimedDelivery,
-  result: AttemptResult,
-): Promise<Verdict> {
-  const now = deps.clock.now();
-  const verdict = judgeAttempt(delivery, result, now, deps.random);
-  const failingSince = await writeAttempt(deps.pool, delivery, result, verdict, now);
-  const reason = result.statusCode === GONE ? 'gone' : shouldDisableAfterFailures(failingSince, now) ? 'failing' : null;
-  if (reason) await disableSubscription(deps.db, deps, delivery.companyId, delivery.subscriptionId, reason);
-  return verdict;
+const WRITE_OUTCOMES_SQL = `
+  WITH input AS (
+    SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::timestamptz[], $5::int[], $6::int[], $7::text[], $8::text[],
+      $9::text[], $10::timestamptz[], $11::timestamptz[], $12::boolean[], $13::uuid[])
+      AS i(company_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response_body,
+        status, retry_at, judged_at, failed, subscription_id)
+  ), attempt AS (
+    INSERT INTO webhook_attempts (company_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response_body)
+    SELECT company_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response_body FROM input
+    ON CONFLICT (delivery_id, attempt) DO UPDATE SET started_at = excluded.started_at, duration_ms = excluded.duration_ms,
+      status_code = excluded.status_code, error = excluded.error, response_body = excluded.response_body
+  ), delivery AS (
+    UPDATE webhook_deliveries d SET
+      status = i.status,
+      next_attempt_at = coalesce(i.retry_at, d.next_attempt_at),
+      lease_until = NULL,
+      completed_at = CASE WHEN i.status = 'pending' THEN NULL ELSE i.judged_at END
+    FROM input i
+    WHERE d.id = i.delivery_id AND d.attempts = i.attempt AND d.status = 'pending'
+  ), outcome AS (
+    SELECT subscription_id, bool_and(failed) AS failed, min(judged_at) AS first_at FROM input GROUP BY subscription_id
+  ), streak AS (
+    UPDATE webhook_subscriptions s SET failing_since = CASE WHEN o.failed THEN o.first_at END
+    FROM outcome o
+    WHERE s.id = o.subscription_id AND (s.failing_since IS NULL) = o.failed
+    RETURNING s.id, s.failing_since
+  )
+  SELECT o.subscription_id, coalesce(st.failing_since, s.failing_since) AS failing_since
+  FROM outcome o
+  JOIN webhook_subscriptions s ON s.id = o.subscription_id
+  LEFT JOIN streak st ON st.id = o.subscription_id
+  WHERE o.failed`;
+
+async function writeOutcomes(pool: pg.Pool, outcomes: Outcome[]): Promise<Map<string, Date | null>> {
+  const column = <T>(pick: (o: Outcome) => T) => outcomes.map(pick);
+  const written = await pool.query<{ subscription_id: string; failing_since: Date | null }>({
+    name: 'webhooks.write-outcomes',
+    text: WRITE_OUTCOMES_SQL,
+    values: [
+      column((o) => o.delivery.companyId),
+      column((o) => o.delivery.id),
+      column((o) => o.delivery.attempt),
+      column((o) => o.result.startedAt),
+      column((o) => o.result.durationMs),
+      column((o) => o.result.statusCode),
+      column((o) => o.result.error),
+      column((o) => o.result.responseBody),
+      column((o) => o.verdict.status),
+      column((o) => o.verdict.retryAt),
+      column((o) => o.at),
+      column((o) => o.result.outcome !== 'delivered'),
+      column((o) => o.delivery.subscriptionId),
+    ],
+  });
+  return new Map(written.rows.map((row) => [row.subscription_id, row.failing_since]));
+}
+
+export interface RecorderDeps {
+  db: Db;
+  pool: pg.Pool;
+  clock: Clock;
+  /** Jitter source of the retry schedule. */
+  random: () => number;
+}
+
+/** Most attempts written by one statement. */
+const MAX_BATCH = 200;
+
+/**
+ * Records attempts and their consequences: 410 disables the subscription at once; failing for
+ * 5 days without a single success disables it too (any success resets the streak).
+ *
+ * Attempts finishing while a write is under way are written together by the next one (group
+ * commit): one statement and one commit for many deliveries under load, no added wait when idle.
+ */
+export function attemptRecorder(deps: RecorderDeps): (delivery: ClaimedDelivery, result: AttemptResult) => Promise<Verdict> {
+  const queue: { outcome: Outcome; settle: (err?: unknown) => void }[] = [];
+  let writing = false;
+
+  async function disableWhereDue(outcomes: Outcome[], streaks: Map<string, Date | null>): Promise<void> {
+    const reasons = new Map<string, { companyId: string; reason: DisabledReason }>();
+    for (const { delivery, result, at } of outcomes) {
+      const failingSince = streaks.get(delivery.subscriptionId) ?? null;
+      if (shouldDisableAfterFailures(failingSince, at)) reasons.set(delivery.subscriptionId, { companyId: delivery.companyId, reason: 'failing' });
+      if (result.statusCode === GONE) reasons.set(delivery.subscriptionId, { companyId: delivery.companyId, reason: 'gone' });
+    }
+    for (const [id, { companyId, reason }] of reasons) await disableSubscription(deps.db, deps, companyId, id, reason);
+  }
+
+  async function writeQueued(): Promise<void> {
+    writing = true;
+    while (queue.length > 0) {
+      const batch = queue.splice(0, MAX_BATCH);
+      const outcomes = batch.map((entry) => entry.outcome);
+      try {
+        await disableWhereDue(outcomes, await writeOutcomes(deps.pool, outcomes));
+        for (const entry of batch) entry.settle();
+      } catch (err) {
+        for (const entry of batch) entry.settle(err);
+      }
+    }
+    writing = false;
+  }
+
+  return (delivery, result) => {
+    const at = deps.clock.now();
+    const verdict = judgeAttempt(delivery, result, at, deps.random);
+    return new Promise<Verdict>((resolve, reject) => {
+      queue.push({ outcome: { delivery, result, verdict, at }, settle: (err) => (err ? reject(err) : resolve(verdict)) });
+      if (!writing) void writeQueued();
+    });
+  };
 }

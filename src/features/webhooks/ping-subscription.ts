@@ -1,7 +1,6 @@
 import type { DbOrTx } from '../../db/database.js';
-import { recordEvent, type EmitDeps } from '../events/emit-event.js';
+import { buildEvent, storeEvent, type EmitDeps } from '../events/emit-event.js';
 import { pingData } from '../events/catalog.js';
-import { fanOutEvent } from './fan-out-event.js';
 import { findEnabledSubscription } from './find-subscription.js';
 
 export const DEFAULT_PING_MESSAGE = 'Test event from Quorum';
@@ -13,8 +12,8 @@ export const DEFAULT_PING_MESSAGE = 'Test event from Quorum';
 export async function pingSubscription(db: DbOrTx, deps: EmitDeps, companyId: string, subscriptionId: string, message = DEFAULT_PING_MESSAGE) {
   return db.transaction(async (tx) => {
     await findEnabledSubscription(tx, companyId, subscriptionId);
-    const event = await recordEvent(tx, deps, companyId, 'ping', pingData(message));
-    await fanOutEvent(tx, event, subscriptionId);
+    const event = buildEvent(deps, companyId, 'ping', pingData(message));
+    await storeEvent(tx, event, subscriptionId);
     return { subscriptionId, event };
   });
 }
