@@ -13,6 +13,7 @@ import { formRoutes } from '../features/forms/routes.js';
 import { formSchemas } from '../features/forms/schemas.js';
 import { responseRoutes } from '../features/responses/routes.js';
 import { responseSchemas } from '../features/responses/schemas.js';
+import { eventRoutes, eventSchemas } from '../features/events/routes.js';
 import { healthRoutes } from '../features/health/routes.js';
 
 declare module 'fastify' {
@@ -33,8 +34,8 @@ export const BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** /v1 routes by feature; each plugin is one room. */
-const v1Features = [openApiRoute, keyRoutes, formRoutes, responseRoutes];
-const sharedSchemas = [ErrorEnvelope, OffsetMeta, CursorMeta, ...keySchemas, ...formSchemas, ...responseSchemas];
+const v1Features = [openApiRoute, keyRoutes, formRoutes, responseRoutes, eventRoutes];
+const sharedSchemas = [ErrorEnvelope, OffsetMeta, CursorMeta, ...keySchemas, ...formSchemas, ...responseSchemas, ...eventSchemas];
 
 function registerJsonParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
