@@ -26,13 +26,11 @@ export interface DeliveryLoopOptions {
 }
 
 export interface DeliveryLoop {
-  /** Wakes the loop: a claim pass runs soon (wake-ups while one is queued collapse into it). */
-  wake(): void;
   /** One claim pass, then waits for every delivery in flight; resolves with how many it claimed. */
   runOnce(): Promise<number>;
   /** Claim passes until nothing is due by ctx.clock and nothing is in flight. */
   drain(): Promise<void>;
-  /** Stops claiming and waits for the deliveries in flight to be recorded. */
+  /** Stops claiming; the deliveries already claimed are still sent and recorded before it resolves. */
   stop(): Promise<void>;
 }
 
@@ -84,7 +82,8 @@ class Loop implements DeliveryLoop {
     this.wake();
   }
 
-  wake(): void {
+  /** A claim pass runs soon; wake-ups while one is queued collapse into it. */
+  private wake(): void {
     if (this.stopped || this.passQueued) return;
     this.passQueued = true;
     this.queuePass().catch((err: Error) => this.settings.log('error', `webhook delivery claim failed: ${err.message}`));

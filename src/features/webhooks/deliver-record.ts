@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
+import { ApiError } from '../../lib/errors.js';
 import type { ClaimedDelivery } from './deliver-claim.js';
 import type { AttemptResult } from './deliver-send.js';
 import { disableSubscription } from './disable-subscription.js';
@@ -55,7 +56,10 @@ const WRITE_OUTCOMES_SQL = `
         status, retry_at, judged_at, failed, subscription_id)
   ), attempt AS (
     INSERT INTO webhook_attempts (company_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response_body)
-    SELECT company_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response_body FROM input
+    SELECT i.company_id, i.delivery_id, i.attempt, i.started_at, i.duration_ms, i.status_code, i.error, i.response_body
+    FROM input i
+    -- A delivery deleted meanwhile (with its subscription) has nothing left to log.
+    JOIN webhook_deliveries d ON d.id = i.delivery_id
     ON CONFLICT (delivery_id, attempt) DO UPDATE SET started_at = excluded.started_at, duration_ms = excluded.duration_ms,
       status_code = excluded.status_code, error = excluded.error, response_body = excluded.response_body
   ), delivery AS (
@@ -133,7 +137,12 @@ export function attemptRecorder(deps: RecorderDeps): (delivery: ClaimedDelivery,
       if (shouldDisableAfterFailures(failingSince, at)) reasons.set(delivery.subscriptionId, { companyId: delivery.companyId, reason: 'failing' });
       if (result.statusCode === GONE) reasons.set(delivery.subscriptionId, { companyId: delivery.companyId, reason: 'gone' });
     }
-    for (const [id, { companyId, reason }] of reasons) await disableSubscription(deps.db, deps, companyId, id, reason);
+    for (const [id, { companyId, reason }] of reasons) {
+      await disableSubscription(deps.db, deps, companyId, id, reason).catch((err: unknown) => {
+        // Deleted meanwhile: nothing left to disable.
+        if (!(err instanceof ApiError && err.code === 'NOT_FOUND')) throw err;
+      });
+    }
   }
 
   async function writeQueued(): Promise<void> {

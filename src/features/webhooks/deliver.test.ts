@@ -13,6 +13,7 @@ import {
   type Receiver,
 } from '../../../test/webhooks.js';
 import type { DeliveryLoop } from './deliver-loop.js';
+import { deleteSubscription } from './delete-subscription.js';
 import { RESPONSE_BODY_LIMIT } from './deliver-send.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './retry-policy.js';
 
@@ -181,6 +182,31 @@ describe('a delivery', () => {
     } finally {
       release();
       await impatient.stop();
+    }
+  });
+});
+
+describe('a subscription deleted while its delivery is under way', () => {
+  it('is no error: the answer has nothing left to record', async () => {
+    const errors: string[] = [];
+    const watched = await manualLoop(t, { log: (level, message) => level === 'error' && errors.push(message) });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    try {
+      const { company } = await t.tenant();
+      const { subscription } = await subscribe(t, company.id, receiver.url());
+      receiver.respond = () => ({ status: 410, after: held });
+      await emit(t, company.id, 'ping', { message: 'going away' });
+      const draining = watched.drain();
+      await expect.poll(() => receiver.received.length).toBe(1);
+      await deleteSubscription(t.ctx.db, company.id, subscription.id);
+      release();
+      await draining;
+      expect(errors).toEqual([]);
+      expect(await deliveryRows(t, company.id)).toEqual([]);
+    } finally {
+      release();
+      await watched.stop();
     }
   });
 });
