@@ -3,6 +3,7 @@ import { createCompany, findCompanyBySlug } from '../companies/create-company.js
 import { createKey } from '../keys/create-key.js';
 import { SCOPES } from '../keys/scopes.js';
 import { seedFormsAndEntities } from './seed-forms.js';
+import { seedDemoResponses } from '../responses/seed-demo-responses.js';
 
 export const DEMO_SLUG = 'demo';
 
@@ -16,7 +17,7 @@ export interface DemoCompany {
 export type DemoSeeder = (ctx: WorkerContext, company: DemoCompany) => Promise<void>;
 
 /** Features add their seeders here so a newcomer sees every capability on the first start. */
-export const demoSeeders: DemoSeeder[] = [seedFormsAndEntities];
+export const demoSeeders: DemoSeeder[] = [seedFormsAndEntities, seedDemoResponses];
 
 export type DemoResult = { created: true; company: DemoCompany; token: string } | { created: false; company: DemoCompany };
 
