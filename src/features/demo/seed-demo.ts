@@ -1,3 +1,5 @@
+import { eq } from 'drizzle-orm';
+import { companies } from '../../db/schema.js';
 import type { WorkerContext } from '../../jobs/define-task.js';
 import { createCompany, findCompanyBySlug } from '../companies/create-company.js';
 import { createKey } from '../keys/create-key.js';
@@ -28,7 +30,13 @@ export async function ensureDemo(ctx: WorkerContext): Promise<DemoResult> {
   const row = await createCompany(ctx.db, ctx, { name: 'Demo School', slug: DEMO_SLUG });
   const company = { id: row.id, name: row.name, slug: row.slug };
   const { token } = await createKey(ctx.db, ctx, { companyId: company.id, name: 'demo (all scopes)', scopes: [...SCOPES], rateLimitPerMin: 600 });
-  for (const seed of demoSeeders) await seed(ctx, company);
+  try {
+    for (const seed of demoSeeders) await seed(ctx, company);
+  } catch (err) {
+    // A half-seeded demo would be reused as if complete on the next start: remove it so a retry starts clean.
+    await ctx.db.delete(companies).where(eq(companies.id, company.id));
+    throw err;
+  }
   return { created: true, company, token };
 }
 

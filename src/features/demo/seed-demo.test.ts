@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/harness.js';
+import { demoBanner, demoSeeders, ensureDemo } from './seed-demo.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => t?.close());
+
+const demoCompanies = async () => (await t.ctx.pool.query(`SELECT count(*)::int AS n FROM companies WHERE slug = 'demo'`)).rows[0].n;
+
+describe('ensureDemo', () => {
+  it('removes a half-seeded demo when a seeder fails, so the next start can retry', async () => {
+    const failing = async () => {
+      throw new Error('seeder broke');
+    };
+    demoSeeders.push(failing);
+    try {
+      await expect(ensureDemo(t.ctx)).rejects.toThrow('seeder broke');
+    } finally {
+      demoSeeders.pop();
+    }
+    expect(await demoCompanies()).toBe(0);
+  });
+
+  it('creates the demo once with a working all-scopes key and demo data, then reuses it without the secret', async () => {
+    const first = await ensureDemo(t.ctx);
+    expect(first.created).toBe(true);
+    if (!first.created) return;
+    const me = await t.get(first.token, '/v1/me');
+    expect(me.json().data.apiKey.scopes).toHaveLength(8);
+    const forms = await t.get(first.token, '/v1/forms');
+    expect(forms.json().meta.total).toBeGreaterThan(0);
+    const banner = demoBanner(first, { api: 'http://localhost:3000/v1', docs: 'http://localhost:3000/docs' });
+    expect(banner).toContain(`curl -H "Authorization: Bearer ${first.token}" http://localhost:3000/v1/me`);
+
+    const second = await ensureDemo(t.ctx);
+    expect(second.created).toBe(false);
+    const again = demoBanner(second, { api: 'http://localhost:3000/v1', docs: 'http://localhost:3000/docs' });
+    expect(again).not.toContain('qk_');
+    expect(again).toContain('quorum key create --company demo');
+    expect(await demoCompanies()).toBe(1);
+  });
+});
