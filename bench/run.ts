@@ -4,6 +4,7 @@
  */
 const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   me: () => import('./me.js'),
+  webhooks: () => import('./webhooks.js'),
 };
 
 const name = process.argv[2];
