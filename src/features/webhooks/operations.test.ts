@@ -5,6 +5,7 @@ import type { DeliveryLoop } from './deliver-loop.js';
 import { disableSubscription } from './disable-subscription.js';
 import { listDeliveries } from './list-deliveries.js';
 import { pingSubscription } from './ping-subscription.js';
+import { DELIVERY_LOG_RETENTION_DAYS, pruneDeliveriesTask } from './prune-deliveries.job.js';
 import { recoverDeliveries } from './recover-deliveries.js';
 import { resendDelivery } from './resend-delivery.js';
 
@@ -148,5 +149,25 @@ describe('the delivery log', () => {
       code: 'VALIDATION_ERROR',
       details: { fields: [{ path: 'subscriptionId' }, { path: 'status' }, { path: 'limit' }] },
     });
+  });
+});
+
+describe('the daily sweep', () => {
+  it('removes attempts and finished deliveries older than 30 days, and keeps pending ones', async () => {
+    const { company } = await t.tenant();
+    const { subscription } = await subscribe(t, company.id, receiver.url());
+    await emit(t, company.id, 'ping', { message: 'old and delivered' });
+    await loop.drain();
+    await emit(t, company.id, 'ping', { message: 'old and waiting' });
+    await disableSubscription(t.ctx.db, t.ctx, company.id, subscription.id);
+    t.clock.advance(DELIVERY_LOG_RETENTION_DAYS * 86_400_000);
+    await pruneDeliveriesTask.handler({}, t.ctx);
+    expect(await listDeliveries(t.ctx.db, { companyId: company.id })).toHaveLength(2);
+
+    t.clock.advance(1);
+    await pruneDeliveriesTask.handler({}, t.ctx);
+    const left = await listDeliveries(t.ctx.db, { companyId: company.id });
+    expect(left.map((d) => [d.status, d.log])).toEqual([['pending', []]]);
+    expect((await t.ctx.pool.query('SELECT count(*)::int AS n FROM webhook_attempts WHERE company_id = $1', [company.id])).rows[0].n).toBe(0);
   });
 });
