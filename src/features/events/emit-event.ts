@@ -7,8 +7,6 @@ import { fanOutRows } from '../webhooks/fan-out-event.js';
 import { queueDeliveries } from '../webhooks/queue-deliveries.js';
 import { eventEnvelope, type EventDataByType, type EventEnvelope, type EventType } from './catalog.js';
 
-export type { EventEnvelope } from './catalog.js';
-
 export interface EmitDeps {
   clock: Clock;
   newId: IdGenerator;
