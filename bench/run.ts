@@ -4,6 +4,7 @@
  */
 const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   me: () => import('./me.js'),
+  'responses-scan': () => import('./responses-scan.js'),
   webhooks: () => import('./webhooks.js'),
 };
 

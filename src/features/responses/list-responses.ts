@@ -24,7 +24,7 @@ export interface ListResponsesInput {
  * Where a scan stands: the last row returned (createdAt as JSON text, id) and the insertion
  * bound taken on the first page (rule 9: rows inserted after it stay out of this pass).
  */
-interface ScanPosition {
+export interface ScanPosition {
   t: string;
   id: string;
   s: number;
@@ -63,7 +63,9 @@ function keysetSql(position: ScanPosition): SQL {
 
 /**
  * The first page also reads, in the same statement and so the same snapshot: the total (the
- * form's trigger-kept response_count when nothing is filtered) and the insertion bound.
+ * form's trigger-kept response_count when nothing is filtered) and the insertion bound, max(seq).
+ * seq is drawn at insert, not at commit: a response whose transaction was still open at this
+ * snapshot has a seq under the bound and may enter a later page of the pass, once at most.
  */
 function firstPageExtrasSql(input: ListResponsesInput, filtered: boolean): SQL {
   const total = filtered ? sql`(SELECT count(*) FROM responses r WHERE ${filterSql(input)})` : sql`f.response_count`;
@@ -73,10 +75,11 @@ function firstPageExtrasSql(input: ListResponsesInput, filtered: boolean): SQL {
 type PageRow = Partial<ResponseItemRow> & { total?: number; bound?: number };
 
 /**
- * One statement per page. The form row anchors it: no row means no such form in the company
- * (404), a row with a null id an empty page. One extra row tells whether another page exists.
+ * One statement per page; bench/responses-scan.ts times it raw. The form row anchors it: no row
+ * means no such form in the company (404), a row with a null id an empty page. One extra row
+ * tells whether another page exists.
  */
-function pageSql(input: ListResponsesInput, position: ScanPosition | null): SQL {
+export function responsePageSql(input: ListResponsesInput, position: ScanPosition | null): SQL {
   const filtered = Boolean(input.from || input.to || Object.keys(input.dims).length > 0);
   return sql`
     SELECT p.* ${position ? sql`` : firstPageExtrasSql(input, filtered)}
@@ -108,7 +111,7 @@ export async function listResponses(db: DbOrTx, deps: { cursorSecret: string }, 
   checkPeriod(input);
   const binding = cursorBinding(input);
   const position = input.cursor ? decodeCursor(deps.cursorSecret, binding, input.cursor, isScanPosition) : null;
-  const { rows } = await db.execute<PageRow>(pageSql(input, position));
+  const { rows } = await db.execute<PageRow>(responsePageSql(input, position));
   if (rows.length === 0) throw notFound('Form');
   const hasMore = rows.length > input.limit;
   const pageRows = rows.slice(0, input.limit).filter((row) => row.id !== null);

@@ -26,7 +26,6 @@ const ListResponsesQuery = Type.Object(
     patternProperties: { [DIM_PARAM]: Type.String() },
   },
 );
-type ListResponsesQuery = Static<typeof ListResponsesQuery> & Record<string, string | undefined>;
 
 const IdParams = (description: string) => Type.Object({ id: Type.String({ description }) });
 
@@ -39,7 +38,7 @@ function dimFilters(query: Record<string, unknown>): Record<string, string> {
 }
 
 export async function responseRoutes(app: FastifyInstance) {
-  app.get<{ Params: Static<ReturnType<typeof IdParams>>; Querystring: ListResponsesQuery }>(
+  app.get<{ Params: Static<ReturnType<typeof IdParams>>; Querystring: Static<typeof ListResponsesQuery> }>(
     '/forms/:id/responses',
     {
       config: { scope: 'surveys:read' },
@@ -76,7 +75,7 @@ export async function responseRoutes(app: FastifyInstance) {
         includeAnswers: include === 'answers',
         from,
         to,
-        dims: dimFilters(request.query),
+        dims: dimFilters(request.query as Record<string, unknown>),
       });
       return ok(page.items, cursorMeta(page, limit));
     },

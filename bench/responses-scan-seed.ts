@@ -1,0 +1,185 @@
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+
+/**
+ * The data set of the responses-scan bench: one company, one form of 20 questions with three
+ * dims (an entity dim, a number, a date), 1,000,000 responses over one year, inserted set-wise
+ * (INSERT ... SELECT generate_series in chunks), and a small second form so that filters have
+ * other rows of the company to skip.
+ */
+
+export const BENCH_COMPANY_SLUG = 'bench-scan';
+export const SCAN_FORM_SLUG = 'scan';
+export const RESPONSE_COUNT = 1_000_000;
+const OTHER_FORM_RESPONSES = 20_000;
+const CHUNK = 100_000;
+const COURSE_COUNT = 50;
+/** 1M responses over one year; row pairs share one millisecond so the id tie-break is exercised. */
+const FIRST_CREATED_AT = '2025-03-01T00:00:00.000Z';
+const SECONDS_PER_PAIR = 63;
+
+/** Deterministic UUID-shaped ids, so re-runs and the printed filters stay the same. */
+function fixedId(name: string): string {
+  const hex = createHash('sha256').update(`bench:${name}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+export const COURSE_IDS = Array.from({ length: COURSE_COUNT }, (_, i) => fixedId(`course-${i}`));
+
+type QuestionType = 'RADIO' | 'NPS' | 'STAR' | 'NUMBER' | 'BOOLEAN' | 'TEXT' | 'PARAGRAPH' | 'CHECKBOX' | 'DATE' | 'MATRIX';
+const QUESTION_TYPES: QuestionType[] = [
+  'RADIO', 'RADIO', 'RADIO', 'RADIO', 'NPS', 'NPS', 'STAR', 'STAR', 'STAR', 'NUMBER',
+  'NUMBER', 'BOOLEAN', 'BOOLEAN', 'TEXT', 'TEXT', 'PARAGRAPH', 'CHECKBOX', 'CHECKBOX', 'DATE', 'MATRIX',
+];
+
+interface BenchQuestion {
+  id: string;
+  key: string;
+  name: string;
+  type: QuestionType;
+  mandatory: boolean;
+  options?: { id: string; key: string; name: string; order: number }[];
+  rows?: { id: string; key: string; name: string; order: number }[];
+  columns?: { id: string; key: string; name: string; order: number }[];
+}
+
+function choices(prefix: string, count: number) {
+  return Array.from({ length: count }, (_, order) => ({ id: fixedId(`${prefix}-${order}`), key: `c${order}`, name: `Choice ${order + 1}`, order }));
+}
+
+function benchQuestion(type: QuestionType, index: number): BenchQuestion {
+  const key = `q${index + 1}`;
+  const question: BenchQuestion = { id: fixedId(key), key, name: `Question ${index + 1}`, type, mandatory: false };
+  if (type === 'RADIO' || type === 'CHECKBOX') question.options = choices(`${key}-option`, 5);
+  if (type === 'MATRIX') Object.assign(question, { rows: choices(`${key}-row`, 4), columns: choices(`${key}-column`, 5) });
+  return question;
+}
+
+export const QUESTIONS = QUESTION_TYPES.map(benchQuestion);
+
+/** The stored form content (the forms feature's resolved format). */
+function formContent() {
+  return {
+    version: 1,
+    dims: [
+      { key: 'course', kind: 'course', source: 'invite' },
+      { key: 'year', kind: 'number', source: 'invite' },
+      { key: 'sessionDate', kind: 'date', source: 'invite' },
+    ],
+    sections: [{ id: fixedId('section'), key: 'main', name: 'Main', questions: QUESTIONS }],
+  };
+}
+
+const sqlText = (value: string) => `'${value.replace(/'/g, "''")}'`;
+const sqlTextArray = (values: string[]) => `ARRAY[${values.map(sqlText).join(',')}]`;
+/** A pseudo-random integer in [0, n) per row g and salt k. */
+const pick = (k: number, n: number) => `(abs(hashint4(g * 31 + ${k})) % ${n})`;
+
+/** The SQL expression of one answer value for row g, valid for the question's type. */
+function answerSql(q: BenchQuestion, k: number): string {
+  switch (q.type) {
+    case 'RADIO':
+      return `to_jsonb((${sqlTextArray(q.options!.map((o) => o.id))})[1 + ${pick(k, 5)}])`;
+    case 'CHECKBOX':
+      return `to_jsonb((${sqlTextArray(q.options!.map((o) => o.id))})[1:1 + ${pick(k, 5)}])`;
+    case 'NPS':
+      return `to_jsonb(${pick(k, 11)})`;
+    case 'STAR':
+      return `to_jsonb(1 + ${pick(k, 5)})`;
+    case 'NUMBER':
+      return `to_jsonb(${pick(k, 1000)})`;
+    case 'BOOLEAN':
+      return `to_jsonb(${pick(k, 2)} = 1)`;
+    case 'TEXT':
+      return `to_jsonb('Answer ' || g)`;
+    case 'PARAGRAPH':
+      return `to_jsonb(repeat('The course was useful and well organised. ', 1 + ${pick(k, 4)}))`;
+    case 'DATE':
+      return `to_jsonb(to_char(date '2025-01-01' + ${pick(k, 365)}, 'YYYY-MM-DD'))`;
+    case 'MATRIX': {
+      const columns = sqlTextArray(q.columns!.map((c) => c.id));
+      return `jsonb_build_object(${q.rows!.map((row, r) => `${sqlText(row.id)}, (${columns})[1 + ${pick(k + r, 5)}]`).join(', ')})`;
+    }
+  }
+}
+
+function answersSql(): string {
+  return `jsonb_build_object(${QUESTIONS.map((q, k) => `${sqlText(q.id)}, ${answerSql(q, k)}`).join(',\n')})`;
+}
+
+function dimsSql(): string {
+  return `jsonb_build_object(
+    'course', (${sqlTextArray(COURSE_IDS)})[1 + ${pick(101, COURSE_COUNT)}],
+    'year', (1 + g % 5)::text,
+    'sessionDate', to_char(date '2025-09-01' + (g % 300), 'YYYY-MM-DD'))`;
+}
+
+function insertChunkSql(): string {
+  return `INSERT INTO responses (id, company_id, form_id, respondent, answers, dims, org_source, completed_at, created_at)
+    SELECT gen_random_uuid(), $1, $2,
+      jsonb_build_object('name', 'Student ' || g, 'email', 's' || g || '@example.edu', 'phone', NULL, 'externalId', 'S' || g),
+      ${answersSql()},
+      ${dimsSql()},
+      'link',
+      t, t
+    FROM generate_series($3::int, $4::int) AS g,
+      LATERAL (SELECT $5::timestamptz + ((g / 2) * ${SECONDS_PER_PAIR}) * interval '1 second' AS t) AS created`;
+}
+
+async function insertResponses(client: pg.PoolClient, companyId: string, formId: string, count: number, log: (line: string) => void) {
+  const sql = insertChunkSql();
+  for (let first = 1; first <= count; first += CHUNK) {
+    const last = Math.min(first + CHUNK - 1, count);
+    await client.query(sql, [companyId, formId, first, last, FIRST_CREATED_AT]);
+    log(`  ${last.toLocaleString('en-US')} / ${count.toLocaleString('en-US')} responses`);
+  }
+}
+
+async function insertForm(client: pg.PoolClient, companyId: string, slug: string): Promise<string> {
+  const id = fixedId(`form-${slug}`);
+  await client.query(
+    `INSERT INTO forms (id, company_id, slug, name, content, dims, question_count, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)`,
+    [id, companyId, slug, `Bench ${slug}`, formContent(), JSON.stringify(formContent().dims), QUESTIONS.length, FIRST_CREATED_AT],
+  );
+  return id;
+}
+
+export interface BenchData {
+  companyId: string;
+  formId: string;
+}
+
+/** The seeded data set, reused when a previous run completed it (the form's trigger-kept count); otherwise (re)created. */
+export async function ensureBenchData(pool: pg.Pool, log: (line: string) => void): Promise<BenchData> {
+  const { rows } = await pool.query<{ company_id: string; form_id: string; response_count: number }>(
+    `SELECT c.id AS company_id, f.id AS form_id, f.response_count
+     FROM companies c JOIN forms f ON f.company_id = c.id AND f.slug = $2 WHERE c.slug = $1`,
+    [BENCH_COMPANY_SLUG, SCAN_FORM_SLUG],
+  );
+  if (rows[0]?.response_count === RESPONSE_COUNT) {
+    log(`Reusing the seeded data set (${RESPONSE_COUNT.toLocaleString('en-US')} responses).`);
+    return { companyId: rows[0].company_id, formId: rows[0].form_id };
+  }
+  return seed(pool, log);
+}
+
+async function seed(pool: pg.Pool, log: (line: string) => void): Promise<BenchData> {
+  const started = performance.now();
+  const client = await pool.connect();
+  try {
+    await client.query('DELETE FROM companies WHERE slug = $1', [BENCH_COMPANY_SLUG]);
+    const companyId = fixedId('company');
+    await client.query(`INSERT INTO companies (id, name, slug, created_at, updated_at) VALUES ($1, 'Bench', $2, now(), now())`, [companyId, BENCH_COMPANY_SLUG]);
+    const formId = await insertForm(client, companyId, SCAN_FORM_SLUG);
+    const otherFormId = await insertForm(client, companyId, 'other');
+    log(`Seeding ${RESPONSE_COUNT.toLocaleString('en-US')} responses set-wise ...`);
+    await insertResponses(client, companyId, formId, RESPONSE_COUNT, log);
+    await insertResponses(client, companyId, otherFormId, OTHER_FORM_RESPONSES, () => undefined);
+    await client.query('VACUUM (ANALYZE) responses');
+    log(`Seeded in ${((performance.now() - started) / 1000).toFixed(0)} s.`);
+    return { companyId, formId };
+  } finally {
+    client.release();
+  }
+}
