@@ -1,5 +1,6 @@
 import type { TestApp } from './harness.js';
 import { importEntityFile } from '../src/features/entities/import-entities.js';
+import { listEntities } from '../src/features/entities/list-entities.js';
 import { findForm, type FormRecord } from '../src/features/forms/find-form.js';
 import { importForm } from '../src/features/forms/import-form.js';
 import { recordResponse, type RecordResponseInput } from '../src/features/responses/record-response.js';
@@ -38,9 +39,9 @@ export async function createSurvey(t: TestApp, companyId: string): Promise<Surve
   await importEntityFile(t.ctx.db, t.ctx, companyId, 'kind,code,name\ncourse,MATH101,Algebra\ncourse,HIST101,History\n', 'csv');
   const { id } = await importForm(t.ctx.db, t.ctx, companyId, SURVEY);
   const form = (await findForm(t.ctx.db, companyId, id))!;
-  const { rows } = await t.ctx.pool.query<{ code: string; id: string }>(`SELECT code, id FROM entities WHERE company_id = $1`, [companyId]);
+  const courses = await listEntities(t.ctx.db, companyId, 'course');
   const [rating, comment] = form.content.sections[0].questions;
-  return { form, courses: Object.fromEntries(rows.map((row) => [row.code, row.id])), ratingId: rating.id, commentId: comment.id };
+  return { form, courses: Object.fromEntries(courses.map((course) => [course.code, course.id])), ratingId: rating.id, commentId: comment.id };
 }
 
 export type ResponseSpec = Partial<Omit<RecordResponseInput, 'form'>> & { at?: string | Date };

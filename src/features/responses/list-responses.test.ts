@@ -206,8 +206,7 @@ describe('GET /v1/forms/{id}/responses: cursor rules of the spec', () => {
     const insertDuring = async (pageIndex: number) => {
       // Newer rows, rows older than the scan position (skewed clock, backdated import) and rows
       // with the very createdAt of existing ones, while the next page is being read.
-      const newer = addResponses(t, survey, 2, { at: '2026-02-01T00:00:00.000Z' });
-      during.push(...(await newer));
+      during.push(...(await addResponses(t, survey, 2, { at: '2026-02-01T00:00:00.000Z' })));
       during.push(...(await addResponses(t, survey, 2, { at: '2026-01-01T00:00:00.000Z' })));
       during.push(...(await addResponses(t, survey, 1, { at: `2026-01-0${1 + (pageIndex % 9)}T12:00:00.000Z` })));
     };
