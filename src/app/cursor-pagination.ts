@@ -6,9 +6,9 @@ import { ApiError } from '../lib/errors.js';
 export const CURSOR_DEFAULT_LIMIT = 20;
 export const cursorQueryFields = {
   cursor: Type.Optional(
+    // No maxLength: a cursor too long to be one is unreadable, INVALID_CURSOR (spec), not a bad parameter.
     Type.String({
       minLength: 1,
-      maxLength: 2048,
       description: 'The exact `meta.nextCursor` of the previous page; omit it for the first page. Opaque: its format may change.',
     }),
   ),

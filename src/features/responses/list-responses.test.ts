@@ -129,6 +129,7 @@ describe('GET /v1/forms/{id}/responses: cursor rules of the spec', () => {
         expectError(await getPage(token, responsesUrl(survey, `limit=1&cursor=${encodeURIComponent(changed)}`)), 400, 'INVALID_CURSOR');
       }
       expectError(await getPage(token, responsesUrl(survey, 'cursor=not-a-cursor')), 400, 'INVALID_CURSOR');
+      expectError(await getPage(token, responsesUrl(survey, `cursor=${cursor.repeat(30)}`)), 400, 'INVALID_CURSOR');
     });
 
     it("refuses another company's cursor on the caller's own form", async () => {
