@@ -21,7 +21,16 @@ describe('loadConfig', () => {
       redisUrl: null,
       logLevel: 'info',
       webhookAllowPrivateTargets: false,
+      trustProxy: false,
     });
+  });
+
+  it.each([
+    ['true', true],
+    ['2', 2],
+    ['10.0.0.1, 10.0.0.0/8', '10.0.0.1, 10.0.0.0/8'],
+  ])('reads TRUST_PROXY=%s', (raw, expected) => {
+    expect(loadConfig({ QUORUM_DATA_DIR: dataDir(), TRUST_PROXY: raw }).trustProxy).toEqual(expected);
   });
 
   it('generates SECRET_KEY once and keeps it in the data directory', () => {
@@ -43,6 +52,7 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'loud'],
     ['WEBHOOK_ALLOW_PRIVATE_TARGETS', 'maybe'],
     ['SECRET_KEY', 'short'],
+    ['TRUST_PROXY', 'everyone'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     const attempt = () => loadConfig({ QUORUM_DATA_DIR: dataDir(), [name]: value });
     expect(attempt).toThrow(ConfigError);

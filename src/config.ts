@@ -15,6 +15,8 @@ export interface Config {
   redisUrl: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   webhookAllowPrivateTargets: boolean;
+  /** Whose X-Forwarded-For to believe for the client address (Fastify's trustProxy). */
+  trustProxy: boolean | number | string;
 }
 
 export class ConfigError extends Error {}
@@ -55,6 +57,20 @@ function readBoolean(env: Env, name: string): boolean {
   if (raw === '' || raw === 'false' || raw === '0' || raw === 'no') return false;
   if (raw === 'true' || raw === '1' || raw === 'yes') return true;
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+/**
+ * TRUST_PROXY: unset or false (the peer is the client), true (any proxy), a hop count, or a
+ * comma-separated list of proxy addresses/CIDRs. The client address keys the failed-login limit,
+ * so trusting forwarded headers from anyone would let a caller pick whose address it burns.
+ */
+function readTrustProxy(env: Env): Config['trustProxy'] {
+  const raw = (env.TRUST_PROXY ?? '').trim();
+  if (raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d{1,2}$/.test(raw)) return Number(raw);
+  if (/^[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*$/.test(raw)) return raw;
+  throw new ConfigError(`TRUST_PROXY must be true, false, a hop count or a comma-separated list of addresses, got "${raw}"`);
 }
 
 function readLogLevel(env: Env): Config['logLevel'] {
@@ -101,5 +117,6 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:'], null),
     logLevel: readLogLevel(env),
     webhookAllowPrivateTargets: readBoolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
+    trustProxy: readTrustProxy(env),
   };
 }

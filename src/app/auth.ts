@@ -44,7 +44,7 @@ const UNAUTHORIZED_MESSAGE = 'The API key is missing, invalid, revoked or expire
 /**
  * Authentication, per-key rate limit and scope check for every /v1 route, in that order.
  * One code for every authentication failure (no hint which), and failures are themselves
- * limited per client address so keys cannot be probed at speed.
+ * limited per client address so keys cannot be probed at speed: past the limit they get 429.
  */
 export function registerAuth(app: FastifyInstance, deps: { authenticator: KeyAuthenticator; limiter: RateLimiter; clock: Clock }): void {
   app.decorateRequest('auth', null as unknown as AuthenticatedKey);
@@ -52,17 +52,12 @@ export function registerAuth(app: FastifyInstance, deps: { authenticator: KeyAut
     const config = request.routeOptions.config;
     if (config.public) return;
     const nowMs = deps.clock.now().getTime();
-    const failureKey = `authfail:${request.ip}`;
-    // An address that keeps failing is stopped before any lookup is spent on it.
-    const blocked = await deps.limiter.hit(failureKey, FAILED_AUTH_PER_MIN, nowMs, false);
-    if (!blocked.allowed) {
-      setRateHeaders(reply, blocked);
-      throw rateLimited(blocked);
-    }
+    // Authenticate first: a valid key always passes, so addresses shared behind a NAT or proxy
+    // cannot be locked out by someone else's failures; only failures are counted per address.
     const token = bearerToken(request);
     const key = token ? await deps.authenticator.authenticate(token) : null;
     if (!key) {
-      const failures = await deps.limiter.hit(failureKey, FAILED_AUTH_PER_MIN, nowMs);
+      const failures = await deps.limiter.hit(`authfail:${request.ip}`, FAILED_AUTH_PER_MIN, nowMs);
       setRateHeaders(reply, failures);
       if (!failures.allowed) throw rateLimited(failures);
       throw new ApiError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.js';
+import type { Config } from '../config.js';
 import { registerErrorHandling } from './error-handler.js';
 import { registerAuth } from './auth.js';
 import { registerMetrics } from './metrics.js';
@@ -46,11 +47,16 @@ function registerJsonParser(app: FastifyInstance): void {
   });
 }
 
+/** A hop count means: believe that many proxies nearest to us (the typings lack the number form). */
+function trustProxyOption(setting: Config['trustProxy']): boolean | string | ((address: string, hop: number) => boolean) {
+  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
+}
+
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT,
-    trustProxy: true,
+    trustProxy: trustProxyOption(ctx.config.trustProxy),
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

@@ -5,6 +5,7 @@ import { startTestApp, type TestApp } from '../../test/harness.js';
 import { ApiError, ERROR_STATUS } from '../lib/errors.js';
 import { errorResponses, ok, successEnvelope } from './envelope.js';
 import { FAILED_AUTH_PER_MIN } from './auth.js';
+import { hashSecret } from '../features/keys/token.js';
 
 /** Probe routes that exercise the platform's body handling and error rendering. */
 async function probeRoutes(app: FastifyInstance) {
@@ -148,19 +149,49 @@ describe('rate limit per key', () => {
 });
 
 describe('failed authentication is limited per client address', () => {
-  it(`answers 429 after ${FAILED_AUTH_PER_MIN} failures from one address, and 401 before`, async () => {
+  it(`answers 429 to failures past ${FAILED_AUTH_PER_MIN} a minute from one address, while valid keys from it still work`, async () => {
     const ip = '203.0.113.77';
     const failures = [];
     for (let i = 0; i < FAILED_AUTH_PER_MIN; i++) {
       failures.push((await t.request('qk_bad', { method: 'GET', url: '/v1/me', remoteAddress: ip })).statusCode);
     }
     expect(new Set(failures)).toEqual(new Set([401]));
-    const blocked = await t.request(token, { method: 'GET', url: '/v1/me', remoteAddress: ip });
+    const blocked = await t.request(`qk_AAAAAAAAAAAA_${'b'.repeat(43)}`, { method: 'GET', url: '/v1/me', remoteAddress: ip });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().error.code).toBe('RATE_LIMITED');
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-    const elsewhere = await t.request(token, { method: 'GET', url: '/v1/me', remoteAddress: '203.0.113.78' });
-    expect(elsewhere.statusCode).toBe(200);
+    // Someone else's failures behind a shared address must not lock out a valid key.
+    expect((await t.request(token, { method: 'GET', url: '/v1/me', remoteAddress: ip })).statusCode).toBe(200);
+    expect((await t.request('qk_bad', { method: 'GET', url: '/v1/me', remoteAddress: '203.0.113.78' })).statusCode).toBe(401);
+    t.clock.advance(60_000);
+    expect((await t.request('qk_bad', { method: 'GET', url: '/v1/me', remoteAddress: ip })).statusCode).toBe(401);
+  });
+
+  it('ignores X-Forwarded-For unless TRUST_PROXY says so, so a caller cannot burn another address', async () => {
+    const ip = '203.0.113.90';
+    for (let i = 0; i < FAILED_AUTH_PER_MIN; i++) {
+      await t.request('qk_bad', { method: 'GET', url: '/v1/me', remoteAddress: ip, headers: { 'x-forwarded-for': '198.51.100.1' } });
+    }
+    const victim = await t.request('qk_bad', { method: 'GET', url: '/v1/me', remoteAddress: '198.51.100.1' });
+    expect(victim.statusCode).toBe(401);
+    const spoofer = await t.request('qk_bad', { method: 'GET', url: '/v1/me', remoteAddress: ip, headers: { 'x-forwarded-for': '198.51.100.2' } });
+    expect(spoofer.statusCode).toBe(429);
+  });
+
+  it('remembers an unknown key id for the cache period instead of looking it up on every attempt', async () => {
+    const company = await t.company();
+    const secret = 'c'.repeat(43);
+    const probe = `qk_ZZZZZZZZZZZZ_${secret}`;
+    expect((await t.get(probe, '/v1/me')).statusCode).toBe(401);
+    // The key appears behind the cache's back: within the period the remembered miss still answers.
+    await t.ctx.pool.query(
+      `INSERT INTO api_keys (id, company_id, key_id, secret_hash, name, scopes, rate_limit_per_min, created_at)
+       VALUES ($1, $2, 'ZZZZZZZZZZZZ', $3, 'late', '{}', 60, now())`,
+      [t.ctx.newId(), company.id, hashSecret(secret)],
+    );
+    expect((await t.get(probe, '/v1/me')).statusCode).toBe(401);
+    t.clock.advance(5_000);
+    expect((await t.get(probe, '/v1/me')).statusCode).toBe(200);
   });
 });
 

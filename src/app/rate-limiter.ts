@@ -14,8 +14,8 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-  /** Counts one request against `key` when allowed (or, with consume false, only looks). */
-  hit(key: string, limit: number, nowMs: number, consume?: boolean): Promise<RateDecision>;
+  /** Counts one request against `key` when it fits the limit. */
+  hit(key: string, limit: number, nowMs: number): Promise<RateDecision>;
   close(): Promise<void>;
 }
 
@@ -37,12 +37,10 @@ export class MemoryRateLimiter implements RateLimiter {
   private readonly keys = new Map<string, Buckets>();
   private lastSweepS = 0;
 
-  async hit(key: string, limit: number, nowMs: number, consume = true): Promise<RateDecision> {
+  async hit(key: string, limit: number, nowMs: number): Promise<RateDecision> {
     const nowS = Math.floor(nowMs / 1000);
     this.sweep(nowS);
     let buckets = this.keys.get(key);
-    // A look at an unknown key must not allocate: every request peeks at its address's failures.
-    if (!buckets && !consume) return decide(limit, 0, null, nowS, limit > 0);
     if (!buckets) {
       buckets = { seconds: new Int32Array(WINDOW_S).fill(-1), counts: new Int32Array(WINDOW_S) };
       this.keys.set(key, buckets);
@@ -57,7 +55,7 @@ export class MemoryRateLimiter implements RateLimiter {
       }
     }
     const fits = used < limit;
-    if (fits && consume) {
+    if (fits) {
       const slot = nowS % WINDOW_S;
       if (buckets.seconds[slot] !== nowS) {
         buckets.seconds[slot] = nowS;
@@ -90,7 +88,6 @@ const REDIS_SCRIPT = `
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
 local now = tonumber(ARGV[2])
-local consume = ARGV[3] == '1'
 local window = 60
 local fields = redis.call('HGETALL', key)
 local used = 0
@@ -107,12 +104,10 @@ end
 local fits = 0
 if used < limit then
   fits = 1
-  if consume then
-    redis.call('HINCRBY', key, tostring(now), 1)
-    redis.call('EXPIRE', key, window + 1)
-    used = used + 1
-    if oldest == -1 then oldest = now end
-  end
+  redis.call('HINCRBY', key, tostring(now), 1)
+  redis.call('EXPIRE', key, window + 1)
+  used = used + 1
+  if oldest == -1 then oldest = now end
 end
 return { fits, used, oldest }
 `;
@@ -124,10 +119,10 @@ export class RedisRateLimiter implements RateLimiter {
     this.redis.defineCommand('quorumRateHit', { numberOfKeys: 1, lua: REDIS_SCRIPT });
   }
 
-  async hit(key: string, limit: number, nowMs: number, consume = true): Promise<RateDecision> {
+  async hit(key: string, limit: number, nowMs: number): Promise<RateDecision> {
     const nowS = Math.floor(nowMs / 1000);
     const run = (this.redis as unknown as { quorumRateHit: (...a: unknown[]) => Promise<[number, number, number]> }).quorumRateHit;
-    const [fits, used, oldest] = await run.call(this.redis, this.prefix + key, limit, nowS, consume ? '1' : '0');
+    const [fits, used, oldest] = await run.call(this.redis, this.prefix + key, limit, nowS);
     return decide(limit, used, oldest === -1 ? null : oldest, nowS, fits === 1);
   }
 

@@ -20,7 +20,15 @@ interface CachedKey {
   fetchedAtMs: number;
 }
 
+/** A key id that matched nothing is remembered too, so probing one id costs one lookup per period. */
+interface CachedMiss {
+  missing: true;
+  fetchedAtMs: number;
+}
+
 const LAST_USED_EVERY_MS = 60_000;
+/** Bounds the cache against floods of random key ids: the oldest entry goes first. */
+const MAX_CACHED_KEYS = 10_000;
 
 /**
  * Verifies bearer tokens with at most one indexed lookup per key per cache period. A cached
@@ -28,7 +36,7 @@ const LAST_USED_EVERY_MS = 60_000;
  * within that period on every instance.
  */
 export class KeyAuthenticator {
-  private readonly cache = new Map<string, CachedKey>();
+  private readonly cache = new Map<string, CachedKey | CachedMiss>();
   private readonly lastUsedWrites = new Map<string, number>();
 
   constructor(
@@ -52,7 +60,7 @@ export class KeyAuthenticator {
 
   private async load(keyId: string, nowMs: number): Promise<CachedKey | null> {
     const cached = this.cache.get(keyId);
-    if (cached && nowMs - cached.fetchedAtMs < this.cacheMs) return cached;
+    if (cached && nowMs - cached.fetchedAtMs < this.cacheMs) return 'missing' in cached ? null : cached;
     const [row] = await this.db
       .select({ key: apiKeys, company: { id: companies.id, name: companies.name, slug: companies.slug } })
       .from(apiKeys)
@@ -60,7 +68,7 @@ export class KeyAuthenticator {
       .where(eq(apiKeys.keyId, keyId))
       .limit(1);
     if (!row) {
-      this.cache.delete(keyId);
+      this.remember(keyId, { missing: true, fetchedAtMs: nowMs });
       return null;
     }
     const record: CachedKey = {
@@ -70,8 +78,14 @@ export class KeyAuthenticator {
       revokedAt: row.key.revokedAt,
       fetchedAtMs: nowMs,
     };
-    this.cache.set(keyId, record);
+    this.remember(keyId, record);
     return record;
+  }
+
+  private remember(keyId: string, entry: CachedKey | CachedMiss): void {
+    this.cache.delete(keyId);
+    this.cache.set(keyId, entry);
+    if (this.cache.size > MAX_CACHED_KEYS) this.cache.delete(this.cache.keys().next().value!);
   }
 
   /** lastUsedAt is written at most once a minute per key and never awaited on the request path. */
