@@ -1,23 +1,22 @@
 import { PgDialect } from 'drizzle-orm/pg-core';
-import Fastify from 'fastify';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { Pool as HttpPool } from 'undici';
-import { buildApp } from '../src/app/build-app.js';
-import { MemoryRateLimiter } from '../src/app/rate-limiter.js';
-import { loadConfig } from '../src/config.js';
 import type { Database } from '../src/db/database.js';
-import { createKey } from '../src/features/keys/create-key.js';
 import { responsePageSql, type ListResponsesInput, type ScanPosition } from '../src/features/responses/list-responses.js';
-import { systemClock } from '../src/lib/clock.js';
-import { idGeneratorFor } from '../src/lib/ids.js';
 import { COURSE_IDS, ensureBenchData, RESPONSE_COUNT, type BenchData } from './responses-scan-seed.js';
+import type { ServerAddresses, ServerSetup } from './responses-scan-server.js';
 import { benchDatabase, printTable } from './support.js';
 
 /**
- * GET /v1/forms/{id}/responses over 1,000,000 responses:
- * 1. a full scan at limit=100&include=answers through HTTP (real port, undici), each page also
- *    read raw with the route's own SQL statement (same pages, alternating which goes first);
+ * GET /v1/forms/{id}/responses over 1,000,000 responses, the server in its own process
+ * (responses-scan-server.ts), the client (undici) and the raw SQL reads (pg) in this one:
+ * 1. a full scan at limit=100&include=answers through HTTP; each page is also read raw with the
+ *    route's own SQL statement, and the bare route of the transport floor is fetched as often
+ *    (the three paths in turns of 50 pages);
  * 2. page latency near the start and past the 900,000th row, replayed alternately from the
  *    cursors the scan handed out, so both depths see the same machine;
  * 3. filtered scans (dims, from/to) to the end, and EXPLAIN ANALYZE of their statements.
@@ -28,7 +27,10 @@ const SAMPLE_PAGES = 100;
 /** BENCH_SCAN_PAGES caps the full scan (default: all 10,000 pages). */
 const SCAN_PAGES = Number(process.env.BENCH_SCAN_PAGES ?? Math.ceil(RESPONSE_COUNT / LIMIT));
 const DEEP_PAGE = 900_000 / LIMIT;
+/** Pages each path reads in one turn of the full scan. */
+const TURN_PAGES = 50;
 const dialect = new PgDialect();
+const SERVER_ENTRY = fileURLToPath(new URL('./responses-scan-server.ts', import.meta.url));
 
 type Server = Awaited<ReturnType<typeof startServer>>;
 
@@ -66,19 +68,41 @@ function pageQuery(input: ListResponsesInput, position: ScanPosition | null) {
   return { text: sql, values: params };
 }
 
-async function sqlPage(pool: pg.Pool, input: ListResponsesInput, position: ScanPosition | null): Promise<Page & { next: ScanPosition }> {
+async function sqlPage(pool: pg.Pool, input: ListResponsesInput, position: ScanPosition | null): Promise<Page & { next: ScanPosition; more: boolean }> {
   const { rows } = await pool.query<{ id: string; createdAt: string; bound?: number }>(pageQuery(input, position));
   const page = rows.slice(0, input.limit);
   const last = page.at(-1)!;
-  return { ids: page.map((row) => row.id), next: { t: last.createdAt, id: last.id, s: position?.s ?? rows[0].bound! } };
+  return { ids: page.map((row) => row.id), next: { t: last.createdAt, id: last.id, s: position?.s ?? rows[0].bound! }, more: rows.length > input.limit };
 }
 
-async function startServer(database: Database, companyId: string) {
-  const ctx = { config: loadConfig(), db: database.db, pool: database.pool, clock: systemClock, newId: idGeneratorFor(systemClock), limiter: new MemoryRateLimiter() };
-  const { token } = await createKey(ctx.db, ctx, { companyId, name: 'responses-scan bench', scopes: ['surveys:read'], rateLimitPerMin: 1_000_000 });
-  const app = await buildApp(ctx);
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { app, token, http: new HttpPool(address, { connections: 1 }) };
+/** The bare route: one captured page sent as is, fetched and parsed as httpPage does. */
+async function floorPage(server: Server): Promise<void> {
+  const { body } = await server.bare.request({ method: 'GET', path: '/page' });
+  await body.json();
+}
+
+/** responses-scan-server.ts in a child process: node itself with tsx's loader, as the crash test does. */
+async function startServer(data: BenchData) {
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_ENTRY], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const exited = once(child, 'exit');
+  const ready = new Promise<ServerAddresses>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as ServerAddresses));
+    void exited.then(([code]) => reject(new Error(`the bench server exited (${code})`)));
+  });
+  child.send({ companyId: data.companyId, path: scanPath(data) } satisfies ServerSetup);
+  const { appUrl, bareUrl, token } = await ready;
+  const http = new HttpPool(appUrl, { connections: 1 });
+  const bare = new HttpPool(bareUrl, { connections: 1 });
+  return {
+    token,
+    http,
+    bare,
+    async close() {
+      await Promise.all([http.close(), bare.close()]);
+      child.disconnect();
+      await exited;
+    },
+  };
 }
 
 const scanInput = (data: BenchData, filters: Partial<ListResponsesInput> = {}): ListResponsesInput => ({
@@ -98,33 +122,62 @@ async function warmUp(pool: pg.Pool, input: ListResponsesInput): Promise<number[
   while (times.length < SCAN_PAGES) {
     const { ms, value } = await timed(() => sqlPage(pool, input, position));
     times.push(ms);
-    if (value.ids.length < LIMIT) break;
+    if (!value.more) break;
     position = value.next;
   }
   return times;
 }
 
-/** Every page through HTTP and raw, alternating which goes first; both must return the same rows. */
+/**
+ * The full scan in turns of TURN_PAGES pages: the next pages through HTTP, the same pages raw
+ * (they must return the same rows) and as many fetches of the bare route, each path back to back
+ * as one scanning client would, the turns rotating which path goes first. Work a process leaves
+ * for after an answer (its garbage collection, the server's onResponse hooks) then delays that
+ * path's own next page, not another path's timing.
+ */
 async function fullScan(database: Database, server: Server, data: BenchData) {
   const input = scanInput(data);
-  const http = { times: [] as number[], cursors: [] as (string | null)[] };
-  const raw = { times: [] as number[], positions: [] as (ScanPosition | null)[] };
+  const http = { times: [] as number[], cursors: [] as (string | null)[], ids: [] as string[][] };
+  const raw = { times: [] as number[], positions: [] as (ScanPosition | null)[], ids: [] as string[][] };
+  const floor: number[] = [];
   let cursor: string | null = null;
   let position: ScanPosition | null = null;
-  do {
-    const viaHttp = () => timed(() => httpPage(server, scanPath(data), cursor));
-    const viaSql = () => timed(() => sqlPage(database.pool, input, position));
-    const [a, b] = http.times.length % 2 === 0 ? [await viaHttp(), await viaSql()] : [undefined, await viaSql()];
-    const httpResult = a ?? (await viaHttp());
-    if (httpResult.value.ids.join() !== b.value.ids.join()) throw new Error(`page ${http.times.length + 1}: HTTP and SQL rows differ`);
-    http.times.push(httpResult.ms);
-    http.cursors.push(cursor);
-    raw.times.push(b.ms);
-    raw.positions.push(position);
-    cursor = httpResult.value.nextCursor;
-    position = b.value.next;
-  } while (cursor && http.times.length < SCAN_PAGES);
-  return { http, raw };
+  let more = true;
+  for (let turn = 0; more && http.cursors.length < SCAN_PAGES; turn++) {
+    const pages = Math.min(TURN_PAGES, SCAN_PAGES - http.cursors.length);
+    const paths = [
+      async () => {
+        for (let i = 0; i < pages && more; i++) {
+          const { ms, value } = await timed(() => httpPage(server, scanPath(data), cursor));
+          http.times.push(ms);
+          http.cursors.push(cursor);
+          http.ids.push(value.ids);
+          cursor = value.nextCursor;
+          more = cursor !== null;
+        }
+      },
+      async () => {
+        for (let i = 0, rawMore = true; i < pages && rawMore; i++) {
+          const { ms, value } = await timed(() => sqlPage(database.pool, input, position));
+          raw.times.push(ms);
+          raw.positions.push(position);
+          raw.ids.push(value.ids);
+          position = value.next;
+          rawMore = value.more;
+        }
+      },
+      async () => {
+        for (let i = 0; i < pages; i++) floor.push((await timed(() => floorPage(server))).ms);
+      },
+    ];
+    const first = turn % paths.length;
+    for (const path of [...paths.slice(first), ...paths.slice(0, first)]) await path();
+  }
+  http.ids.forEach((ids, page) => {
+    if (ids.join() !== raw.ids[page]?.join()) throw new Error(`page ${page + 1}: HTTP and SQL rows differ`);
+  });
+  if (raw.ids.length !== http.ids.length) throw new Error(`HTTP read ${http.ids.length} pages, SQL ${raw.ids.length}`);
+  return { http, raw, floor };
 }
 
 /** Pages 2-101 and the 100 pages past row 900,000, read again in turns: shallow, deep, shallow, ... */
@@ -138,23 +191,23 @@ async function depthLatency<P>(starts: P[], read: (start: P) => Promise<unknown>
   return { shallow, deep };
 }
 
-function scanRow(label: string, times: number[], depth: { shallow: number[]; deep: number[] } | null) {
-  const row: Record<string, string | number> = {
+const rowsPerSecond = (times: number[]) => Math.round((times.length * LIMIT) / (sum(times) / 1000));
+
+function scanRow(label: string, times: number[], depth: { shallow: number[]; deep: number[] } | null): Record<string, string | number> {
+  const measured = depth !== null && depth.deep.length > 0;
+  const at = (values: number[] | undefined, p: number) => (measured && values ? round(percentile(values, p)) : '-');
+  return {
     path: label,
     pages: times.length,
-    'rows/s': Math.round((times.length * LIMIT) / (sum(times) / 1000)),
+    'rows/s': rowsPerSecond(times),
     'page ms (mean)': round(sum(times) / times.length),
+    'page ms (p50)': round(percentile(times, 50)),
+    'p50 pages 2-101': at(depth?.shallow, 50),
+    'p99 pages 2-101': at(depth?.shallow, 99),
+    'p50 past row 900k': at(depth?.deep, 50),
+    'p99 past row 900k': at(depth?.deep, 99),
+    'deep/shallow p50': measured ? round(percentile(depth.deep, 50) / percentile(depth.shallow, 50)) : '-',
   };
-  if (depth && depth.deep.length > 0) {
-    Object.assign(row, {
-      'p50 pages 2-101': round(percentile(depth.shallow, 50)),
-      'p99 pages 2-101': round(percentile(depth.shallow, 99)),
-      'p50 past row 900k': round(percentile(depth.deep, 50)),
-      'p99 past row 900k': round(percentile(depth.deep, 99)),
-      'deep/shallow p50': round(percentile(depth.deep, 50) / percentile(depth.shallow, 50)),
-    });
-  }
-  return row;
 }
 
 interface FilteredCase {
@@ -216,47 +269,31 @@ async function printPlans(pool: pg.Pool, input: ListResponsesInput, label: strin
   }
 }
 
-/**
- * The floor any HTTP route pays for such a page: a bare Fastify route sending one captured page
- * body (about 200 KB) as is, fetched and parsed by the same client.
- */
-async function transportFloor(server: Server, data: BenchData): Promise<number[]> {
-  const { body } = await server.http.request({ method: 'GET', path: scanPath(data), headers: { authorization: `Bearer ${server.token}` } });
-  const captured = await body.text();
-  const bare = Fastify({ logger: false });
-  bare.get('/page', async (_request, reply) => reply.type('application/json').send(captured));
-  const client = new HttpPool(await bare.listen({ port: 0, host: '127.0.0.1' }), { connections: 1 });
-  const times: number[] = [];
-  for (let i = 0; i < 2 * SAMPLE_PAGES; i++) {
-    times.push((await timed(async () => (await (await client.request({ method: 'GET', path: '/page' })).body.json()) as unknown)).ms);
-  }
-  await client.close();
-  await bare.close();
-  return times;
-}
-
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 
 export async function run(): Promise<void> {
   const database = await benchDatabase('quorum_bench');
   const data = await ensureBenchData(database.pool, (line) => console.log(line));
-  const server = await startServer(database, data.companyId);
+  const server = await startServer(data);
   try {
     console.log(`\nload average before: ${load()}`);
-    console.log(`Full scan, limit=${LIMIT}&include=answers, up to ${SCAN_PAGES.toLocaleString('en-US')} pages: a raw warm-up pass, then every page via HTTP and raw.\n`);
+    console.log(
+      `Full scan, limit=${LIMIT}&include=answers, up to ${SCAN_PAGES.toLocaleString('en-US')} pages: a raw warm-up pass, then every page ` +
+        `via HTTP (server in its own process) and raw (pg in this process), and the bare route as often, in turns of ${TURN_PAGES} pages.\n`,
+    );
     const warm = await warmUp(database.pool, scanInput(data));
-    const { http, raw } = await fullScan(database, server, data);
+    const { http, raw, floor } = await fullScan(database, server, data);
     const httpDepth = await depthLatency(http.cursors, (cursor) => httpPage(server, scanPath(data), cursor));
     const rawDepth = await depthLatency(raw.positions, (position) => sqlPage(database.pool, scanInput(data), position));
     printTable([
-      scanRow('HTTP (undici, real port)', http.times, httpDepth),
+      scanRow('HTTP, the route (undici, real port)', http.times, httpDepth),
+      scanRow('HTTP, bare route, one captured page', floor, null),
       scanRow('raw SQL, same statement (pg)', raw.times, rawDepth),
     ]);
-    const floor = await transportFloor(server, data);
-    console.log(`(warm-up, raw SQL first read: ${scanRow('', warm, null)['rows/s']} rows/s)`);
-    console.log(`(transport floor, a bare route sending one captured page: p50 ${round(percentile(floor, 50))} ms, ${scanRow('', floor, null)['rows/s']} rows/s)`);
+    console.log(`(warm-up, raw SQL first read: ${rowsPerSecond(warm)} rows/s)`);
     const ratio = sum(raw.times) / sum(http.times);
-    console.log(`\nHTTP rows/s ÷ raw SQL rows/s = ${ratio.toFixed(2)} (aim ≥ 0.5). Latencies in ms. load average after: ${load()}`);
+    console.log(`\nHTTP rows/s ÷ raw SQL rows/s = ${ratio.toFixed(2)} (aim ≥ 0.5); bare route ÷ raw = ${(sum(raw.times) / sum(floor)).toFixed(2)}.`);
+    console.log(`Latencies in ms. load average after: ${load()}`);
 
     console.log(`\nFiltered scans through HTTP, limit=${LIMIT}&include=answers, to the end (first page includes the total):\n`);
     const cases = await filteredCases(database.pool, data);
@@ -266,8 +303,7 @@ export async function run(): Promise<void> {
     await printPlans(database.pool, scanInput(data), 'unfiltered');
     for (const item of cases) await printPlans(database.pool, scanInput(data, item.filters), item.label);
   } finally {
-    await server.http.close();
-    await server.app.close();
+    await server.close();
     await database.close();
   }
 }

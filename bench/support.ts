@@ -3,9 +3,14 @@ import autocannon from 'autocannon';
 import { openPool, type Database } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 
-/** A migrated bench database on the machine's Postgres (BENCH_DATABASE_URL), created when missing. */
+/** The bench database on the machine's Postgres: BENCH_DATABASE_URL, else `defaultName` there. */
+export function benchDatabaseUrl(defaultName: string): URL {
+  return new URL(process.env.BENCH_DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/${defaultName}`);
+}
+
+/** A migrated bench database (benchDatabaseUrl), created when missing. */
 export async function benchDatabase(defaultName: string): Promise<Database> {
-  const url = new URL(process.env.BENCH_DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/${defaultName}`);
+  const url = benchDatabaseUrl(defaultName);
   const name = url.pathname.slice(1);
   const admin = new pg.Client({ connectionString: Object.assign(new URL(url), { pathname: '/postgres' }).toString() });
   await admin.connect();
