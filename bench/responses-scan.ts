@@ -292,7 +292,9 @@ export async function run(): Promise<void> {
     ]);
     console.log(`(warm-up, raw SQL first read: ${rowsPerSecond(warm)} rows/s)`);
     const ratio = sum(raw.times) / sum(http.times);
+    const mean = (times: number[]) => sum(times) / times.length;
     console.log(`\nHTTP rows/s ÷ raw SQL rows/s = ${ratio.toFixed(2)} (aim ≥ 0.5); bare route ÷ raw = ${(sum(raw.times) / sum(floor)).toFixed(2)}.`);
+    console.log(`The service's own cost, route − bare route − raw SQL (means): ${round(mean(http.times) - mean(floor) - mean(raw.times))} ms per page.`);
     console.log(`Latencies in ms. load average after: ${load()}`);
 
     console.log(`\nFiltered scans through HTTP, limit=${LIMIT}&include=answers, to the end (first page includes the total):\n`);

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/database.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../../lib/cursor.js';
 import { notFound, validationError } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
-import { itemColumns, type ResponseItemRow } from './response-columns.js';
+import { itemColumns, itemJson, type ResponseItemTextRow } from './response-columns.js';
 
 export interface ListResponsesInput {
   companyId: string;
@@ -72,27 +72,29 @@ function firstPageExtrasSql(input: ListResponsesInput, filtered: boolean): SQL {
   return sql`, ${total} AS total, (SELECT coalesce(max(seq), 0) FROM responses WHERE company_id = ${input.companyId}) AS bound`;
 }
 
-type PageRow = Partial<ResponseItemRow> & { total?: number; bound?: number };
+type PageRow = ResponseItemTextRow & { total?: number; bound?: number };
 
 /**
  * One statement per page; bench/responses-scan.ts times it raw. The form row anchors it: no row
  * means no such form in the company (404), a row with a null id an empty page. One extra row
- * tells whether another page exists.
+ * tells whether another page exists. The page's rows are named r, as the table, and formatted
+ * (itemColumns) after the LIMIT: a plan that sorts its matches (a rare dim value) would
+ * otherwise print every match's jsonb as text, not only the page's.
  */
 export function responsePageSql(input: ListResponsesInput, position: ScanPosition | null): SQL {
   const filtered = Boolean(input.from || input.to || Object.keys(input.dims).length > 0);
   return sql`
-    SELECT p.* ${position ? sql`` : firstPageExtrasSql(input, filtered)}
+    SELECT ${itemColumns(input.includeAnswers, 'text')} ${position ? sql`` : firstPageExtrasSql(input, filtered)}
     FROM forms f
     LEFT JOIN LATERAL (
-      SELECT ${itemColumns(input.includeAnswers)}
+      SELECT r.id, r.form_id, r.respondent, ${input.includeAnswers ? sql`r.answers, ` : sql``}r.completed_at, r.created_at, r.dims
       FROM responses r
       WHERE ${filterSql(input)}${position ? keysetSql(position) : sql``}
       ORDER BY r.created_at DESC, r.id DESC
       LIMIT ${input.limit + 1}
-    ) p ON true
+    ) r ON true
     WHERE f.company_id = ${input.companyId} AND f.id = ${input.formId}
-    ORDER BY p."createdAt" DESC, p.id DESC`;
+    ORDER BY r.created_at DESC, r.id DESC`;
 }
 
 function checkPeriod(input: ListResponsesInput): void {
@@ -102,11 +104,12 @@ function checkPeriod(input: ListResponsesInput): void {
 }
 
 /**
- * A page of a form's responses, createdAt desc then id desc (spec: Pagination, cursor form).
- * Keyset on (created_at, id) over responses_scan_idx keeps deep pages as cheap as the first;
- * the seq bound in the cursor keeps rows inserted during the scan out of it, even backdated ones.
+ * A page of a form's responses, createdAt desc then id desc (spec: Pagination, cursor form),
+ * each item as its JSON text (itemJson). Keyset on (created_at, id) over responses_scan_idx keeps
+ * deep pages as cheap as the first; the seq bound in the cursor keeps rows inserted during the
+ * scan out of it, even backdated ones.
  */
-export async function listResponses(db: DbOrTx, deps: { cursorSecret: string }, input: ListResponsesInput): Promise<CursorPage<ResponseItemRow>> {
+export async function listResponses(db: DbOrTx, deps: { cursorSecret: string }, input: ListResponsesInput): Promise<CursorPage<string>> {
   if (!isUuid(input.formId)) throw notFound('Form');
   checkPeriod(input);
   const binding = cursorBinding(input);
@@ -115,8 +118,8 @@ export async function listResponses(db: DbOrTx, deps: { cursorSecret: string }, 
   if (rows.length === 0) throw notFound('Form');
   const hasMore = rows.length > input.limit;
   const pageRows = rows.slice(0, input.limit).filter((row) => row.id !== null);
-  const items = (position ? pageRows : pageRows.map(({ total: _total, bound: _bound, ...item }) => item)) as ResponseItemRow[];
-  const last = items.at(-1);
+  const items = pageRows.map(itemJson);
+  const last = pageRows.at(-1);
   const nextCursor = hasMore && last ? encodeCursor(deps.cursorSecret, binding, { t: last.createdAt, id: last.id, s: position?.s ?? rows[0].bound! }) : null;
   return position ? { items, hasMore, nextCursor } : { items, hasMore, nextCursor, total: rows[0].total! };
 }

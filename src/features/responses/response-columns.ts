@@ -3,9 +3,9 @@ import type { OrgSource } from '../events/catalog.js';
 import type { Answers } from '../forms/definition.js';
 
 /**
- * The select lists of the response routes, named as the API names its fields, so rows go to the
- * serializer as they arrive. Timestamps leave Postgres as the contract's JSON text (UTC,
- * milliseconds), which is also the position a cursor carries. Read from alias `r`.
+ * The select lists of the response routes, named as the API names its fields. Timestamps leave
+ * Postgres as the contract's JSON text (UTC, milliseconds), which is also the position a cursor
+ * carries. Read from alias `r`.
  */
 
 const isoMs = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -20,6 +20,13 @@ export type ResponseItemRow = {
   dims: Record<string, string>;
 };
 
+/** A row of itemColumns(…, 'text'): the jsonb fields as their JSON text, null respondent as SQL null. */
+export type ResponseItemTextRow = Omit<ResponseItemRow, 'respondent' | 'answers' | 'dims'> & {
+  respondent: string | null;
+  answers?: string;
+  dims: string;
+};
+
 export type ResponseRecordRow = ResponseItemRow & {
   answers: Answers;
   inviteId: string | null;
@@ -28,19 +35,33 @@ export type ResponseRecordRow = ResponseItemRow & {
   orgSource: OrgSource;
 };
 
-export function itemColumns(withAnswers: boolean): SQL {
+/** The fields of a Response; the jsonb ones parsed by pg into values, or left as their JSON text. */
+export function itemColumns(withAnswers: boolean, jsonb: 'values' | 'text' = 'values'): SQL {
+  const json = (column: string) => sql.raw(jsonb === 'text' ? `r.${column}::text AS ${column}` : `r.${column}`);
   return sql.join(
     [
       sql`r.id`,
       sql`r.form_id AS "formId"`,
-      sql`r.respondent`,
-      ...(withAnswers ? [sql`r.answers`] : []),
+      json('respondent'),
+      ...(withAnswers ? [json('answers')] : []),
       sql`${isoMs(sql`r.completed_at`)} AS "completedAt"`,
       sql`${isoMs(sql`r.created_at`)} AS "createdAt"`,
-      sql`r.dims`,
+      json('dims'),
     ],
     sql`, `,
   );
+}
+
+/**
+ * A Response as JSON text, in the field order of its schema, from a text row: a page of a scan
+ * goes out without parsing the stored JSON and serializing it again (bench/README.md,
+ * responses-scan). Ids and timestamps need no escaping (UUIDs, to_char digits); the jsonb text
+ * is valid JSON as Postgres prints it.
+ */
+export function itemJson(row: ResponseItemTextRow): string {
+  const completedAt = row.completedAt === null ? 'null' : `"${row.completedAt}"`;
+  const answers = row.answers === undefined ? '' : `,"answers":${row.answers}`;
+  return `{"id":"${row.id}","formId":"${row.formId}","respondent":${row.respondent ?? 'null'},"completedAt":${completedAt},"createdAt":"${row.createdAt}","dims":${row.dims}${answers}}`;
 }
 
 export const recordColumns = sql`${itemColumns(true)}, r.invite_id AS "inviteId", r.org_unit_id AS "orgUnitId", r.org_path AS "orgPath", r.org_source AS "orgSource"`;

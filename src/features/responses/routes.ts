@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { CURSOR_DEFAULT_LIMIT, cursorMeta, cursorQueryFields, rejectPageParameter } from '../../app/cursor-pagination.js';
-import { CursorMeta, errorResponses, ok, successEnvelope } from '../../app/envelope.js';
+import { CursorMeta, errorResponses, ok, okJsonText, successEnvelope } from '../../app/envelope.js';
 import { getResponse } from './get-response.js';
 import { listResponses } from './list-responses.js';
 import { ResponseItem, ResponseRecord } from './schemas.js';
@@ -65,7 +65,7 @@ export async function responseRoutes(app: FastifyInstance) {
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { cursor, limit = CURSOR_DEFAULT_LIMIT, include, from, to } = request.query;
       const page = await listResponses(app.ctx.db, { cursorSecret: app.ctx.config.secretKey }, {
         companyId: request.auth.company.id,
@@ -77,7 +77,8 @@ export async function responseRoutes(app: FastifyInstance) {
         to,
         dims: dimFilters(request.query as Record<string, unknown>),
       });
-      return ok(page.items, cursorMeta(page, limit));
+      // The items come as JSON text from Postgres (response-columns.ts, itemJson).
+      return reply.type('application/json').send(okJsonText(page.items, cursorMeta(page, limit)));
     },
   );
 

@@ -3,10 +3,11 @@ import { ORG_SOURCES, type OrgSource } from '../events/catalog.js';
 
 /**
  * Shared ($id) schemas of the response routes, registered in build-app's sharedSchemas. They
- * serialize every page of a scan (fast-json-stringify), so nullable fields use type arrays, which
- * it dispatches with typeof, rather than anyOf, which it resolves by validating each branch.
- * AnswerValue stays an anyOf so the document states each type's shape; checking every answer
- * against it costs about 0.35 ms per page of 100 (bench/README.md, responses-scan).
+ * document both routes and serialize GET /responses/{id} (fast-json-stringify), so nullable
+ * fields use type arrays, which it dispatches with typeof, rather than anyOf, which it resolves
+ * by validating each branch. Pages of GET /forms/{id}/responses bypass the serializer: their
+ * items are the stored JSON text (response-columns.ts, itemJson), so a scan no longer checks
+ * every answer against the AnswerValue anyOf (bench/README.md, responses-scan).
  */
 
 const nullable = <T>(schema: TSchema & { type: string }) => Type.Unsafe<T | null>({ ...schema, type: [schema.type, 'null'] });
