@@ -1,57 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, type FieldError } from '../lib/errors.js';
-
-interface AjvIssue {
-  instancePath: string;
-  keyword: string;
-  message?: string;
-  params: Record<string, unknown>;
-}
-
-const KEYWORD_CODES: Record<string, string> = {
-  required: 'required',
-  type: 'invalid_type',
-  minimum: 'out_of_range',
-  maximum: 'out_of_range',
-  exclusiveMinimum: 'out_of_range',
-  exclusiveMaximum: 'out_of_range',
-  format: 'invalid_format',
-  pattern: 'invalid_format',
-  enum: 'invalid_value',
-  const: 'invalid_value',
-  anyOf: 'invalid_value',
-  minLength: 'invalid_length',
-  maxLength: 'invalid_length',
-  minItems: 'invalid_length',
-  maxItems: 'invalid_length',
-  uniqueItems: 'duplicate_value',
-  additionalProperties: 'unknown_field',
-  minProperties: 'required',
-};
-
-/** Turns ajv's `/dims/course` plus the missing or extra property into `dims.course`. */
-function issuePath(issue: AjvIssue, context: string | undefined): string {
-  const segments = issue.instancePath.split('/').filter(Boolean);
-  const extra = issue.params.missingProperty ?? issue.params.additionalProperty;
-  if (typeof extra === 'string') segments.push(extra);
-  const path = segments.join('.');
-  if (path) return path;
-  return context === 'querystring' ? 'query' : (context ?? 'body');
-}
-
-export function fieldErrorsFromValidation(issues: AjvIssue[], context: string | undefined): FieldError[] {
-  return issues.map((issue) => ({
-    path: issuePath(issue, context),
-    code: KEYWORD_CODES[issue.keyword] ?? 'invalid',
-    message: issue.message ?? 'is invalid',
-  }));
-}
+import { ApiError } from '../lib/errors.js';
+import { ajvFieldErrors, type AjvIssue } from '../lib/field-errors.js';
 
 function toApiError(error: FastifyError & { validation?: AjvIssue[]; validationContext?: string }): ApiError {
   if (error instanceof ApiError) return error;
   if (error.validation) {
     return new ApiError('VALIDATION_ERROR', 'The request is invalid.', {
-      fields: fieldErrorsFromValidation(error.validation, error.validationContext),
+      fields: ajvFieldErrors(error.validation, error.validationContext === 'querystring' ? 'query' : (error.validationContext ?? 'body')),
     });
   }
   switch (error.code) {

@@ -1,0 +1,205 @@
+/**
+ * The one vocabulary of field errors (VALIDATION_ERROR `details.fields[]`) and the mapper from
+ * schema validators to it: Ajv (route schemas) and TypeBox (service inputs, form files, answers)
+ * report the same fault with the same code, and hand-written checks pick from the same list.
+ * Browser-safe (no Node imports): the respondent page shows these codes too.
+ *
+ * Paths are dotted with bracketed indexes: `dims.course`, `items[3].name`, `answers.<id>[0]`.
+ */
+import type { TSchema } from '@sinclair/typebox';
+import { Value, ValueErrorType, type ValueError } from '@sinclair/typebox/value';
+import type { FieldError } from './errors.js';
+
+/** Every code a field error may carry, with its one meaning. */
+export const FIELD_ERROR_CODES = {
+  required: 'missing, null, empty or blank where a value is needed',
+  unknown_field: 'a property or key that does not exist in this place',
+  not_applicable: 'a known property or answer that does not apply here (question type, dim source, hidden question)',
+  invalid_type: 'the wrong JSON type',
+  invalid_format: 'the right type but not the expected spelling (pattern, date, time, URL, id, JSON or CSV syntax)',
+  invalid_value: 'well-formed but not an accepted value (not one of the choices, off the step grid, a contradiction)',
+  too_short: 'fewer characters or items than the minimum',
+  too_long: 'more characters or items than the maximum',
+  too_small: 'a number below the minimum',
+  too_large: 'a number above the maximum',
+  not_unique: 'repeats a key, id, code or value that must be unique',
+  unknown_reference: 'names a question, option, row, column, scope, event type, dim or id that does not exist',
+  unknown_entity: 'names a registered course, teacher or unit that does not exist',
+  invalid_reference: 'names something that exists but cannot be used here (a later question, a wrong question type, its own ancestor)',
+} as const;
+
+export type FieldErrorCode = keyof typeof FIELD_ERROR_CODES;
+
+export function fieldError(path: string, code: FieldErrorCode, message: string): FieldError {
+  return { path, code, message };
+}
+
+/** `base` plus one segment: a property (`a.b`) or an index (`a[0]`). */
+export function childPath(base: string, segment: string | number): string {
+  if (typeof segment === 'number') return `${base}[${segment}]`;
+  return base === '' ? segment : `${base}.${segment}`;
+}
+
+/** A JSON pointer (`/items/3/name`) as a field path (`items[3].name`) under `base`. */
+export function pointerToPath(pointer: string, base = ''): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<string>((path, segment) => childPath(path, /^\d+$/.test(segment) ? Number(segment) : segment), base);
+}
+
+/** One fault as both validators describe it: the JSON Schema keyword, its bound and the schema. */
+interface Fault {
+  keyword: string;
+  limit?: unknown;
+  schema: Record<string, unknown>;
+}
+
+function codeAndMessage({ keyword, limit, schema }: Fault): [FieldErrorCode, string] {
+  switch (keyword) {
+    case 'required':
+    case 'minProperties':
+      return ['required', 'is required'];
+    case 'additionalProperties':
+      return ['unknown_field', 'is not a known property here'];
+    case 'type':
+      return ['invalid_type', `must be ${typeName(limit)}`];
+    case 'minLength':
+      // a required text field left empty is missing, not "short"
+      return Number(limit) <= 1 ? ['required', 'must not be empty'] : ['too_short', `must be at least ${limit} characters`];
+    case 'maxLength':
+      return ['too_long', `must be at most ${limit} characters`];
+    case 'minItems':
+      return ['too_short', `must have at least ${limit} item(s)`];
+    case 'maxItems':
+      return ['too_long', `must have at most ${limit} items`];
+    case 'minimum':
+      return ['too_small', `must be at least ${limit}`];
+    case 'exclusiveMinimum':
+      return ['too_small', `must be greater than ${limit}`];
+    case 'maximum':
+      return ['too_large', `must be at most ${limit}`];
+    case 'exclusiveMaximum':
+      return ['too_large', `must be less than ${limit}`];
+    case 'uniqueItems':
+      return ['not_unique', 'must not repeat items'];
+    case 'pattern':
+      return [(schema.errorCode as FieldErrorCode | undefined) ?? 'invalid_format', String(schema.errorMessage ?? `must match ${limit}`)];
+    case 'format':
+      return ['invalid_format', `must be a ${limit}`];
+    case 'const':
+      return ['invalid_value', `must be ${JSON.stringify(limit)}`];
+    case 'enum':
+      return ['invalid_value', `must be one of ${(limit as unknown[]).join(', ')}`];
+    case 'anyOf':
+      return ['invalid_value', describeUnion(schema)];
+    default:
+      return ['invalid_value', 'is not an accepted value'];
+  }
+}
+
+function typeName(type: unknown): string {
+  const name = Array.isArray(type) ? type.join(' or ') : String(type);
+  return /^[aeiou]/.test(name) ? `an ${name}` : `a ${name}`;
+}
+
+function describeUnion(schema: Record<string, unknown>): string {
+  const members = (schema.anyOf as Record<string, unknown>[] | undefined) ?? [];
+  if (members.length > 0 && members.every((member) => 'const' in member)) {
+    return `must be one of ${members.map((member) => String(member.const)).join(', ')}`;
+  }
+  return `must be ${members.map((member) => typeName(member.type)).join(' or ')}`;
+}
+
+/** `The value`, or the last property of the path: `sections[0].name` → `name`; items are `This item`. */
+function subjectOf(path: string): string {
+  if (path === '') return 'The value';
+  if (path.endsWith(']')) return 'This item';
+  return path.slice(path.lastIndexOf('.') + 1);
+}
+
+function describe(path: string, fault: Fault): FieldError {
+  const [code, message] = codeAndMessage(fault);
+  return fieldError(path, code, `${subjectOf(path)} ${message}.`);
+}
+
+// --- TypeBox ---------------------------------------------------------------------------------
+
+const TYPEBOX_KEYWORDS: Partial<Record<ValueErrorType, string>> = {
+  [ValueErrorType.ObjectRequiredProperty]: 'required',
+  [ValueErrorType.ObjectMinProperties]: 'minProperties',
+  [ValueErrorType.ObjectAdditionalProperties]: 'additionalProperties',
+  [ValueErrorType.String]: 'type',
+  [ValueErrorType.Number]: 'type',
+  [ValueErrorType.Integer]: 'type',
+  [ValueErrorType.Boolean]: 'type',
+  [ValueErrorType.Array]: 'type',
+  [ValueErrorType.Object]: 'type',
+  [ValueErrorType.Null]: 'type',
+  [ValueErrorType.StringMinLength]: 'minLength',
+  [ValueErrorType.StringMaxLength]: 'maxLength',
+  [ValueErrorType.ArrayMinItems]: 'minItems',
+  [ValueErrorType.ArrayMaxItems]: 'maxItems',
+  [ValueErrorType.ArrayUniqueItems]: 'uniqueItems',
+  [ValueErrorType.NumberMinimum]: 'minimum',
+  [ValueErrorType.IntegerMinimum]: 'minimum',
+  [ValueErrorType.NumberExclusiveMinimum]: 'exclusiveMinimum',
+  [ValueErrorType.IntegerExclusiveMinimum]: 'exclusiveMinimum',
+  [ValueErrorType.NumberMaximum]: 'maximum',
+  [ValueErrorType.IntegerMaximum]: 'maximum',
+  [ValueErrorType.NumberExclusiveMaximum]: 'exclusiveMaximum',
+  [ValueErrorType.IntegerExclusiveMaximum]: 'exclusiveMaximum',
+  [ValueErrorType.StringPattern]: 'pattern',
+  [ValueErrorType.StringFormat]: 'format',
+  [ValueErrorType.Literal]: 'const',
+  [ValueErrorType.Union]: 'anyOf',
+};
+
+function typeboxFault(error: ValueError): Fault {
+  const schema = error.schema as unknown as Record<string, unknown>;
+  const keyword = TYPEBOX_KEYWORDS[error.type] ?? 'unknown';
+  const limit = keyword === 'type' ? schema.type : keyword === 'unknown' ? undefined : schema[keyword];
+  return { keyword, limit, schema };
+}
+
+/**
+ * All structural errors of `value` against a TypeBox schema, the first per path, with paths
+ * under `base`. Custom `errorCode` / `errorMessage` options on a schema word its pattern errors.
+ */
+export function schemaErrors(schema: TSchema, value: unknown, base = ''): FieldError[] {
+  const byPath = new Map<string, FieldError>();
+  for (const error of Value.Errors(schema, value)) {
+    const path = pointerToPath(error.path, base);
+    if (!byPath.has(path)) byPath.set(path, describe(path, typeboxFault(error)));
+  }
+  return [...byPath.values()];
+}
+
+// --- Ajv -------------------------------------------------------------------------------------
+
+/** The parts of an Ajv error object the mapper reads. */
+export interface AjvIssue {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+  parentSchema?: Record<string, unknown>;
+}
+
+/** Ajv's parameter holding the keyword's bound, where it is not `limit`. */
+const AJV_LIMIT_PARAMS: Record<string, string> = { type: 'type', pattern: 'pattern', format: 'format', const: 'allowedValue', enum: 'allowedValues' };
+
+/**
+ * Ajv errors as field errors. The missing or extra property joins the path; an error on the
+ * whole input (empty path) is reported at `rootPath` (e.g. `body`, `query`).
+ */
+export function ajvFieldErrors(issues: readonly AjvIssue[], rootPath: string): FieldError[] {
+  return issues.map((issue) => {
+    const extra = issue.params.missingProperty ?? issue.params.additionalProperty;
+    const tail = typeof extra === 'string' ? `/${extra.replace(/~/g, '~0').replace(/\//g, '~1')}` : '';
+    const path = pointerToPath(issue.instancePath + tail) || rootPath;
+    const limit = issue.params[AJV_LIMIT_PARAMS[issue.keyword] ?? 'limit'];
+    return describe(path, { keyword: issue.keyword, limit, schema: issue.parentSchema ?? {} });
+  });
+}
