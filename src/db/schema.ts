@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, customType, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { companyId, ts } from './columns.js';
-import type { ResolvedDim, ResolvedForm } from '../features/forms/definition.js';
+import type { ResolvedDim, ResolvedForm } from '../features/forms/definition/index.js';
 
 export * from '../features/entities/table.js';
 

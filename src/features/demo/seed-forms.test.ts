@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { listEntities } from '../entities/list-entities.js';
 import { resolveEntityRefs } from '../entities/resolve-entity.js';
-import { DIM_KINDS, QUESTION_TYPES } from '../forms/definition.js';
+import { DIM_KINDS, QUESTION_TYPES } from '../forms/definition/index.js';
 import { findFormBySlug } from '../forms/find-form.js';
 import { listForms } from '../forms/list-forms.js';
 import { demoSeeders } from './seed-demo.js';

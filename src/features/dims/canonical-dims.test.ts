@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { importEntities } from '../entities/import-entities.js';
 import { resolveEntityRef, type Entity } from '../entities/resolve-entity.js';
-import type { ResolvedDim } from '../forms/definition.js';
+import type { ResolvedDim } from '../forms/definition/index.js';
 import { canonicalDims } from './canonical-dims.js';
 
 let t: TestApp;

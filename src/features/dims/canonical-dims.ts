@@ -2,7 +2,7 @@ import type { DbOrTx } from '../../db/database.js';
 import type { FieldError } from '../../lib/errors.js';
 import { resolveEntityRefs, type EntityRef } from '../entities/resolve-entity.js';
 import type { EntityKind } from '../entities/parse-entities.js';
-import type { DimKind } from '../forms/definition.js';
+import type { DimKind } from '../forms/definition/index.js';
 import { canonicalScalarDim, decimalText, type ScalarDimKind } from './canonical.js';
 
 /** A dim as a form declares it (ResolvedDim fits). */

@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../db/database.js';
 import { notFound } from '../../lib/errors.js';
-import { exportFormDefinition, type FormDefinition } from './definition.js';
+import { exportFormDefinition, type FormDefinition } from './definition/index.js';
 import { findFormByIdOrSlug, formSettings } from './find-form.js';
 
 /** The authoring file of a stored form, ids included, so that importing it again keeps every id. */

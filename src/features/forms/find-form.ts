@@ -2,7 +2,7 @@ import { and, eq, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { forms } from '../../db/schema.js';
 import { isUuid } from '../../lib/ids.js';
-import type { FormSettings } from './definition.js';
+import type { FormSettings } from './definition/index.js';
 
 /** A stored form: `content` is the resolved form (ids everywhere), `dims` its declared dims. */
 export type FormRecord = typeof forms.$inferSelect;

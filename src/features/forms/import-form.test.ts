@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { ApiError, type FieldError } from '../../lib/errors.js';
-import type { ResolvedForm } from './definition.js';
+import type { ResolvedForm } from './definition/index.js';
 import { exportForm } from './export-form.js';
 import { findFormBySlug } from './find-form.js';
 import { importForm } from './import-form.js';

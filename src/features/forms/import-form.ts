@@ -5,7 +5,7 @@ import { forms } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { validationError } from '../../lib/errors.js';
 import type { IdGenerator } from '../../lib/ids.js';
-import { assignIds, questionCount, validateFormDefinition, type FormDefinition, type ResolvedForm } from './definition.js';
+import { assignIds, questionCount, validateFormDefinition, type FormDefinition, type ResolvedForm } from './definition/index.js';
 import { findFormBySlug } from './find-form.js';
 
 export interface ImportFormResult {

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { QUESTION_TYPES, type QuestionType } from './definition.js';
+import { QUESTION_TYPES, type QuestionType } from './definition/vocabulary.js';
 
 /** Shared ($id) schemas of the form routes, registered in build-app's sharedSchemas. */
 

@@ -4,7 +4,8 @@ import type { Clock } from '../../lib/clock.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { respondentData, type OrgSource, type RespondentInput } from '../events/catalog.js';
-import { validateAnswers, type Answers } from '../forms/definition.js';
+import type { Answers } from '../forms/definition/index.js';
+import { validateAnswers } from '../forms/rules/index.js';
 import type { FormRecord } from '../forms/find-form.js';
 
 export interface RecordResponseInput {

@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { demoSeeders } from '../demo/seed-demo.js';
 import { seedFormsAndEntities } from '../demo/seed-forms.js';
 import { isIsoDate } from '../dims/canonical.js';
-import { validateAnswers } from '../forms/definition.js';
+import { validateAnswers } from '../forms/rules/index.js';
 import { findFormBySlug } from '../forms/find-form.js';
 import { seedDemoResponses } from './seed-demo-responses.js';
 

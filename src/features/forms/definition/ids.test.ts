@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../lib/errors.js';
-import { isUuid } from '../../lib/ids.js';
+import { ApiError } from '../../../lib/errors.js';
+import { isUuid } from '../../../lib/ids.js';
 import {
   CHOICE_TYPES,
   assignIds,
@@ -15,9 +15,9 @@ import {
   type FormMeta,
   type ResolvedForm,
   type ResolvedQuestion,
-} from './definition.js';
+} from './index.js';
 
-const example: unknown = JSON.parse(readFileSync(new URL('./examples/all-question-types.json', import.meta.url), 'utf8'));
+const example: unknown = JSON.parse(readFileSync(new URL('../examples/all-question-types.json', import.meta.url), 'utf8'));
 
 /** Deterministic UUIDs, so that tests can tell minted ids apart. */
 function counterIds(start = 1): () => string {

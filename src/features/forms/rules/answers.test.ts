@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  isAnswered,
-  isVisible,
-  resolveFormDefinition,
-  validateAnswers,
-  visibleQuestionIds,
-  type Answers,
-  type ResolvedForm,
-} from './definition.js';
+import { resolveFormDefinition, type Answers, type ResolvedForm } from '../definition/index.js';
+import { isAnswered, isVisible, validateAnswers, visibleQuestionIds } from './index.js';
 
 function resolve(definition: unknown): ResolvedForm {
   const result = resolveFormDefinition(definition, null);

@@ -1,0 +1,48 @@
+/** Export of a stored form back to the authoring format. */
+import { mapOperands } from './ids.js';
+import { compact, mapCondition, questionsOf } from './tree.js';
+import type { ConditionDefinition, FormDefinition, FormMeta, LeafConditionDefinition, QuestionDefinition, ResolvedChoice, ResolvedCondition, ResolvedLeafCondition, ResolvedForm, ResolvedQuestion } from './types.js';
+
+/** The authoring file of a stored form, ids included, so that re-importing it keeps every id. */
+export function exportFormDefinition(resolved: ResolvedForm, meta: FormMeta): FormDefinition {
+  const byId = new Map(questionsOf(resolved).map((q) => [q.id, q]));
+  const exportCondition = (condition: ResolvedCondition | undefined) =>
+    condition === undefined ? undefined : mapCondition(condition, (leaf) => exportLeaf(leaf, byId));
+  return compact({
+    version: 1 as const,
+    slug: meta.slug,
+    name: meta.name,
+    description: meta.description,
+    settings: { ...meta.settings },
+    dims: resolved.dims.map((dim) =>
+      compact({ key: dim.key, kind: dim.kind, source: dim.source, question: dim.questionId && byId.get(dim.questionId)?.key }),
+    ),
+    sections: resolved.sections.map((section) =>
+      compact({
+        id: section.id,
+        key: section.key,
+        name: section.name,
+        description: section.description,
+        visibleIf: exportCondition(section.visibleIf),
+        questions: section.questions.map((question) => exportQuestion(question, exportCondition(question.visibleIf))),
+      }),
+    ),
+  });
+}
+
+function exportQuestion(question: ResolvedQuestion, visibleIf: ConditionDefinition | undefined): QuestionDefinition {
+  const exportChoices = (choices: ResolvedChoice[] | undefined) => choices?.map(({ id, key, name }) => ({ id, key, name }));
+  return compact({
+    ...question,
+    options: exportChoices(question.options),
+    rows: exportChoices(question.rows),
+    columns: exportChoices(question.columns),
+    visibleIf,
+  });
+}
+
+function exportLeaf(leaf: ResolvedLeafCondition, byId: Map<string, ResolvedQuestion>): LeafConditionDefinition {
+  const { questionId, ...operators } = leaf;
+  const question = byId.get(questionId)!;
+  return { question: question.key, ...mapOperands(operators, question, (option) => option.id, (option) => option.key) };
+}

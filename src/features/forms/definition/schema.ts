@@ -1,0 +1,119 @@
+/** JSON Schema (TypeBox) of the authoring file. Custom `errorCode` / `errorMessage` options word pattern errors. */
+import { Type, type TLiteral, type TUnion } from '@sinclair/typebox';
+import { DIM_KINDS, DIM_SOURCES, QUESTION_TYPES } from './vocabulary.js';
+
+function literalUnion<T extends string>(values: readonly T[], options: object = {}): TUnion<TLiteral<T>[]> {
+  return Type.Union(values.map((value) => Type.Literal(value)), options) as TUnion<TLiteral<T>[]>;
+}
+
+/** Human text: non-empty and not only blanks. */
+function humanText(maxLength: number) {
+  return Type.String({ minLength: 1, maxLength, pattern: '\\S', errorCode: 'required', errorMessage: 'must not be blank' });
+}
+
+const KEY_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$';
+const ItemKey = Type.String({
+  pattern: KEY_PATTERN,
+  errorMessage: 'must be 1 to 64 letters, digits or . _ : -, starting with a letter or digit',
+});
+const Description = Type.String({ maxLength: 5000 });
+const ExplicitId = Type.String();
+
+export const ChoiceSchema = Type.Object(
+  { id: Type.Optional(ExplicitId), key: ItemKey, name: humanText(500) },
+  { additionalProperties: false },
+);
+const Choices = Type.Array(ChoiceSchema, { maxItems: 200 });
+
+const Operand = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
+const OrderedOperand = Type.Union([Type.Number(), Type.String()]);
+
+export const LeafConditionSchema = Type.Object(
+  {
+    question: ItemKey,
+    equals: Type.Optional(Operand),
+    notEquals: Type.Optional(Operand),
+    in: Type.Optional(Type.Array(Operand, { minItems: 1, maxItems: 200 })),
+    gte: Type.Optional(OrderedOperand),
+    lte: Type.Optional(OrderedOperand),
+    answered: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+/** Combinators are checked one level at a time so that errors point inside nested conditions. */
+export const CombinatorSchemas = {
+  all: Type.Object({ all: Type.Array(Type.Unknown(), { minItems: 1, maxItems: 50 }) }, { additionalProperties: false }),
+  any: Type.Object({ any: Type.Array(Type.Unknown(), { minItems: 1, maxItems: 50 }) }, { additionalProperties: false }),
+};
+
+export const QuestionSchema = Type.Object(
+  {
+    id: Type.Optional(ExplicitId),
+    key: ItemKey,
+    name: humanText(2000),
+    type: literalUnion(QUESTION_TYPES),
+    mandatory: Type.Optional(Type.Boolean({ default: false })),
+    description: Type.Optional(Description),
+    options: Type.Optional(Choices),
+    rows: Type.Optional(Choices),
+    columns: Type.Optional(Choices),
+    min: Type.Optional(Type.Number()),
+    max: Type.Optional(Type.Number()),
+    step: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+    visibleIf: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: false },
+);
+
+export const SectionSchema = Type.Object(
+  {
+    id: Type.Optional(ExplicitId),
+    key: ItemKey,
+    name: humanText(500),
+    description: Type.Optional(Description),
+    visibleIf: Type.Optional(Type.Unknown()),
+    questions: Type.Array(QuestionSchema, { maxItems: 200 }),
+  },
+  { additionalProperties: false },
+);
+
+export const DimSchema = Type.Object(
+  {
+    key: Type.String({
+      pattern: '^[a-z][a-zA-Z0-9_]{0,39}$',
+      errorMessage: 'must be 1 to 40 letters, digits or _, starting with a lower-case letter',
+    }),
+    kind: literalUnion(DIM_KINDS),
+    source: Type.Optional(literalUnion(DIM_SOURCES, { default: 'invite' })),
+    question: Type.Optional(ItemKey),
+  },
+  { additionalProperties: false },
+);
+
+export const SettingsSchema = Type.Object(
+  {
+    isPublic: Type.Optional(Type.Boolean({ default: false })),
+    isClosed: Type.Optional(Type.Boolean({ default: false })),
+    requiresInvite: Type.Optional(Type.Boolean({ default: false })),
+    anonymous: Type.Optional(Type.Boolean({ default: false })),
+  },
+  { additionalProperties: false, default: {} },
+);
+
+/** JSON Schema of the authoring file (conditions are typed `unknown` here and checked by hand). */
+export const FormDefinitionSchema = Type.Object(
+  {
+    version: Type.Optional(Type.Literal(1)),
+    slug: Type.String({
+      pattern: '^[a-z0-9][a-z0-9-]{0,62}$',
+      errorMessage: 'must be 1 to 63 lower-case letters, digits or hyphens, starting with a letter or digit',
+    }),
+    name: humanText(200),
+    description: Type.Optional(Description),
+    settings: Type.Optional(SettingsSchema),
+    dims: Type.Optional(Type.Array(DimSchema, { maxItems: 20, default: [] })),
+    sections: Type.Array(SectionSchema, { minItems: 1, maxItems: 100 }),
+  },
+  { additionalProperties: false },
+);

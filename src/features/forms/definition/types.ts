@@ -1,0 +1,102 @@
+/** Types of the authoring definition (after defaults) and of the resolved (stored) form. */
+import type { Static } from '@sinclair/typebox';
+import type { FieldError } from '../../../lib/errors.js';
+import type { ChoiceSchema, DimSchema, FormDefinitionSchema, LeafConditionSchema, QuestionSchema, SectionSchema, SettingsSchema } from './schema.js';
+import type { DimKind, DimSource, QuestionType } from './vocabulary.js';
+
+export type Operand = string | number | boolean;
+/** A condition tree; leaves differ between the authoring format (keys) and the stored form (ids). */
+export type Condition<Leaf> = Leaf | { all: Condition<Leaf>[] } | { any: Condition<Leaf>[] };
+
+export type LeafConditionDefinition = Static<typeof LeafConditionSchema>;
+export type ConditionDefinition = Condition<LeafConditionDefinition>;
+export type ChoiceDefinition = Static<typeof ChoiceSchema>;
+export type QuestionDefinition = Omit<Static<typeof QuestionSchema>, 'mandatory' | 'visibleIf'> & {
+  mandatory: boolean;
+  visibleIf?: ConditionDefinition;
+};
+export type SectionDefinition = Omit<Static<typeof SectionSchema>, 'questions' | 'visibleIf'> & {
+  questions: QuestionDefinition[];
+  visibleIf?: ConditionDefinition;
+};
+export type DimDefinition = Omit<Static<typeof DimSchema>, 'source'> & { source: DimSource };
+export type FormSettings = Required<Static<typeof SettingsSchema>>;
+/** A validated authoring file with defaults applied (settings, dims, mandatory, dim source). */
+export type FormDefinition = Omit<Static<typeof FormDefinitionSchema>, 'settings' | 'dims' | 'sections'> & {
+  settings: FormSettings;
+  dims: DimDefinition[];
+  sections: SectionDefinition[];
+};
+/** What the form record holds outside `content`; needed to export a stored form. */
+export type FormMeta = Pick<FormDefinition, 'slug' | 'name' | 'description' | 'settings'>;
+
+/** Option, matrix row or matrix column as stored. */
+export interface ResolvedChoice {
+  id: string;
+  key: string;
+  name: string;
+  /** zero-based position in the file */
+  order: number;
+}
+export type ResolvedOption = ResolvedChoice;
+
+export interface ResolvedLeafCondition {
+  questionId: string;
+  /** choice questions: option ids; other types: the value itself */
+  equals?: Operand;
+  notEquals?: Operand;
+  in?: Operand[];
+  gte?: number | string;
+  lte?: number | string;
+  answered?: boolean;
+}
+export type ResolvedCondition = Condition<ResolvedLeafCondition>;
+
+export interface ResolvedQuestion {
+  id: string;
+  key: string;
+  name: string;
+  type: QuestionType;
+  mandatory: boolean;
+  description?: string;
+  /** choice types only */
+  options?: ResolvedChoice[];
+  /** MATRIX only */
+  rows?: ResolvedChoice[];
+  columns?: ResolvedChoice[];
+  /** NUMBER (optional), RANGE (required); STAR: max always set */
+  min?: number;
+  max?: number;
+  /** NUMBER (optional); RANGE: always set */
+  step?: number;
+  visibleIf?: ResolvedCondition;
+}
+
+export interface ResolvedSection {
+  id: string;
+  key: string;
+  name: string;
+  description?: string;
+  visibleIf?: ResolvedCondition;
+  questions: ResolvedQuestion[];
+}
+
+export interface ResolvedDim {
+  key: string;
+  kind: DimKind;
+  source: DimSource;
+  /** source "answer" only: the question whose answer gives the value */
+  questionId?: string;
+}
+
+/** The stored `content` of a form. */
+export interface ResolvedForm {
+  version: 1;
+  dims: ResolvedDim[];
+  sections: ResolvedSection[];
+}
+
+/** Answers keyed by question id. */
+export type Answers = Record<string, unknown>;
+
+export type Result<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
