@@ -161,8 +161,8 @@ describe('importForm: update', () => {
     const { id } = await importInto(company.id, small);
     const copy = { ...(await exportForm(t.ctx.db, company.id, id)), slug: 'pulse-copy' };
     const fields = await importErrors(company.id, copy);
-    expect(fields).toContainEqual({ path: 'sections[0].id', code: 'id_mismatch', message: expect.any(String) });
-    expect(fields).toContainEqual({ path: 'sections[0].questions[0].options[1].id', code: 'id_mismatch', message: expect.any(String) });
+    expect(fields).toContainEqual({ path: 'sections[0].id', code: 'invalid_value', message: expect.any(String) });
+    expect(fields).toContainEqual({ path: 'sections[0].questions[0].options[1].id', code: 'invalid_value', message: expect.any(String) });
     expect(await findFormBySlug(t.ctx.db, company.id, 'pulse-copy')).toBeNull();
   });
 
@@ -186,21 +186,21 @@ describe('importForm: validation', () => {
     ['a non-object', 'not a form', '', 'invalid_type'],
     ['a bad slug', { ...small, slug: 'Bad Slug' }, 'slug', 'invalid_format'],
     ['a missing name', { slug: small.slug, sections: small.sections }, 'name', 'required'],
-    ['no sections', { ...small, sections: [] }, 'sections', 'too_few'],
+    ['no sections', { ...small, sections: [] }, 'sections', 'too_short'],
     ['an unknown type', withQuestion({ key: 'q', name: 'Q', type: 'SLIDER' }), 'sections[0].questions[1].type', 'invalid_value'],
-    ['an unknown property', withQuestion({ key: 'q', name: 'Q', type: 'TEXT', mandatroy: true }), 'sections[0].questions[1].mandatroy', 'unknown_property'],
-    ['options on TEXT', withQuestion({ key: 'q', name: 'Q', type: 'TEXT', options: [{ key: 'a', name: 'A' }] }), 'sections[0].questions[1].options', 'not_allowed'],
+    ['an unknown property', withQuestion({ key: 'q', name: 'Q', type: 'TEXT', mandatroy: true }), 'sections[0].questions[1].mandatroy', 'unknown_field'],
+    ['options on TEXT', withQuestion({ key: 'q', name: 'Q', type: 'TEXT', options: [{ key: 'a', name: 'A' }] }), 'sections[0].questions[1].options', 'not_applicable'],
     ['a MATRIX without rows', withQuestion({ key: 'q', name: 'Q', type: 'MATRIX', columns: [{ key: 'c', name: 'C' }] }), 'sections[0].questions[1].rows', 'required'],
-    ['a duplicate question key', withQuestion({ key: 'first', name: 'Again', type: 'TEXT' }), 'sections[0].questions[1].key', 'duplicate_key'],
-    ['a forward reference', withQuestion({ key: 'q', name: 'Q', type: 'TEXT', visibleIf: { question: 'q', answered: true } }), 'sections[0].questions[1].visibleIf.question', 'forward_reference'],
+    ['a duplicate question key', withQuestion({ key: 'first', name: 'Again', type: 'TEXT' }), 'sections[0].questions[1].key', 'not_unique'],
+    ['a forward reference', withQuestion({ key: 'q', name: 'Q', type: 'TEXT', visibleIf: { question: 'q', answered: true } }), 'sections[0].questions[1].visibleIf.question', 'invalid_reference'],
     ['a wrong operand', withQuestion({ key: 'q', name: 'Q', type: 'TEXT', visibleIf: { question: 'first', equals: 'yes' } }), 'sections[0].questions[1].visibleIf.equals', 'invalid_value'],
     [
       'a dim on a missing question',
       withQuestion({ key: 'q', name: 'Q', type: 'TEXT' }, { dims: [{ key: 'campus', kind: 'unit', source: 'answer', question: 'nope' }] }),
       'dims[0].question',
-      'unknown_question',
+      'unknown_reference',
     ],
-    ['a dim kind that cannot come from its source', withQuestion({ key: 'q', name: 'Q', type: 'TEXT' }, { dims: [{ key: 'who', kind: 'teacher', source: 'class' }] }), 'dims[0].source', 'invalid_source'],
+    ['a dim kind that cannot come from its source', withQuestion({ key: 'q', name: 'Q', type: 'TEXT' }, { dims: [{ key: 'who', kind: 'teacher', source: 'class' }] }), 'dims[0].source', 'invalid_value'],
   ])('reports %s at its JSON path and stores nothing', async (_what, definition, path, code) => {
     const company = await t.company();
     expect(await importErrors(company.id, definition)).toContainEqual({ path, code, message: expect.any(String) });

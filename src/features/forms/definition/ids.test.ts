@@ -189,9 +189,9 @@ describe('assignIds: an update', () => {
     swapped.sections[1].id = '00000000-0000-7000-8000-00000000ffff';
     const definition = valid(swapped);
     expect(checkExplicitIds(definition, previous).map((e) => `${e.path} ${e.code}`)).toEqual([
-      'sections[0].questions[0].options[1].id id_mismatch',
-      'sections[0].questions[1].id id_mismatch',
-      'sections[1].id id_mismatch',
+      'sections[0].questions[0].options[1].id invalid_value',
+      'sections[0].questions[1].id invalid_value',
+      'sections[1].id invalid_value',
     ]);
     try {
       assignIds(definition, previous);
@@ -217,7 +217,7 @@ describe('resolveFormDefinition', () => {
     foreign.sections[0].id = '00000000-0000-7000-8000-000000000009';
     expect(resolveFormDefinition(foreign, first.value.resolved)).toMatchObject({
       ok: false,
-      errors: [{ path: 'sections[0].id', code: 'id_mismatch' }],
+      errors: [{ path: 'sections[0].id', code: 'invalid_value' }],
     });
   });
 });
@@ -269,19 +269,21 @@ describe('toPublicContent and questionCount', () => {
       name: 'What should we call you?',
       type: 'TEXT',
       mandatory: false,
+      options: [],
     });
   });
 
-  it('carries options for choice types and rows and columns for MATRIX', () => {
+  it('carries options (empty unless a choice type) and rows and columns for MATRIX only', () => {
     const questions = content.sections.flatMap((s) => s.questions);
-    const withOptions = questions.filter((q) => q.options).map((q) => q.type);
+    const withOptions = questions.filter((q) => q.options.length > 0).map((q) => q.type);
     expect(withOptions).toEqual(['RADIO', 'CHECKBOX', 'SELECT', 'RANKING']);
     expect([...CHOICE_TYPES].sort()).toEqual([...withOptions].sort());
     expect(questions[0].options).toEqual(
       questionByKey(resolved, 'campus').options!.map(({ id, name, order }) => ({ id, name, order })),
     );
     const matrix = questions.find((q) => q.type === 'MATRIX')!;
-    expect(Object.keys(matrix)).toEqual(['id', 'name', 'type', 'mandatory', 'rows', 'columns']);
+    expect(questions.filter((q) => q.rows || q.columns)).toEqual([matrix]);
+    expect(Object.keys(matrix)).toEqual(['id', 'name', 'type', 'mandatory', 'options', 'rows', 'columns']);
     expect(matrix.columns!.map((c) => c.order)).toEqual([0, 1, 2, 3]);
   });
 

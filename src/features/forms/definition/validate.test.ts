@@ -92,15 +92,15 @@ describe('validateFormDefinition: structure', () => {
       expect.arrayContaining([
         'slug invalid_format',
         'version invalid_value',
-        'colour unknown_property',
+        'colour unknown_field',
         'settings.isPublic invalid_type',
         'sections[0].questions[0].key invalid_format',
         'sections[0].questions[0].name required',
         'sections[0].questions[0].type invalid_value',
         'sections[0].questions[0].mandatory invalid_type',
-        'sections[0].questions[0].extra unknown_property',
+        'sections[0].questions[0].extra unknown_field',
         'sections[0].questions[1].min invalid_type',
-        'sections[0].questions[1].step out_of_range',
+        'sections[0].questions[1].step too_small',
       ]),
     );
   });
@@ -115,9 +115,9 @@ describe('validateFormDefinition: structure', () => {
   });
 
   it('requires at least one section and limits list sizes', () => {
-    expect(errorsOf(form([]))).toEqual(['sections too_few']);
+    expect(errorsOf(form([]))).toEqual(['sections too_short']);
     const options = Array.from({ length: 201 }, (_, i) => `o${i}`);
-    expect(errorsOf(form([section([radio('r', options)])]))).toEqual(['sections[0].questions[0].options too_many']);
+    expect(errorsOf(form([section([radio('r', options)])]))).toEqual(['sections[0].questions[0].options too_long']);
   });
 });
 
@@ -125,7 +125,7 @@ describe('validateFormDefinition: keys and ids', () => {
   it('rejects duplicate section keys and question keys across sections', () => {
     expect(
       errorsOf(form([section([q('a', 'TEXT')], { key: 's' }), section([q('b', 'TEXT'), q('a', 'TEXT')], { key: 's' })])),
-    ).toEqual(['sections[1].key duplicate_key', 'sections[1].questions[1].key duplicate_key']);
+    ).toEqual(['sections[1].key not_unique', 'sections[1].questions[1].key not_unique']);
   });
 
   it('rejects duplicate option, row, column and dim keys', () => {
@@ -135,10 +135,10 @@ describe('validateFormDefinition: keys and ids', () => {
     });
     const dims = [{ key: 'year', kind: 'number' }, { key: 'year', kind: 'text' }];
     expect(errorsOf(form([section([radio('r', ['a', 'b', 'a']), matrix])], { dims }))).toEqual([
-      'sections[0].questions[0].options[2].key duplicate_key',
-      'sections[0].questions[1].rows[1].key duplicate_key',
-      'sections[0].questions[1].columns[2].key duplicate_key',
-      'dims[1].key duplicate_key',
+      'sections[0].questions[0].options[2].key not_unique',
+      'sections[0].questions[1].rows[1].key not_unique',
+      'sections[0].questions[1].columns[2].key not_unique',
+      'dims[1].key not_unique',
     ]);
   });
 
@@ -151,7 +151,7 @@ describe('validateFormDefinition: keys and ids', () => {
     const errors = errorsOf(
       form([section([{ ...radio('r'), id: 'q-1' }, { ...q('t', 'TEXT'), id }], { id })]),
     );
-    expect(errors).toEqual(['sections[0].questions[0].id invalid_id', 'sections[0].questions[1].id duplicate_id']);
+    expect(errors).toEqual(['sections[0].questions[0].id invalid_format', 'sections[0].questions[1].id not_unique']);
   });
 });
 
@@ -182,29 +182,29 @@ describe('validateFormDefinition: rules per question type', () => {
         ]),
       ),
     ).toEqual([
-      'sections[0].questions[0].options not_allowed',
-      'sections[0].questions[0].min not_allowed',
-      'sections[0].questions[1].max not_allowed',
-      'sections[0].questions[2].rows not_allowed',
-      'sections[0].questions[2].step not_allowed',
-      'sections[0].questions[3].min not_allowed',
+      'sections[0].questions[0].options not_applicable',
+      'sections[0].questions[0].min not_applicable',
+      'sections[0].questions[1].max not_applicable',
+      'sections[0].questions[2].rows not_applicable',
+      'sections[0].questions[2].step not_applicable',
+      'sections[0].questions[3].min not_applicable',
     ]);
   });
 
   it('RANGE requires min < max', () => {
     expect(errorsOf(form([section([q('r', 'RANGE', { min: 1 })])]))).toEqual(['sections[0].questions[0].max required']);
-    expect(errorsOf(form([section([q('r', 'RANGE', { min: 5, max: 5 })])]))).toEqual(['sections[0].questions[0].max invalid_range']);
+    expect(errorsOf(form([section([q('r', 'RANGE', { min: 5, max: 5 })])]))).toEqual(['sections[0].questions[0].max invalid_value']);
     expect(errorsOf(form([section([q('r', 'RANGE', { min: 0, max: 1, step: 0.25 })])]))).toEqual([]);
   });
 
   it('NUMBER bounds are optional but ordered', () => {
     expect(errorsOf(form([section([q('n', 'NUMBER'), q('m', 'NUMBER', { min: -1 })])]))).toEqual([]);
-    expect(errorsOf(form([section([q('n', 'NUMBER', { min: 3, max: 1 })])]))).toEqual(['sections[0].questions[0].max invalid_range']);
+    expect(errorsOf(form([section([q('n', 'NUMBER', { min: 3, max: 1 })])]))).toEqual(['sections[0].questions[0].max invalid_value']);
   });
 
   it('STAR max is a whole number from 1 to 10', () => {
     for (const max of [0, 11, 2.5]) {
-      expect(errorsOf(form([section([q('s', 'STAR', { max })])]))).toEqual(['sections[0].questions[0].max out_of_range']);
+      expect(errorsOf(form([section([q('s', 'STAR', { max })])]))).toEqual(['sections[0].questions[0].max invalid_value']);
     }
     expect(errorsOf(form([section([q('s', 'STAR', { max: 10 }), q('t', 'STAR', { max: 1 })])]))).toEqual([]);
   });
@@ -231,35 +231,35 @@ describe('validateFormDefinition: conditions', () => {
     ).toEqual([]);
   });
 
-  it('unknown_question and forward_reference', () => {
-    expect(withCondition({ question: 'nope', answered: true })).toEqual([`${at}.question unknown_question`]);
-    expect(withCondition({ question: 'target', answered: true })).toEqual([`${at}.question forward_reference`]);
+  it('unknown_reference and invalid_reference', () => {
+    expect(withCondition({ question: 'nope', answered: true })).toEqual([`${at}.question unknown_reference`]);
+    expect(withCondition({ question: 'target', answered: true })).toEqual([`${at}.question invalid_reference`]);
     const later = form([section([{ ...q('first', 'TEXT'), visibleIf: { question: 'second', answered: true } }, q('second', 'TEXT')])]);
-    expect(errorsOf(later)).toEqual(['sections[0].questions[0].visibleIf.question forward_reference']);
+    expect(errorsOf(later)).toEqual(['sections[0].questions[0].visibleIf.question invalid_reference']);
   });
 
   it('a section condition may only use questions of earlier sections', () => {
     const own = form([section([q('a', 'TEXT')]), section([q('b', 'TEXT')], { visibleIf: { question: 'b', answered: true } })]);
-    expect(errorsOf(own)).toEqual(['sections[1].visibleIf.question forward_reference']);
+    expect(errorsOf(own)).toEqual(['sections[1].visibleIf.question invalid_reference']);
     const earlier = form([section([q('a', 'TEXT')]), section([q('b', 'TEXT')], { visibleIf: { question: 'a', answered: true } })]);
     expect(errorsOf(earlier)).toEqual([]);
     const empty = form([section([]), section([q('b', 'TEXT')], { visibleIf: { question: 'b', answered: true } })]);
-    expect(errorsOf(empty)).toEqual(['sections[1].visibleIf.question forward_reference']);
+    expect(errorsOf(empty)).toEqual(['sections[1].visibleIf.question invalid_reference']);
   });
 
-  it('unknown_option for option keys the question lacks', () => {
-    expect(withCondition({ question: 'color', equals: 'green' })).toEqual([`${at}.equals unknown_option`]);
-    expect(withCondition({ question: 'color', in: ['red', 'green'] })).toEqual([`${at}.in[1] unknown_option`]);
+  it('unknown_reference for option keys the question lacks', () => {
+    expect(withCondition({ question: 'color', equals: 'green' })).toEqual([`${at}.equals unknown_reference`]);
+    expect(withCondition({ question: 'color', in: ['red', 'green'] })).toEqual([`${at}.in[1] unknown_reference`]);
     expect(withCondition({ question: 'color', equals: 3 })).toEqual([`${at}.equals invalid_value`]);
   });
 
-  it('invalid_operator when the operator does not fit the type', () => {
-    expect(withCondition({ question: 'color', gte: 'red' })).toEqual([`${at}.gte invalid_operator`]);
-    expect(withCondition({ question: 'ok', lte: 1 })).toEqual([`${at}.lte invalid_operator`]);
+  it('not_applicable when the operator does not fit the type', () => {
+    expect(withCondition({ question: 'color', gte: 'red' })).toEqual([`${at}.gte not_applicable`]);
+    expect(withCondition({ question: 'ok', lte: 1 })).toEqual([`${at}.lte not_applicable`]);
     const ranked = form([section([{ ...radio('r'), type: 'RANKING' }, { ...q('t', 'TEXT'), visibleIf: { question: 'r', equals: 'a' } }])]);
-    expect(errorsOf(ranked)).toEqual(['sections[0].questions[1].visibleIf.equals invalid_operator']);
+    expect(errorsOf(ranked)).toEqual(['sections[0].questions[1].visibleIf.equals not_applicable']);
     const text = form([section([q('name', 'TEXT'), { ...q('t', 'TEXT'), visibleIf: { question: 'name', gte: 'm' } }])]);
-    expect(errorsOf(text)).toEqual(['sections[0].questions[1].visibleIf.gte invalid_operator']);
+    expect(errorsOf(text)).toEqual(['sections[0].questions[1].visibleIf.gte not_applicable']);
   });
 
   it('invalid_value when the operand does not fit the type', () => {
@@ -269,28 +269,28 @@ describe('validateFormDefinition: conditions', () => {
     expect(withCondition({ question: 'age', in: [1, 'two'] })).toEqual([`${at}.in[1] invalid_value`]);
   });
 
-  it('invalid_condition without an operator, invalid_type for a non-object', () => {
-    expect(withCondition({ question: 'age' })).toEqual([`${at} invalid_condition`]);
+  it('required without an operator, invalid_type for a non-object', () => {
+    expect(withCondition({ question: 'age' })).toEqual([`${at} required`]);
     expect(withCondition('age > 3')).toEqual([`${at} invalid_type`]);
     expect(withCondition({ all: [{ question: 'age', answered: true }, 7] })).toEqual([`${at}.all[1] invalid_type`]);
   });
 
   it('structural errors inside conditions, nested paths included', () => {
-    expect(withCondition({ all: [] })).toEqual([`${at}.all too_few`]);
-    expect(withCondition({ all: [{ question: 'age', answered: true }], any: [] })).toEqual([`${at}.any unknown_property`]);
+    expect(withCondition({ all: [] })).toEqual([`${at}.all too_short`]);
+    expect(withCondition({ all: [{ question: 'age', answered: true }], any: [] })).toEqual([`${at}.any unknown_field`]);
     expect(withCondition({ question: 'age', answered: 'yes', greater: 3 })).toEqual([
-      `${at}.greater unknown_property`,
+      `${at}.greater unknown_field`,
       `${at}.answered invalid_type`,
     ]);
     expect(withCondition({ any: [{ all: [{ question: 'colour', equals: 'red' }] }] })).toEqual([
-      `${at}.any[0].all[0].question unknown_question`,
+      `${at}.any[0].all[0].question unknown_reference`,
     ]);
   });
 
-  it('too_deep for runaway nesting', () => {
+  it('invalid_value for runaway nesting', () => {
     let condition: unknown = { question: 'age', answered: true };
     for (let i = 0; i < 10; i++) condition = { all: [condition] };
-    expect(withCondition(condition)).toEqual([`${at}.all[0].all[0].all[0].all[0].all[0].all[0].all[0].all[0] too_deep`]);
+    expect(withCondition(condition)).toEqual([`${at}.all[0].all[0].all[0].all[0].all[0].all[0].all[0].all[0] invalid_value`]);
   });
 });
 
@@ -319,10 +319,10 @@ describe('validateFormDefinition: dims', () => {
     ]);
   });
 
-  it('invalid_source when the kind cannot come from there', () => {
+  it('invalid_value when the kind cannot come from there', () => {
     expect(dimErrors([{ key: 'teacher', kind: 'teacher', source: 'class' }, { key: 'day', kind: 'date', source: 'class' }])).toEqual([
-      'dims[0].source invalid_source',
-      'dims[1].source invalid_source',
+      'dims[0].source invalid_value',
+      'dims[1].source invalid_value',
     ]);
   });
 
@@ -337,16 +337,16 @@ describe('validateFormDefinition: dims', () => {
       ]),
     ).toEqual([
       'dims[0].question required',
-      'dims[1].question not_allowed',
-      'dims[2].question unknown_question',
-      'dims[3].question incompatible_question',
-      'dims[4].question incompatible_question',
+      'dims[1].question not_applicable',
+      'dims[2].question unknown_reference',
+      'dims[3].question invalid_reference',
+      'dims[4].question invalid_reference',
     ]);
   });
 
   it('allows at most one unit dim', () => {
     expect(dimErrors([{ key: 'u1', kind: 'unit' }, { key: 'u2', kind: 'unit', source: 'link' }])).toEqual([
-      'dims[1].kind multiple_unit_dims',
+      'dims[1].kind not_unique',
     ]);
   });
 });
@@ -365,9 +365,9 @@ describe('validateFormDefinition: collects everything', () => {
     expect(errors).toEqual([
       'slug invalid_format',
       'sections[1].questions[0].name required',
-      'sections[0].questions[1].key duplicate_key',
-      'sections[0].questions[1].min not_allowed',
-      'sections[0].questions[2].visibleIf.equals unknown_option',
+      'sections[0].questions[1].key not_unique',
+      'sections[0].questions[1].min not_applicable',
+      'sections[0].questions[2].visibleIf.equals unknown_reference',
     ]);
   });
 });

@@ -237,27 +237,27 @@ describe('validateAnswers', () => {
     ['datetime', '2024-02-29T10:15:00', 'answers.datetime invalid_format'],
     ['datetime', '2024-02-29', 'answers.datetime invalid_format'],
     ['number', '0.5', 'answers.number invalid_type'],
-    ['number', 1.1, 'answers.number out_of_range'],
-    ['number', -0.1, 'answers.number out_of_range'],
-    ['number', 0.25, 'answers.number invalid_step'],
-    ['range', 0, 'answers.range out_of_range'],
-    ['range', 2.5, 'answers.range invalid_step'],
-    ['nps', 11, 'answers.nps out_of_range'],
-    ['nps', 7.5, 'answers.nps invalid_step'],
-    ['star', 0, 'answers.star out_of_range'],
-    ['star', 6, 'answers.star out_of_range'],
+    ['number', 1.1, 'answers.number too_large'],
+    ['number', -0.1, 'answers.number too_small'],
+    ['number', 0.25, 'answers.number invalid_value'],
+    ['range', 0, 'answers.range too_small'],
+    ['range', 2.5, 'answers.range invalid_value'],
+    ['nps', 11, 'answers.nps too_large'],
+    ['nps', 7.5, 'answers.nps invalid_value'],
+    ['star', 0, 'answers.star too_small'],
+    ['star', 6, 'answers.star too_large'],
     ['boolean', 'true', 'answers.boolean invalid_type'],
-    ['radio', 'a', 'answers.radio unknown_option'],
+    ['radio', 'a', 'answers.radio unknown_reference'],
     ['radio', ['x'], 'answers.radio invalid_type'],
     ['select', 1, 'answers.select invalid_type'],
     ['checkbox', 'a', 'answers.checkbox invalid_type'],
-    ['checkbox', ['nope'], 'answers.checkbox[0] unknown_option'],
+    ['checkbox', ['nope'], 'answers.checkbox[0] unknown_reference'],
     ['ranking', [1, 2], 'answers.ranking invalid_type'],
     ['matrix', ['x'], 'answers.matrix invalid_type'],
     ['file', {}, 'answers.file invalid_type'],
-    ['file', [{ fileId: 'f', name: 'a', size: -1, mime: 'text/plain' }], 'answers.file[0].size out_of_range'],
+    ['file', [{ fileId: 'f', name: 'a', size: -1, mime: 'text/plain' }], 'answers.file[0].size too_small'],
     ['file', [{ fileId: 'f', name: 'a', size: 1 }], 'answers.file[0].mime required'],
-    ['file', [{ fileId: 'f', name: 'a', size: 1, mime: 'x/y', url: 'http://x' }], 'answers.file[0].url unknown_property'],
+    ['file', [{ fileId: 'f', name: 'a', size: 1, mime: 'x/y', url: 'http://x' }], 'answers.file[0].url unknown_field'],
   ];
   it.each(bad)('rejects %s = %j', (key, value, expected) => {
     expect(errorsFor(key, value)).toEqual([expected]);
@@ -265,24 +265,24 @@ describe('validateAnswers', () => {
 
   it('rejects a repeated option and an incomplete ranking', () => {
     const a = opt('checkbox', 'a');
-    expect(errorsFor('checkbox', [a, opt('checkbox', 'b'), a])).toEqual(['answers.checkbox[2] duplicate_option']);
-    expect(errorsFor('ranking', [opt('ranking', 'b'), opt('ranking', 'a')])).toEqual(['answers.ranking incomplete_ranking']);
+    expect(errorsFor('checkbox', [a, opt('checkbox', 'b'), a])).toEqual(['answers.checkbox[2] not_unique']);
+    expect(errorsFor('ranking', [opt('ranking', 'b'), opt('ranking', 'a')])).toEqual(['answers.ranking too_short']);
     const r = opt('ranking', 'a');
-    expect(errorsFor('ranking', [r, r, opt('ranking', 'b')])).toEqual(['answers.ranking[1] duplicate_option']);
+    expect(errorsFor('ranking', [r, r, opt('ranking', 'b')])).toEqual(['answers.ranking[1] not_unique']);
   });
 
   it('rejects unknown matrix rows and columns', () => {
     const r1 = row('matrix', 'r1');
     expect(errorsFor('matrix', { nope: col('matrix', 'c1') }).map((e) => e.replace(/\.nope /, '.<row> '))).toEqual([
-      'answers.matrix.<row> unknown_row',
+      'answers.matrix.<row> unknown_field',
     ]);
-    expect(errorsFor('matrix', { [r1]: 'nope' })).toEqual([`answers.matrix.${r1} unknown_column`]);
-    expect(errorsFor('matrix', { [r1]: 3 })).toEqual([`answers.matrix.${r1} unknown_column`]);
+    expect(errorsFor('matrix', { [r1]: 'nope' })).toEqual([`answers.matrix.${r1} unknown_reference`]);
+    expect(errorsFor('matrix', { [r1]: 3 })).toEqual([`answers.matrix.${r1} unknown_reference`]);
   });
 
   it('rejects answers that are not an object, and unknown question ids', () => {
     expect(validateAnswers(form, [] as unknown as Answers).map((e) => e.code)).toEqual(['invalid_type']);
-    expect(validateAnswers(form, { 'not-a-question': 'x' })).toMatchObject([{ path: 'answers.not-a-question', code: 'unknown_question' }]);
+    expect(validateAnswers(form, { 'not-a-question': 'x' })).toMatchObject([{ path: 'answers.not-a-question', code: 'unknown_field' }]);
   });
 
   describe('mandatory and hidden questions', () => {
@@ -348,14 +348,14 @@ describe('validateAnswers', () => {
 
     it('partial (a draft) skips the mandatory checks but not the others', () => {
       const draft = { [q('consent')]: true, [q('grid')]: { [row('grid', 'r1')]: col('grid', 'c') }, [q('rank')]: [opt('rank', 'a')] };
-      expect(validateAnswers(form, draft, { partial: true }).map((e) => e.code)).toEqual(['incomplete_ranking']);
+      expect(validateAnswers(form, draft, { partial: true }).map((e) => e.code)).toEqual(['too_short']);
       expect(validateAnswers(form, {}, { partial: true })).toEqual([]);
-      expect(validateAnswers(form, { [q('consent')]: false, [q('name')]: 'x' }, { partial: true }).map((e) => e.code)).toEqual(['hidden_question']);
+      expect(validateAnswers(form, { [q('consent')]: false, [q('name')]: 'x' }, { partial: true }).map((e) => e.code)).toEqual(['not_applicable']);
     });
 
     it('rejects answers to hidden questions, in hidden sections too', () => {
       const answers = { [q('consent')]: false, [q('name')]: 'Ada', [q('rank')]: [opt('rank', 'a'), opt('rank', 'b')] };
-      expect(codes(answers)).toEqual(['answers.name hidden_question', 'answers.rank hidden_question']);
+      expect(codes(answers)).toEqual(['answers.name not_applicable', 'answers.rank not_applicable']);
     });
   });
 });
