@@ -71,7 +71,7 @@ describe('envelope and errors', () => {
     expect(fields).toEqual(
       expect.arrayContaining([
         { path: 'name', code: 'required', message: expect.any(String) },
-        { path: 'count', code: 'out_of_range', message: expect.any(String) },
+        { path: 'count', code: 'too_small', message: expect.any(String) },
         { path: 'extra', code: 'unknown_field', message: expect.any(String) },
       ]),
     );

@@ -62,7 +62,7 @@ describe('quorum CLI', () => {
     const badScope = await quorum(['--json', 'key', 'create', '--company', 'scoped', '--name', 'x', '--scopes', 'surveys:write']);
     expect(badScope.code).toBe(1);
     expect(badScope.stderr).toContain('scopes[0]');
-    expect(JSON.parse(badScope.stdout).error.details.fields[0]).toMatchObject({ path: 'scopes[0]', code: 'unknown_scope' });
+    expect(JSON.parse(badScope.stdout).error.details.fields[0]).toMatchObject({ path: 'scopes[0]', code: 'invalid_value' });
 
     const duplicate = await quorum(['company', 'create', '--name', 'Again', '--slug', 'scoped']);
     expect(duplicate.code).toBe(1);

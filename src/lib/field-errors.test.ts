@@ -3,6 +3,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { ajvFieldErrors, FIELD_ERROR_CODES, pointerToPath, schemaErrors } from './field-errors.js';
 
+const Pair = Type.Array(Type.String(), { minItems: 2 });
 const Item = Type.Object({ name: Type.String({ minLength: 1, maxLength: 5 }), qty: Type.Integer({ minimum: 1, maximum: 9 }) }, { additionalProperties: false });
 const Input = Type.Object(
   {
@@ -10,6 +11,7 @@ const Input = Type.Object(
     kind: Type.Union([Type.Literal('course'), Type.Literal('unit')]),
     dims: Type.Object({ course: Type.String() }, { additionalProperties: false }),
     items: Type.Array(Item, { minItems: 1, maxItems: 3 }),
+    pair: Type.Optional(Pair),
   },
   { additionalProperties: false },
 );
@@ -34,7 +36,8 @@ describe('field errors: one code per fault from Ajv and TypeBox alike', () => {
     ['a short text', { ...valid, code: 'ab' }, 'code too_short'],
     ['a long text', { ...valid, items: [valid.items[0], valid.items[0], valid.items[0], { name: 'toolong', qty: 1 }] }, 'items too_long'],
     ['a text against its pattern', { ...valid, code: 'ABC' }, 'code invalid_format'],
-    ['too few items', { ...valid, items: [] }, 'items too_short'],
+    ['an empty list', { ...valid, items: [] }, 'items required'],
+    ['too few items', { ...valid, pair: ['a'] }, 'pair too_short'],
     ['a small number', { ...valid, items: [valid.items[0], { name: 'b', qty: 0 }] }, 'items[1].qty too_small'],
     ['a large number', { ...valid, items: [valid.items[0], valid.items[0], { name: 'c', qty: 10 }] }, 'items[2].qty too_large'],
     ['a value outside the union', { ...valid, kind: 'teacher' }, 'kind invalid_value'],

@@ -65,13 +65,13 @@ function codeAndMessage({ keyword, limit, schema }: Fault): [FieldErrorCode, str
       return ['unknown_field', 'is not a known property here'];
     case 'type':
       return ['invalid_type', `must be ${typeName(limit)}`];
+    // an empty text or list where one is needed is missing, not "short"
     case 'minLength':
-      // a required text field left empty is missing, not "short"
       return Number(limit) <= 1 ? ['required', 'must not be empty'] : ['too_short', `must be at least ${limit} characters`];
     case 'maxLength':
       return ['too_long', `must be at most ${limit} characters`];
     case 'minItems':
-      return ['too_short', `must have at least ${limit} item(s)`];
+      return Number(limit) <= 1 ? ['required', 'must not be empty'] : ['too_short', `must have at least ${limit} items`];
     case 'maxItems':
       return ['too_long', `must have at most ${limit} items`];
     case 'minimum':

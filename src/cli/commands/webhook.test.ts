@@ -103,6 +103,6 @@ describe('quorum webhook (process)', () => {
     const bad = await quorum(['--json', 'webhook', 'create', '--company', slug, '--url', 'not a url']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('url: The URL is not a valid absolute URL.');
-    expect(JSON.parse(bad.stdout).error.details.fields[0]).toMatchObject({ path: 'url', code: 'invalid_url' });
+    expect(JSON.parse(bad.stdout).error.details.fields[0]).toMatchObject({ path: 'url', code: 'invalid_format' });
   });
 });

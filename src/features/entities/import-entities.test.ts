@@ -141,23 +141,23 @@ describe('importEntityFile', () => {
   it('reports an unknown parentCode at its path, in JSON and CSV, and writes nothing', async () => {
     const company = await t.company();
     const json = JSON.stringify({ entities: [unit('A'), { kind: 'course', code: 'C1', name: 'C' }, unit('B', 'NOPE')] });
-    expect(await importErrors(company.id, json)).toEqual([{ path: 'entities[2].parentCode', code: 'unknown_parent', message: expect.stringContaining('NOPE') }]);
+    expect(await importErrors(company.id, json)).toEqual([{ path: 'entities[2].parentCode', code: 'unknown_entity', message: expect.stringContaining('NOPE') }]);
     const csv = 'kind,code,name,parentCode\nunit,A,A,\ncourse,C1,C,\nunit,B,B,NOPE\n';
-    expect(await importErrors(company.id, csv, 'csv')).toEqual([{ path: 'rows[3].parentCode', code: 'unknown_parent', message: expect.any(String) }]);
+    expect(await importErrors(company.id, csv, 'csv')).toEqual([{ path: 'rows[3].parentCode', code: 'unknown_entity', message: expect.any(String) }]);
     expect(await stored(company.id)).toEqual(new Map());
   });
 
   it("does not take another company's unit as a parent", async () => {
     const [owner, other] = [await t.company(), await t.company()];
     await importJson(owner.id, school);
-    expect(await importErrors(other.id, JSON.stringify([unit('X', 'NORTH')]))).toMatchObject([{ path: 'entities[0].parentCode', code: 'unknown_parent' }]);
+    expect(await importErrors(other.id, JSON.stringify([unit('X', 'NORTH')]))).toMatchObject([{ path: 'entities[0].parentCode', code: 'unknown_entity' }]);
   });
 
   it('refuses to move a unit under its own subtree', async () => {
     const company = await t.company();
     await importJson(company.id, school);
     const fields = await importErrors(company.id, JSON.stringify([unit('S-ART'), unit('NORTH', 'N-MATH-LAB')]));
-    expect(fields).toEqual([{ path: 'entities[1].parentCode', code: 'cycle', message: expect.stringContaining('NORTH') }]);
+    expect(fields).toEqual([{ path: 'entities[1].parentCode', code: 'invalid_reference', message: expect.stringContaining('NORTH') }]);
   });
 
   it("passes the parser's errors through with their paths", async () => {

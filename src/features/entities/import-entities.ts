@@ -126,12 +126,12 @@ function treeErrors(units: Map<string, UnitNode>, pathOf: (index: number) => str
   const at = (unit: UnitNode, code: string, message: string) => ({ path: `${pathOf(unit.index!)}.parentCode`, code, message });
   const unknown = fromFile
     .filter((unit) => unit.parentCode !== null && !units.has(unit.parentCode))
-    .map((unit) => at(unit, 'unknown_parent', `No unit has the code "${unit.parentCode}", in this file or stored.`));
+    .map((unit) => at(unit, 'unknown_entity', `No unit has the code "${unit.parentCode}", in this file or stored.`));
   // parseEntityFile rejects cycles within the file; these come from moving a stored unit under its own subtree.
   const onCycle = new Set(findParentCycles([...units.values()]).flat());
   const cycles = fromFile
     .filter((unit) => onCycle.has(unit))
-    .map((unit) => at(unit, 'cycle', `Unit "${unit.code}" would become its own ancestor through "${unit.parentCode}".`));
+    .map((unit) => at(unit, 'invalid_reference', `Unit "${unit.code}" would become its own ancestor through "${unit.parentCode}".`));
   return [...unknown, ...cycles];
 }
 

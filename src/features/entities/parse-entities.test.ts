@@ -34,12 +34,12 @@ describe('parseEntityFile: JSON', () => {
   });
 
   it('rejects bad JSON and bad shapes', () => {
-    expect(errorsOf('{"entities": [', 'json')).toEqual([' invalid_json']);
+    expect(errorsOf('{"entities": [', 'json')).toEqual([' invalid_format']);
     expect(errorsOf('"units"', 'json')).toEqual([' invalid_type']);
     expect(errorsOf('{}', 'json')).toEqual(['entities required']);
-    expect(errorsOf('{"entities": {}, "units": []}', 'json')).toEqual(['entities invalid_type', 'units unknown_property']);
+    expect(errorsOf('{"entities": {}, "units": []}', 'json')).toEqual(['entities invalid_type', 'units unknown_field']);
     expect(errorsOf(json([{ kind: 'unit', code: 'A', name: 'A' }, 'B']), 'json')).toEqual(['entities[1] invalid_type']);
-    expect(errorsOf(json([{ kind: 'unit', code: 'A', name: 'A', parent: 'B' }]), 'json')).toEqual(['entities[0].parent unknown_property']);
+    expect(errorsOf(json([{ kind: 'unit', code: 'A', name: 'A', parent: 'B' }]), 'json')).toEqual(['entities[0].parent unknown_field']);
   });
 
   it('validates every field of every entity', () => {
@@ -73,8 +73,8 @@ describe('parseEntityFile: JSON', () => {
       'entities[8].name too_long',
       'entities[9].name invalid_type',
       'entities[10].parentCode invalid_format',
-      'entities[11].parentCode not_allowed',
-      'entities[12].parentCode not_allowed',
+      'entities[11].parentCode not_applicable',
+      'entities[12].parentCode not_applicable',
     ]);
   });
 
@@ -92,7 +92,7 @@ describe('parseEntityFile: JSON', () => {
       ]),
       'json',
     );
-    expect(errors).toEqual(['entities[3].code duplicate_code']);
+    expect(errors).toEqual(['entities[3].code not_unique']);
   });
 
   it('detects cycles, self-parents included, and marks every unit in them', () => {
@@ -111,10 +111,10 @@ describe('parseEntityFile: JSON', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errors.map((e) => `${e.path} ${e.code}`)).toEqual([
-      'entities[1].parentCode cycle',
-      'entities[2].parentCode cycle',
-      'entities[3].parentCode cycle',
-      'entities[5].parentCode cycle',
+      'entities[1].parentCode invalid_reference',
+      'entities[2].parentCode invalid_reference',
+      'entities[3].parentCode invalid_reference',
+      'entities[5].parentCode invalid_reference',
     ]);
     expect(result.errors[0].message).toBe('Unit "A" is its own ancestor: A → C → B → A.');
   });
@@ -148,27 +148,27 @@ describe('parseEntityFile: CSV', () => {
     expect(result.errors.map((e) => `${e.path} ${e.code}`)).toEqual([
       'rows[2].code required',
       'rows[3].kind invalid_value',
-      'rows[4].code duplicate_code',
+      'rows[4].code not_unique',
     ]);
     expect(result.errors[0].message).toBe('code is required (line 4).');
   });
 
   it('detects cycles', () => {
     expect(errorsOf('kind,code,name,parentCode\nunit,A,A,B\nunit,B,B,A\n', 'csv')).toEqual([
-      'rows[1].parentCode cycle',
-      'rows[2].parentCode cycle',
+      'rows[1].parentCode invalid_reference',
+      'rows[2].parentCode invalid_reference',
     ]);
   });
 
   it('rejects bad headers', () => {
     expect(errorsOf('', 'csv')).toEqual(['header required']);
-    expect(errorsOf('kind,code,title\ncourse,C,Math\n', 'csv')).toEqual(['header[2] unknown_column', 'header missing_column']);
-    expect(errorsOf('kind,code,name,code\n', 'csv')).toEqual(['header[3] duplicate_column']);
+    expect(errorsOf('kind,code,title\ncourse,C,Math\n', 'csv')).toEqual(['header[2] unknown_field', 'header required']);
+    expect(errorsOf('kind,code,name,code\n', 'csv')).toEqual(['header[3] not_unique']);
   });
 
   it('rejects rows with extra cells and unreadable CSV', () => {
-    expect(errorsOf('kind,code,name\ncourse,C,Math,oops\ncourse,D,Art,,\n', 'csv')).toEqual(['rows[1] too_many_cells']);
-    expect(errorsOf('kind,code,name\ncourse,"C,Math\n', 'csv')).toEqual([' invalid_csv']);
+    expect(errorsOf('kind,code,name\ncourse,C,Math,oops\ncourse,D,Art,,\n', 'csv')).toEqual(['rows[1] too_long']);
+    expect(errorsOf('kind,code,name\ncourse,"C,Math\n', 'csv')).toEqual([' invalid_format']);
   });
 });
 

@@ -13,6 +13,7 @@
  */
 import { parse } from 'csv-parse/sync';
 import type { FieldError } from '../../lib/errors.js';
+import { fieldError, type FieldErrorCode } from '../../lib/field-errors.js';
 
 export const ENTITY_KINDS = ['course', 'teacher', 'unit'] as const;
 export type EntityKind = (typeof ENTITY_KINDS)[number];
@@ -50,10 +51,6 @@ export function parseEntityFile(text: string, format: 'json' | 'csv'): EntityPar
   return read.ok ? validateEntities(read.value) : read;
 }
 
-function fieldError(path: string, code: string, message: string): FieldError {
-  return { path, code, message };
-}
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -65,7 +62,7 @@ function readJson(text: string): Read<RawEntity[]> {
   try {
     document = JSON.parse(text);
   } catch (error) {
-    return { ok: false, errors: [fieldError('', 'invalid_json', `The file is not valid JSON: ${(error as Error).message}`)] };
+    return { ok: false, errors: [fieldError('', 'invalid_format', `The file is not valid JSON: ${(error as Error).message}`)] };
   }
   const list = Array.isArray(document) ? document : isRecord(document) ? document.entities : undefined;
   const errors = jsonShapeErrors(document, list);
@@ -83,7 +80,7 @@ function jsonShapeErrors(document: unknown, list: unknown): FieldError[] {
     return [fieldError('', 'invalid_type', 'The file must be an object with "entities" or an array of entities.')];
   }
   const extra = isRecord(document)
-    ? Object.keys(document).filter((key) => key !== 'entities').map((key) => fieldError(key, 'unknown_property', `${key} is not a known property here.`))
+    ? Object.keys(document).filter((key) => key !== 'entities').map((key) => fieldError(key, 'unknown_field', `${key} is not a known property here.`))
     : [];
   if (list === undefined) return [fieldError('entities', 'required', 'entities is required.'), ...extra];
   if (!Array.isArray(list)) return [fieldError('entities', 'invalid_type', 'entities must be an array.'), ...extra];
@@ -93,7 +90,7 @@ function jsonShapeErrors(document: unknown, list: unknown): FieldError[] {
 function unknownPropertyErrors(item: Record<string, unknown>, path: string): FieldError[] {
   return Object.keys(item)
     .filter((key) => !(FIELDS as readonly string[]).includes(key))
-    .map((key) => fieldError(`${path}.${key}`, 'unknown_property', `${key} is not a known property; use ${FIELDS.join(', ')}.`));
+    .map((key) => fieldError(`${path}.${key}`, 'unknown_field', `${key} is not a known property; use ${FIELDS.join(', ')}.`));
 }
 
 // --- CSV ---
@@ -115,7 +112,7 @@ function readCsv(text: string): Read<RawEntity[]> {
       record_delimiter: ['\r\n', '\n', '\r'],
     }) as unknown as CsvRecord[];
   } catch (error) {
-    return { ok: false, errors: [fieldError('', 'invalid_csv', `The file is not valid CSV: ${(error as Error).message}`)] };
+    return { ok: false, errors: [fieldError('', 'invalid_format', `The file is not valid CSV: ${(error as Error).message}`)] };
   }
   if (records.length === 0) return { ok: false, errors: [fieldError('header', 'required', 'The file is empty; it needs the header kind,code,name,parentCode.')] };
   const columns = readHeader(records[0].record);
@@ -137,13 +134,13 @@ function readHeader(header: string[]): Read<Field[]> {
   const fields = header.map((name) => FIELDS.find((field) => field.toLowerCase() === name.toLowerCase()));
   const errors = [
     ...header.flatMap((name, index) =>
-      fields[index] === undefined ? [fieldError(`header[${index}]`, 'unknown_column', `Unknown column "${name}"; the columns are ${FIELDS.join(', ')}.`)] : [],
+      fields[index] === undefined ? [fieldError(`header[${index}]`, 'unknown_field', `Unknown column "${name}"; the columns are ${FIELDS.join(', ')}.`)] : [],
     ),
     ...fields.flatMap((field, index) =>
-      field !== undefined && fields.indexOf(field) !== index ? [fieldError(`header[${index}]`, 'duplicate_column', `Column ${field} appears twice.`)] : [],
+      field !== undefined && fields.indexOf(field) !== index ? [fieldError(`header[${index}]`, 'not_unique', `Column ${field} appears twice.`)] : [],
     ),
     ...REQUIRED_FIELDS.filter((field) => !fields.includes(field)).map((field) =>
-      fieldError('header', 'missing_column', `The header must have a ${field} column.`),
+      fieldError('header', 'required', `The header must have a ${field} column.`),
     ),
   ];
   return errors.length > 0 ? { ok: false, errors } : { ok: true, value: fields as Field[] };
@@ -153,7 +150,7 @@ function extraCellErrors(row: CsvRecord, rowNumber: number, width: number): Fiel
   const extra = row.record.slice(width).filter((cell) => cell !== '');
   return extra.length === 0
     ? []
-    : [fieldError(`rows[${rowNumber}]`, 'too_many_cells', `Row has ${row.record.length} cells but the header has ${width} (line ${row.info.lines}).`)];
+    : [fieldError(`rows[${rowNumber}]`, 'too_long', `Row has ${row.record.length} cells but the header has ${width} (line ${row.info.lines}).`)];
 }
 
 // --- validation shared by both formats ---
@@ -170,7 +167,7 @@ function validateEntities(raws: RawEntity[]): EntityParseResult {
 }
 
 function checkEntity(raw: RawEntity): { entity?: EntityInput; errors: FieldError[] } {
-  const at = (field: Field, code: string, message: string) =>
+  const at = (field: Field, code: FieldErrorCode, message: string) =>
     fieldError(`${raw.path}.${field}`, code, raw.line === undefined ? message : message.replace(/\.$/, ` (line ${raw.line}).`));
   const kind = readText(raw.fields.kind);
   const code = readText(raw.fields.code);
@@ -183,7 +180,7 @@ function checkEntity(raw: RawEntity): { entity?: EntityInput; errors: FieldError
     ...(parentCode === undefined ? [] : codeErrors(parentCode, 'parentCode', at)),
   ];
   if (parentCode !== undefined && kind !== undefined && kind !== 'unit' && (ENTITY_KINDS as readonly unknown[]).includes(kind)) {
-    errors.push(at('parentCode', 'not_allowed', `Only units have a parent; a ${String(kind)} cannot.`));
+    errors.push(at('parentCode', 'not_applicable', `Only units have a parent; a ${String(kind)} cannot.`));
   }
   if (errors.length > 0) return { errors };
   const entity: EntityInput = { kind: kind as EntityKind, code: code as string, name: name as string };
@@ -191,7 +188,7 @@ function checkEntity(raw: RawEntity): { entity?: EntityInput; errors: FieldError
   return { entity, errors };
 }
 
-type At = (field: Field, code: string, message: string) => FieldError;
+type At = (field: Field, code: FieldErrorCode, message: string) => FieldError;
 
 /** Trimmed text; blank text and null count as absent. Non-strings pass through to be rejected. */
 function readText(value: unknown): unknown {
@@ -234,7 +231,7 @@ function duplicateCodeErrors(items: CheckedEntity[]): FieldError[] {
       first.set(id, item);
       return [];
     }
-    return [fieldError(`${item.raw.path}.code`, 'duplicate_code', `The ${item.entity.kind} code "${item.entity.code}" already appears at ${earlier.raw.path}.`)];
+    return [fieldError(`${item.raw.path}.code`, 'not_unique', `The ${item.entity.kind} code "${item.entity.code}" already appears at ${earlier.raw.path}.`)];
   });
 }
 
@@ -248,7 +245,7 @@ function cycleErrors(items: CheckedEntity[]): FieldError[] {
     if (cycle === undefined) return [];
     const start = cycle.indexOf(entity);
     const chain = [...cycle.slice(start), ...cycle.slice(0, start), entity].map((unit) => unit.code).join(' → ');
-    return [fieldError(`${raw.path}.parentCode`, 'cycle', `Unit "${entity.code}" is its own ancestor: ${chain}.`)];
+    return [fieldError(`${raw.path}.parentCode`, 'invalid_reference', `Unit "${entity.code}" is its own ancestor: ${chain}.`)];
   });
 }
 

@@ -186,7 +186,7 @@ describe('importForm: validation', () => {
     ['a non-object', 'not a form', '', 'invalid_type'],
     ['a bad slug', { ...small, slug: 'Bad Slug' }, 'slug', 'invalid_format'],
     ['a missing name', { slug: small.slug, sections: small.sections }, 'name', 'required'],
-    ['no sections', { ...small, sections: [] }, 'sections', 'too_short'],
+    ['no sections', { ...small, sections: [] }, 'sections', 'required'],
     ['an unknown type', withQuestion({ key: 'q', name: 'Q', type: 'SLIDER' }), 'sections[0].questions[1].type', 'invalid_value'],
     ['an unknown property', withQuestion({ key: 'q', name: 'Q', type: 'TEXT', mandatroy: true }), 'sections[0].questions[1].mandatroy', 'unknown_field'],
     ['options on TEXT', withQuestion({ key: 'q', name: 'Q', type: 'TEXT', options: [{ key: 'a', name: 'A' }] }), 'sections[0].questions[1].options', 'not_applicable'],

@@ -1,35 +1,33 @@
+import { Type, type Static } from '@sinclair/typebox';
 import type { DbOrTx } from '../../db/database.js';
 import { apiKeys } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
-import { isScope } from './scopes.js';
+import { fieldError, schemaErrors } from '../../lib/field-errors.js';
+import { SCOPES } from './scopes.js';
 import { mintToken } from './token.js';
-
-export interface CreateKeyInput {
-  companyId: string;
-  name: string;
-  scopes: string[];
-  rateLimitPerMin?: number;
-  expiresAt?: Date | null;
-}
 
 export const DEFAULT_RATE_LIMIT_PER_MIN = 60;
 const MAX_RATE_LIMIT_PER_MIN = 1_000_000;
 
+/** What the CLI (and any route) hands to createKey; checked here so every caller gets the same field errors. */
+export const CreateKeyInput = Type.Object(
+  {
+    companyId: Type.String(),
+    name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', errorCode: 'required', errorMessage: 'must not be blank' }),
+    scopes: Type.Array(Type.Union(SCOPES.map((scope) => Type.Literal(scope))), { maxItems: 100 }),
+    rateLimitPerMin: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_RATE_LIMIT_PER_MIN })),
+    expiresAt: Type.Optional(Type.Union([Type.Date(), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type CreateKeyInput = Static<typeof CreateKeyInput>;
+
 function checkKeyInput(input: CreateKeyInput, now: Date): FieldError[] {
-  const fields: FieldError[] = [];
-  const name = input.name.trim();
-  if (name.length < 1 || name.length > 200) fields.push({ path: 'name', code: 'invalid_length', message: 'must be 1 to 200 characters' });
-  input.scopes.forEach((scope, i) => {
-    if (!isScope(scope)) fields.push({ path: `scopes[${i}]`, code: 'unknown_scope', message: `"${scope}" is not a scope` });
-  });
-  const rate = input.rateLimitPerMin ?? DEFAULT_RATE_LIMIT_PER_MIN;
-  if (!Number.isInteger(rate) || rate < 1 || rate > MAX_RATE_LIMIT_PER_MIN) {
-    fields.push({ path: 'rateLimitPerMin', code: 'out_of_range', message: `must be an integer from 1 to ${MAX_RATE_LIMIT_PER_MIN}` });
-  }
-  if (input.expiresAt && (Number.isNaN(input.expiresAt.getTime()) || input.expiresAt <= now)) {
-    fields.push({ path: 'expiresAt', code: 'invalid_value', message: 'must be a valid time in the future' });
+  const fields = schemaErrors(CreateKeyInput, input);
+  if (input.expiresAt instanceof Date && input.expiresAt <= now) {
+    fields.push(fieldError('expiresAt', 'invalid_value', 'expiresAt must be in the future.'));
   }
   return fields;
 }

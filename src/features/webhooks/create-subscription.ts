@@ -1,13 +1,15 @@
+import { Type, type Static } from '@sinclair/typebox';
 import type { Config } from '../../config.js';
 import type { DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
+import { fieldError, schemaErrors, type FieldErrorCode } from '../../lib/field-errors.js';
 import { isEventType } from '../events/catalog.js';
 import { secretBox } from './secret-box.js';
 import { generateWebhookSecret } from './signature.js';
 import { webhookSubscriptions } from './table.js';
-import { validateTargetUrl } from './target-guard.js';
+import { validateTargetUrl, type TargetUrlCode } from './target-guard.js';
 
 export interface SubscriptionDeps {
   clock: Clock;
@@ -15,35 +17,48 @@ export interface SubscriptionDeps {
   config: Pick<Config, 'secretKey'>;
 }
 
-export interface CreateSubscriptionInput {
-  companyId: string;
-  url: string;
-  /** ["*"] (the default) or catalog event types. */
-  types?: string[];
-  description?: string;
-}
-
 export const ALL_TYPES = '*';
 const MAX_DESCRIPTION = 500;
 
-function checkTypes(types: string[]): FieldError[] {
-  if (types.length === 0) return [{ path: 'types', code: 'required', message: 'name at least one event type, or "*"' }];
-  if (types.includes(ALL_TYPES) && types.length > 1) {
-    return [{ path: 'types', code: 'invalid_value', message: '"*" already means every type; do not combine it with others' }];
-  }
-  return types.flatMap((type, i) =>
-    type === ALL_TYPES || isEventType(type) ? [] : [{ path: `types[${i}]`, code: 'unknown_event_type', message: `"${type}" is not an event type` }],
-  );
+/** What the CLI (and any route) hands to createSubscription; checked here so every caller gets the same field errors. */
+export const CreateSubscriptionInput = Type.Object(
+  {
+    companyId: Type.String(),
+    url: Type.String(),
+    /** ["*"] (the default) or catalog event types. */
+    types: Type.Optional(Type.Array(Type.String(), { minItems: 1, maxItems: 100 })),
+    description: Type.Optional(Type.String({ maxLength: MAX_DESCRIPTION })),
+  },
+  { additionalProperties: false },
+);
+export type CreateSubscriptionInput = Static<typeof CreateSubscriptionInput>;
+
+/** The target guard's reasons in the field-error vocabulary (its message keeps the detail). */
+const URL_CODES: Record<TargetUrlCode, FieldErrorCode> = {
+  too_long: 'too_long',
+  invalid_url: 'invalid_format',
+  unsupported_scheme: 'invalid_value',
+  credentials_not_allowed: 'invalid_value',
+  missing_host: 'invalid_value',
+};
+
+function urlErrors(raw: string): FieldError[] {
+  const url = validateTargetUrl(raw);
+  return url.ok ? [] : [fieldError('url', URL_CODES[url.code], url.message)];
 }
 
-function checkSubscriptionInput(input: CreateSubscriptionInput, types: string[]): FieldError[] {
-  const fields = checkTypes(types);
-  const url = validateTargetUrl(input.url);
-  if (!url.ok) fields.unshift({ path: 'url', code: url.code, message: url.message });
-  if ((input.description ?? '').length > MAX_DESCRIPTION) {
-    fields.push({ path: 'description', code: 'invalid_length', message: `must be at most ${MAX_DESCRIPTION} characters` });
+function typeErrors(types: string[]): FieldError[] {
+  if (types.includes(ALL_TYPES) && types.length > 1) {
+    return [fieldError('types', 'invalid_value', '"*" already means every type; do not combine it with others')];
   }
-  return fields;
+  return types.flatMap((type, i) => (type === ALL_TYPES || isEventType(type) ? [] : [fieldError(`types[${i}]`, 'invalid_value', `"${type}" is not an event type`)]));
+}
+
+/** Shape first (TypeBox); the URL and type rules only for fields whose shape is right. */
+function checkSubscriptionInput(input: CreateSubscriptionInput, types: string[]): FieldError[] {
+  const structural = schemaErrors(CreateSubscriptionInput, input);
+  const malformed = (field: string) => structural.some((error) => error.path === field || error.path.startsWith(`${field}[`));
+  return [...(malformed('url') ? [] : urlErrors(input.url)), ...(malformed('types') ? [] : typeErrors(types)), ...structural];
 }
 
 /** Creates an enabled subscription; its secret is returned once and afterwards only kept sealed. */

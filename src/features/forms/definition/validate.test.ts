@@ -115,7 +115,7 @@ describe('validateFormDefinition: structure', () => {
   });
 
   it('requires at least one section and limits list sizes', () => {
-    expect(errorsOf(form([]))).toEqual(['sections too_short']);
+    expect(errorsOf(form([]))).toEqual(['sections required']);
     const options = Array.from({ length: 201 }, (_, i) => `o${i}`);
     expect(errorsOf(form([section([radio('r', options)])]))).toEqual(['sections[0].questions[0].options too_long']);
   });
@@ -276,7 +276,7 @@ describe('validateFormDefinition: conditions', () => {
   });
 
   it('structural errors inside conditions, nested paths included', () => {
-    expect(withCondition({ all: [] })).toEqual([`${at}.all too_short`]);
+    expect(withCondition({ all: [] })).toEqual([`${at}.all required`]);
     expect(withCondition({ all: [{ question: 'age', answered: true }], any: [] })).toEqual([`${at}.any unknown_field`]);
     expect(withCondition({ question: 'age', answered: 'yes', greater: 3 })).toEqual([
       `${at}.greater unknown_field`,
