@@ -88,10 +88,10 @@ describe('canonicalDims', () => {
       { path: 'dims.campus', code: 'unknown_entity', message: expect.any(String) },
       { path: 'dims.cohort', code: 'required', message: expect.any(String) },
       { path: 'dims.course', code: 'unknown_entity', message: expect.any(String) },
-      { path: 'dims.room', code: 'unknown_dim', message: expect.any(String) },
+      { path: 'dims.room', code: 'unknown_field', message: expect.any(String) },
       { path: 'dims.teacher', code: 'invalid_type', message: expect.any(String) },
-      { path: 'dims.termStart', code: 'invalid_date', message: expect.any(String) },
-      { path: 'dims.year', code: 'invalid_number', message: expect.any(String) },
+      { path: 'dims.termStart', code: 'invalid_format', message: expect.any(String) },
+      { path: 'dims.year', code: 'invalid_format', message: expect.any(String) },
     ]);
   });
 
@@ -104,7 +104,7 @@ describe('canonicalDims', () => {
 
   it('treats keys outside the given declaration as unknown (a caller passes the dims it may set)', async () => {
     const inviteDims = declared.filter((dim) => dim.key !== 'campus');
-    expect(await canonical({ campus: 'NORTH' }, inviteDims)).toMatchObject({ ok: false, errors: [{ path: 'dims.campus', code: 'unknown_dim' }] });
+    expect(await canonical({ campus: 'NORTH' }, inviteDims)).toMatchObject({ ok: false, errors: [{ path: 'dims.campus', code: 'unknown_field' }] });
   });
 
   it('rejects dims that are not an object', async () => {

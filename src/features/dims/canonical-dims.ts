@@ -40,7 +40,7 @@ function readDims(declared: Map<string, DeclaredDim>, given: Record<string, unkn
     const path = `dims.${key}`;
     const dim = declared.get(key);
     if (dim === undefined) {
-      errors.push({ path, code: 'unknown_dim', message: `The form declares no dim "${key}" that can be set here.` });
+      errors.push({ path, code: 'unknown_field', message: `The form declares no dim "${key}" that can be set here.` });
     } else if (isEntityKind(dim.kind)) {
       const value = entityRefText(raw);
       if (value === null) errors.push({ path, code: 'invalid_type', message: `A ${dim.kind} must be given by its id or code, as a string.` });
@@ -74,7 +74,7 @@ async function resolveDimRefs(db: DbOrTx, companyId: string, refs: DimRef[], val
  * Canonical stored dims from what a caller sent (an invite's dims, public-link parameters):
  * entity kinds become ids (an id or the caller's code is accepted), numbers their decimal text,
  * dates YYYY-MM-DD, text trimmed. Pass only the dims the caller may set (for example those with
- * source "invite"): any other key is `unknown_dim`. Keys the caller leaves out stay out. The
+ * source "invite"): any other key is `unknown_field`. Keys the caller leaves out stay out. The
  * unit dim also gives the org unit (id and org path) of whatever carries these dims.
  * Errors have paths `dims.<key>`.
  */

@@ -39,11 +39,11 @@ describe('canonicalScalarDim: number', () => {
   });
 
   it.each([NaN, Infinity, -Infinity, '1e400', 'NaN', 'Infinity'])('rejects %j as not finite', (raw) => {
-    expect(canonicalScalarDim('number', raw)).toMatchObject({ ok: false, code: 'invalid_number' });
+    expect(canonicalScalarDim('number', raw)).toMatchObject({ ok: false, code: 'invalid_format' });
   });
 
   it.each(['', ' ', 'abc', '1,5', '0x10', '1 000', '1e', '--1', '.'])('rejects the text %j', (raw) => {
-    expect(canonicalScalarDim('number', raw)).toMatchObject({ ok: false, code: 'invalid_number' });
+    expect(canonicalScalarDim('number', raw)).toMatchObject({ ok: false, code: 'invalid_format' });
   });
 
   it.each([true, null, undefined, {}, [1]])('rejects the non-number %j', (raw) => {
@@ -88,7 +88,7 @@ describe('canonicalScalarDim: date', () => {
     '0000-01-01T00:00:00+01:00',
     '',
   ])('rejects %j', (raw) => {
-    expect(canonicalScalarDim('date', raw)).toMatchObject({ ok: false, code: 'invalid_date' });
+    expect(canonicalScalarDim('date', raw)).toMatchObject({ ok: false, code: 'invalid_format' });
   });
 
   it('rejects non-strings', () => {

@@ -48,8 +48,8 @@ function canonicalNumber(raw: unknown): CanonicalResult {
     return fail('invalid_type', 'A number value must be a number or a numeric string.');
   }
   const number = typeof raw === 'number' ? raw : parseNumericText(raw.trim());
-  if (number === null) return fail('invalid_number', 'A number value must be written as a decimal number.');
-  if (!Number.isFinite(number)) return fail('invalid_number', 'A number value must be finite.');
+  if (number === null) return fail('invalid_format', 'A number value must be written as a decimal number.');
+  if (!Number.isFinite(number)) return fail('invalid_format', 'A number value must be finite.');
   return { ok: true, value: decimalText(number) };
 }
 
@@ -84,10 +84,10 @@ function canonicalDate(raw: unknown): CanonicalResult {
   if (isIsoDate(text)) return { ok: true, value: text };
   const instant = parseIsoDateTime(text);
   if (instant === null) {
-    return fail('invalid_date', 'A date value must be a real date as YYYY-MM-DD or an ISO 8601 timestamp with a zone.');
+    return fail('invalid_format', 'A date value must be a real date as YYYY-MM-DD or an ISO 8601 timestamp with a zone.');
   }
   const utcDate = new Date(instant).toISOString().slice(0, 10);
-  if (!isIsoDate(utcDate)) return fail('invalid_date', 'The date is out of the supported range of years 0000 to 9999.');
+  if (!isIsoDate(utcDate)) return fail('invalid_format', 'The date is out of the supported range of years 0000 to 9999.');
   return { ok: true, value: utcDate };
 }
 

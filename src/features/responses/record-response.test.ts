@@ -38,7 +38,7 @@ describe('recordResponse', () => {
     }).catch((err) => err);
     expect(error.code).toBe('VALIDATION_ERROR');
     expect(error.details.fields.map((f: { path: string; code: string }) => `${f.path}:${f.code}`).sort()).toEqual(
-      [`answers.${survey.commentId}:invalid_type`, `answers.${survey.ratingId}:required`, 'dims.campus:unknown_dim'].sort(),
+      [`answers.${survey.commentId}:invalid_type`, `answers.${survey.ratingId}:required`, 'dims.campus:unknown_field'].sort(),
     );
     expect((await t.ctx.pool.query('SELECT count(*)::int AS n FROM responses WHERE form_id = $1', [survey.form.id])).rows[0].n).toBe(0);
   });

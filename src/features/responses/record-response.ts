@@ -26,7 +26,7 @@ function undeclaredDimErrors(form: RecordResponseInput['form'], dims: Record<str
   const declared = new Set(form.content.dims.map((dim) => dim.key));
   return Object.keys(dims)
     .filter((key) => !declared.has(key))
-    .map((key) => ({ path: `dims.${key}`, code: 'unknown_dim', message: `The form declares no dim "${key}".` }));
+    .map((key) => ({ path: `dims.${key}`, code: 'unknown_field', message: `The form declares no dim "${key}".` }));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveFormDefinition, type Answers, type ResolvedForm } from '../definition/index.js';
-import { isAnswered, isVisible, validateAnswers, visibleQuestionIds } from './index.js';
+import { dropHidden, isAnswered, isVisible, validateAnswers, visibleQuestionIds } from './index.js';
 
 function resolve(definition: unknown): ResolvedForm {
   const result = resolveFormDefinition(definition, null);
@@ -157,6 +157,14 @@ describe('visibleQuestionIds', () => {
     // answers of school and dorm must not keep year, the north section or dormRating visible.
     const stale = { [q('student')]: false, [q('school')]: opt('school', 'north'), [q('year')]: 2, [q('dorm')]: true, [q('room')]: '12' };
     expect(visibleKeys(stale)).toEqual(['student', 'comment']);
+  });
+
+  it('dropHidden keeps only the answers of visible questions, which then validate', () => {
+    const stale = { [q('student')]: false, [q('school')]: opt('school', 'north'), [q('dorm')]: true, [q('comment')]: 'ok', unknown: 1 };
+    expect(validateAnswers(form, stale).map((e) => e.code).sort()).toEqual(['not_applicable', 'not_applicable', 'unknown_field']);
+    const kept = dropHidden(form, stale);
+    expect(kept).toEqual({ [q('student')]: false, [q('comment')]: 'ok' });
+    expect(validateAnswers(form, kept)).toEqual([]);
   });
 });
 
