@@ -4,8 +4,7 @@
  * public API shape (./public-shape.ts). Format and rules: ../README.md. Visibility and answer
  * validation live in ../rules, which browsers load too.
  */
-export { CHOICE_TYPES, DIM_KINDS, DIM_SOURCES, QUESTION_TYPES, RANGE_DEFAULT_STEP, STAR_DEFAULT_MAX, type DimKind, type DimSource, type QuestionType } from './vocabulary.js';
-export { FormDefinitionSchema } from './schema.js';
+export { CHOICE_TYPES, DIM_KINDS, QUESTION_TYPES, RANGE_DEFAULT_STEP, STAR_DEFAULT_MAX, type DimKind, type DimSource, type QuestionType } from './vocabulary.js';
 export type * from './types.js';
 export { validateFormDefinition } from './validate.js';
 export { assignIds, checkExplicitIds, resolveFormDefinition } from './ids.js';

@@ -19,7 +19,7 @@ const ItemKey = Type.String({
 const Description = Type.String({ maxLength: 5000 });
 const ExplicitId = Type.String();
 
-export const ChoiceSchema = Type.Object(
+const ChoiceSchema = Type.Object(
   { id: Type.Optional(ExplicitId), key: ItemKey, name: humanText(500) },
   { additionalProperties: false },
 );

@@ -1,7 +1,7 @@
 /** Types of the authoring definition (after defaults) and of the resolved (stored) form. */
 import type { Static } from '@sinclair/typebox';
 import type { FieldError } from '../../../lib/errors.js';
-import type { ChoiceSchema, DimSchema, FormDefinitionSchema, LeafConditionSchema, QuestionSchema, SectionSchema, SettingsSchema } from './schema.js';
+import type { DimSchema, FormDefinitionSchema, LeafConditionSchema, QuestionSchema, SectionSchema, SettingsSchema } from './schema.js';
 import type { DimKind, DimSource, QuestionType } from './vocabulary.js';
 
 export type Operand = string | number | boolean;
@@ -10,7 +10,6 @@ export type Condition<Leaf> = Leaf | { all: Condition<Leaf>[] } | { any: Conditi
 
 export type LeafConditionDefinition = Static<typeof LeafConditionSchema>;
 export type ConditionDefinition = Condition<LeafConditionDefinition>;
-export type ChoiceDefinition = Static<typeof ChoiceSchema>;
 export type QuestionDefinition = Omit<Static<typeof QuestionSchema>, 'mandatory' | 'visibleIf'> & {
   mandatory: boolean;
   visibleIf?: ConditionDefinition;
@@ -38,7 +37,6 @@ export interface ResolvedChoice {
   /** zero-based position in the file */
   order: number;
 }
-export type ResolvedOption = ResolvedChoice;
 
 export interface ResolvedLeafCondition {
   questionId: string;
