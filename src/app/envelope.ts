@@ -18,7 +18,7 @@ export const ErrorEnvelope = Type.Object(
       { success: false, error: { code: 'UNAUTHORIZED', message: 'The API key is missing, invalid, revoked or expired.', details: null } },
       {
         success: false,
-        error: { code: 'VALIDATION_ERROR', message: 'The request is invalid.', details: { fields: [{ path: 'limit', code: 'out_of_range', message: 'must be <= 100' }] } },
+        error: { code: 'VALIDATION_ERROR', message: 'The request is invalid.', details: { fields: [{ path: 'limit', code: 'too_large', message: 'limit must be at most 100.' }] } },
       },
     ],
   },

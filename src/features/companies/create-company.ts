@@ -22,11 +22,11 @@ const SLUG_RE = /^[a-z0-9][a-z0-9-]{0,62}$/;
 export async function createCompany(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: CreateCompanyInput) {
   const name = input.name.trim();
   const fields = [];
-  if (name.length < 1 || name.length > 200) fields.push({ path: 'name', code: 'invalid_length', message: 'must be 1 to 200 characters' });
+  if (name.length < 1 || name.length > 200) fields.push({ path: 'name', code: name.length < 1 ? 'required' : 'too_long', message: 'must be 1 to 200 characters' });
   if (!SLUG_RE.test(input.slug)) fields.push({ path: 'slug', code: 'invalid_format', message: 'must be lower-case letters, digits and dashes' });
   if (fields.length) throw validationError(fields);
   if (await findCompanyBySlug(db, input.slug)) {
-    throw validationError([{ path: 'slug', code: 'already_exists', message: `a company with slug "${input.slug}" exists` }]);
+    throw validationError([{ path: 'slug', code: 'not_unique', message: `a company with slug "${input.slug}" exists` }]);
   }
   const now = deps.clock.now();
   const [row] = await db

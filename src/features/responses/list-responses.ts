@@ -99,7 +99,7 @@ export function responsePageSql(input: ListResponsesInput, position: ScanPositio
 
 function checkPeriod(input: ListResponsesInput): void {
   if (input.from && input.to && input.from > input.to) {
-    throw validationError([{ path: 'from', code: 'invalid_range', message: 'from must not be after to.' }]);
+    throw validationError([{ path: 'from', code: 'invalid_value', message: 'from must not be after to.' }]);
   }
 }
 

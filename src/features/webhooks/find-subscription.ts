@@ -20,7 +20,7 @@ export async function findSubscription(db: DbOrTx, companyId: string, id: string
 export async function findEnabledSubscription(db: DbOrTx, companyId: string, id: string) {
   const row = await findSubscription(db, companyId, id);
   if (!row.enabled) {
-    throw validationError([{ path: 'subscription', code: 'disabled', message: `subscription ${id} is disabled; enable it first` }]);
+    throw validationError([{ path: 'subscription', code: 'invalid_value', message: `subscription ${id} is disabled; enable it first` }]);
   }
   return row;
 }

@@ -29,7 +29,7 @@ function checkFilter(filter: DeliveryFilter): FieldError[] {
   }
   const limit = filter.limit ?? 50;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-    fields.push({ path: 'limit', code: 'out_of_range', message: `must be an integer from 1 to ${MAX_LIMIT}` });
+    fields.push({ path: 'limit', code: !Number.isInteger(limit) ? 'invalid_type' : limit < 1 ? 'too_small' : 'too_large', message: `must be an integer from 1 to ${MAX_LIMIT}` });
   }
   return fields;
 }

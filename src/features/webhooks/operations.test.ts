@@ -35,7 +35,7 @@ describe('ping', () => {
     await disableSubscription(t.ctx.db, t.ctx, company.id, subscription.id);
     await expect(pingSubscription(t.ctx.db, t.ctx, company.id, subscription.id)).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
-      details: { fields: [{ path: 'subscription', code: 'disabled' }] },
+      details: { fields: [{ path: 'subscription', code: 'invalid_value' }] },
     });
   });
 });
