@@ -75,6 +75,13 @@ describe('field errors: one code per fault from Ajv and TypeBox alike', () => {
     expect(schemaErrors(Type.Object({ name: Blank }), { name: '  ' })).toEqual([{ path: 'name', code: 'required', message: 'name must not be blank' + '.' }]);
   });
 
+  it('says a union fault once, as the union, not as its first branch', () => {
+    const { ajv, typebox } = both(Input, { ...valid, kind: 'teacher' });
+    expect(ajv).toEqual(['kind invalid_value']);
+    expect(typebox).toEqual(['kind invalid_value']);
+    expect(schemaErrors(Input, { ...valid, kind: 'teacher' })[0].message).toBe('kind must be one of course, unit.');
+  });
+
   it('turns JSON pointers into dotted paths with indexes, escapes undone', () => {
     expect(pointerToPath('/items/3/name')).toBe('items[3].name');
     expect(pointerToPath('/a~1b/c~0d', 'body')).toBe('body.a/b.c~d');

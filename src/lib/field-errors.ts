@@ -106,7 +106,8 @@ function typeName(type: unknown): string {
 
 function describeUnion(schema: Record<string, unknown>): string {
   const members = (schema.anyOf as Record<string, unknown>[] | undefined) ?? [];
-  if (members.length > 0 && members.every((member) => 'const' in member)) {
+  if (members.length === 0) return 'is not an accepted value';
+  if (members.every((member) => 'const' in member)) {
     return `must be one of ${members.map((member) => String(member.const)).join(', ')}`;
   }
   return `must be ${members.map((member) => typeName(member.type)).join(' or ')}`;
@@ -164,16 +165,21 @@ function typeboxFault(error: ValueError): Fault {
 }
 
 /**
+ * One error per path: the first, except that a union's own error replaces those of its
+ * branches (Ajv reports each failed branch, e.g. `must be "course"`, before the union).
+ */
+function firstPerPath(errors: Iterable<[string, Fault]>): FieldError[] {
+  const byPath = new Map<string, FieldError>();
+  for (const [path, fault] of errors) if (!byPath.has(path) || fault.keyword === 'anyOf') byPath.set(path, describe(path, fault));
+  return [...byPath.values()];
+}
+
+/**
  * All structural errors of `value` against a TypeBox schema, the first per path, with paths
  * under `base`. Custom `errorCode` / `errorMessage` options on a schema word its pattern errors.
  */
 export function schemaErrors(schema: TSchema, value: unknown, base = ''): FieldError[] {
-  const byPath = new Map<string, FieldError>();
-  for (const error of Value.Errors(schema, value)) {
-    const path = pointerToPath(error.path, base);
-    if (!byPath.has(path)) byPath.set(path, describe(path, typeboxFault(error)));
-  }
-  return [...byPath.values()];
+  return firstPerPath([...Value.Errors(schema, value)].map((error) => [pointerToPath(error.path, base), typeboxFault(error)]));
 }
 
 // --- Ajv -------------------------------------------------------------------------------------
@@ -195,11 +201,12 @@ const AJV_LIMIT_PARAMS: Record<string, string> = { type: 'type', pattern: 'patte
  * whole input (empty path) is reported at `rootPath` (e.g. `body`, `query`).
  */
 export function ajvFieldErrors(issues: readonly AjvIssue[], rootPath: string): FieldError[] {
-  return issues.map((issue) => {
-    const extra = issue.params.missingProperty ?? issue.params.additionalProperty;
-    const tail = typeof extra === 'string' ? `/${extra.replace(/~/g, '~0').replace(/\//g, '~1')}` : '';
-    const path = pointerToPath(issue.instancePath + tail) || rootPath;
-    const limit = issue.params[AJV_LIMIT_PARAMS[issue.keyword] ?? 'limit'];
-    return describe(path, { keyword: issue.keyword, limit, schema: issue.parentSchema ?? {} });
-  });
+  return firstPerPath(
+    issues.map((issue) => {
+      const extra = issue.params.missingProperty ?? issue.params.additionalProperty;
+      const tail = typeof extra === 'string' ? `/${extra.replace(/~/g, '~0').replace(/\//g, '~1')}` : '';
+      const limit = issue.params[AJV_LIMIT_PARAMS[issue.keyword] ?? 'limit'];
+      return [pointerToPath(issue.instancePath + tail) || rootPath, { keyword: issue.keyword, limit, schema: issue.parentSchema ?? {} }];
+    }),
+  );
 }
