@@ -120,6 +120,6 @@ describe('the quorum binary', () => {
 
     const bad = await quorum(['form', 'import', '--company', slug, file('cli-bad.json', { slug: 'x', name: 'X', sections: [] })]);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toBe('error: The form definition is invalid.\n  sections: sections must have at least 1 item(s).\n');
+    expect(bad.stderr).toBe('error: The form definition is invalid.\n  sections: sections must not be empty.\n');
   });
 });
