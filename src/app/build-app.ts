@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.js';
 import type { Config } from '../config.js';
@@ -24,7 +24,6 @@ declare module 'fastify' {
 }
 
 export interface BuildAppOptions {
-  logger?: FastifyServerOptions['logger'];
   /** How long a verified key is trusted before it is read again (revocation delay). */
   authCacheMs?: number;
   /** Extra authenticated /v1 plugins (tests mount probe routes this way). */
@@ -54,7 +53,9 @@ function trustProxyOption(setting: Config['trustProxy']): boolean | string | ((a
 
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? false,
+    // The context's pino logger (typed as the base logger so plugins type-check); when silent,
+    // Fastify's no-op logger spares a child logger per request.
+    ...(ctx.logger.level === 'silent' ? { logger: false } : { loggerInstance: ctx.logger as FastifyBaseLogger }),
     bodyLimit: BODY_LIMIT,
     trustProxy: trustProxyOption(ctx.config.trustProxy),
     requestIdHeader: false,

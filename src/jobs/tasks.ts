@@ -1,6 +1,6 @@
 import type { TaskDefinition } from './define-task.js';
-import { pruneEventsTask } from '../features/events/prune-events.job.js';
-import { pruneDeliveriesTask } from '../features/webhooks/prune-deliveries.job.js';
+import { pruneEvents } from '../features/events/prune-events.job.js';
+import { pruneDeliveries } from '../features/webhooks/prune-deliveries.job.js';
 
 /** Every task the worker runs; features add theirs here. */
-export const allTasks: TaskDefinition<any>[] = [pruneEventsTask, pruneDeliveriesTask];
+export const allTasks: TaskDefinition<any>[] = [pruneEvents, pruneDeliveries];

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/harness.js';
+import { allTasks } from '../../jobs/tasks.js';
+import { EVENT_RETENTION_DAYS, pruneEvents } from './prune-events.job.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => t?.close());
+
+const DAY = 86_400_000;
+
+/** `count` events of the company, occurred `ageDays` before the clock, in one statement. */
+async function seedEvents(companyId: string, count: number, ageDays: number): Promise<void> {
+  const at = new Date(t.clock.now().getTime() - ageDays * DAY).toISOString();
+  await t.ctx.pool.query(
+    `INSERT INTO events (id, company_id, type, data, occurred_at)
+     SELECT uuidv7_at($2::timestamptz), $1, 'ping', '{"message":"x"}', $2::timestamptz FROM generate_series(1, $3)`,
+    [companyId, at, count],
+  );
+}
+
+const countEvents = async (companyId: string) =>
+  (await t.ctx.pool.query('SELECT count(*)::int AS n FROM events WHERE company_id = $1', [companyId])).rows[0].n;
+
+describe('the events sweep', () => {
+  it('removes events older than the retention as the clock moves, keeps newer ones, and is harmless twice', async () => {
+    const { company } = await t.tenant();
+    await seedEvents(company.id, 3, 10);
+    await seedEvents(company.id, 2, 1);
+    expect(await pruneEvents.sweep(t.ctx)).toBe(0);
+
+    t.clock.advance((EVENT_RETENTION_DAYS - 10) * DAY + 1);
+    expect(await pruneEvents.sweep(t.ctx)).toBe(3);
+    expect(await countEvents(company.id)).toBe(2);
+    expect(await pruneEvents.sweep(t.ctx)).toBe(0);
+    expect(await countEvents(company.id)).toBe(2);
+  });
+
+  it('shares the work between concurrent sweeps: every due row is removed exactly once', async () => {
+    const { company } = await t.tenant();
+    // More than two batches, so both sweeps are claiming while the other holds locks.
+    await seedEvents(company.id, 12_000, EVENT_RETENTION_DAYS + 1);
+    await seedEvents(company.id, 5, 0);
+    const [a, b] = await Promise.all([pruneEvents.sweep(t.ctx), pruneEvents.sweep(t.ctx)]);
+    expect(a + b).toBe(12_000);
+    expect(await countEvents(company.id)).toBe(5);
+  });
+
+  it('is woken daily by the worker\'s cron', () => {
+    expect(allTasks.find((task) => task.name === 'events.prune')).toMatchObject({ cron: '17 3 * * *' });
+  });
+});
