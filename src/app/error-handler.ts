@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type FieldError } from '../lib/errors.js';
+import { ERROR_STATUS } from './error-status.js';
 
 interface AjvIssue {
   instancePath: string;
@@ -77,7 +78,7 @@ function toApiError(error: FastifyError & { validation?: AjvIssue[]; validationC
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-  return reply.code(error.status).send({
+  return reply.code(ERROR_STATUS[error.code]).send({
     success: false,
     error: { code: error.code, message: error.message, details: error.details },
   });
