@@ -8,6 +8,8 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { idGeneratorFor, type IdGenerator } from './lib/ids.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import type { Calendar, Mailer, MessagingProvider } from './lib/providers.js';
+import type { EventConsumer } from './features/events/event-consumer.js';
+import { features } from './features/index.js';
 
 /**
  * Everything a route, service, job or sweep needs from the outside world, assembled in one place
@@ -27,6 +29,8 @@ export interface Context {
   mailer: Mailer | null;
   messaging: MessagingProvider | null;
   calendar: Calendar | null;
+  /** Who acts on stored events (webhook fan-out), from the feature registry. */
+  eventConsumers: readonly EventConsumer[];
   /** Set when the database is the embedded Postgres (started or joined by this process). */
   embedded: EmbeddedPostgres | null;
   /** Ends what createContext opened (pools, limiter, providers, an embedded server it started). */
@@ -89,6 +93,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       logger: overrides.logger ?? createLogger(config),
       limiter,
       ...providers,
+      eventConsumers: features.flatMap((feature) => feature.eventConsumers ?? []),
       embedded,
       close: () => closeAll(closers),
     };

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
-import { describeAuthenticatedRoute } from '../../../test/auth-suite.js';
 import { findForm } from './find-form.js';
 import { importForm } from './import-form.js';
 
@@ -215,16 +214,3 @@ describe('GET /v1/forms/{id}', () => {
     }
   });
 });
-
-describeAuthenticatedRoute('GET /v1/forms', { method: 'GET', scope: 'surveys:read', target: async () => ({ url: '/v1/forms' }) }, () => t);
-
-describeAuthenticatedRoute(
-  'GET /v1/forms/{id}',
-  {
-    method: 'GET',
-    scope: 'surveys:read',
-    otherCompanyIsNotFound: true,
-    target: async (app, { companyId }) => ({ url: `/v1/forms/${(await importForm(app.ctx.db, app.ctx, companyId, definition('auth'))).id}` }),
-  },
-  () => t,
-);
