@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { findForm } from './find-form.js';
 import { importForm } from './import-form.js';
+import { minimalForm } from '../../../test/forms.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -9,9 +10,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-function definition(slug: string, extra: object = {}) {
-  return { slug, name: `Form ${slug}`, sections: [{ key: 's', name: 'S', questions: [{ key: 'q', name: 'Q', type: 'TEXT' }] }], ...extra };
-}
+const definition = minimalForm;
 
 const importInto = (companyId: string, def: unknown) => importForm(t.ctx.db, t.ctx, companyId, def);
 
