@@ -2,8 +2,7 @@ import Fastify from 'fastify';
 import { buildApp } from '../src/app/build-app.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../src/app/rate-limiter.js';
 import { loadConfig } from '../src/config.js';
-import { systemClock } from '../src/lib/clock.js';
-import { idGeneratorFor } from '../src/lib/ids.js';
+import { createContext } from '../src/context.js';
 import { createCompany } from '../src/features/companies/create-company.js';
 import { createKey } from '../src/features/keys/create-key.js';
 import { benchDatabase, load, printTable, type LoadResult } from './support.js';
@@ -22,13 +21,12 @@ async function bareServer() {
 
 async function quorumServer(limiter: RateLimiter) {
   const database = await benchDatabase('quorum_bench_me');
-  const clock = systemClock;
-  const ctx = { config: loadConfig(), db: database.db, pool: database.pool, clock, newId: idGeneratorFor(clock), limiter };
+  const ctx = await createContext({ ...loadConfig(), logLevel: 'silent' }, { database, limiter });
   const company = await createCompany(ctx.db, ctx, { name: 'Bench', slug: `bench-${Date.now()}` });
   const { token } = await createKey(ctx.db, ctx, { companyId: company.id, name: 'bench', scopes: [], rateLimitPerMin: 1_000_000 });
   const app = await buildApp(ctx);
   await app.listen({ port: 0, host: '127.0.0.1' });
-  return { app, token, close: async () => (await app.close(), await database.close()) };
+  return { app, token, close: async () => (await app.close(), await ctx.close(), await database.close()) };
 }
 
 function mean(results: LoadResult[]): LoadResult {
@@ -47,7 +45,6 @@ async function compare(label: string, limiter: RateLimiter, bareUrl: string) {
     me.push(await load(meUrl, { connections: CONNECTIONS, seconds: SECONDS, headers: { authorization: `Bearer ${quorum.token}` } }));
   }
   await quorum.close();
-  await limiter.close();
   const b = mean(bare);
   const m = mean(me);
   if (m.non2xx > 0) throw new Error(`/v1/me answered ${m.non2xx} non-2xx responses during the run`);

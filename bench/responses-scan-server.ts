@@ -9,12 +9,9 @@
  */
 import Fastify from 'fastify';
 import { buildApp } from '../src/app/build-app.js';
-import { MemoryRateLimiter } from '../src/app/rate-limiter.js';
 import { loadConfig } from '../src/config.js';
-import { openPool } from '../src/db/database.js';
+import { createContext } from '../src/context.js';
 import { createKey } from '../src/features/keys/create-key.js';
-import { systemClock } from '../src/lib/clock.js';
-import { idGeneratorFor } from '../src/lib/ids.js';
 import { benchDatabaseUrl } from './support.js';
 
 export interface ServerSetup {
@@ -30,8 +27,7 @@ export interface ServerAddresses {
 }
 
 async function start({ companyId, path }: ServerSetup): Promise<ServerAddresses> {
-  const database = openPool(benchDatabaseUrl('quorum_bench').toString());
-  const ctx = { config: loadConfig(), db: database.db, pool: database.pool, clock: systemClock, newId: idGeneratorFor(systemClock), limiter: new MemoryRateLimiter() };
+  const ctx = await createContext({ ...loadConfig(), databaseUrl: benchDatabaseUrl('quorum_bench').toString(), redisUrl: null, logLevel: 'silent' });
   const { token } = await createKey(ctx.db, ctx, { companyId, name: 'responses-scan bench', scopes: ['surveys:read'], rateLimitPerMin: 1_000_000 });
   const app = await buildApp(ctx);
   const appUrl = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -41,7 +37,7 @@ async function start({ companyId, path }: ServerSetup): Promise<ServerAddresses>
   const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
   process.once('disconnect', () => {
     void Promise.all([app.close(), bare.close()])
-      .then(() => database.close())
+      .then(() => ctx.close())
       .finally(() => process.exit(0));
   });
   return { appUrl, bareUrl, token };

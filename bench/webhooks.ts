@@ -4,8 +4,7 @@ import { Agent, request } from 'undici';
 import { loadConfig } from '../src/config.js';
 import type { Database } from '../src/db/database.js';
 import { systemClock, type Clock } from '../src/lib/clock.js';
-import { idGeneratorFor } from '../src/lib/ids.js';
-import type { WorkerContext } from '../src/jobs/define-task.js';
+import { createContext, type Context } from '../src/context.js';
 import { createCompany } from '../src/features/companies/create-company.js';
 import { emitEvent } from '../src/features/events/emit-event.js';
 import { goalReachedData } from '../src/features/events/catalog.js';
@@ -98,7 +97,7 @@ function fastClock(speed: number): Clock {
 }
 
 /** Emits every event; with a rate, event n is not emitted before n / rate seconds. */
-async function emitAll(ctx: WorkerContext, companyId: string, rate: number | null): Promise<Map<string, number>> {
+async function emitAll(ctx: Context, companyId: string, rate: number | null): Promise<Map<string, number>> {
   const committedAt = new Map<string, number>();
   const start = Date.now();
   let next = 0;
@@ -197,7 +196,7 @@ interface Scenario {
 async function runScenario(database: Database, { label, rate, backlog, failingPath, clock }: Scenario) {
   const receiver = await Receiver.start(failingPath);
   const config = { ...loadConfig({ ...process.env, SECRET_KEY: process.env.SECRET_KEY ?? 'bench-secret-key-that-is-long-enough-0000' }), webhookAllowPrivateTargets: true };
-  const ctx: WorkerContext = { config, db: database.db, pool: database.pool, clock, newId: idGeneratorFor(clock) };
+  const ctx = await createContext({ ...config, logLevel: 'silent', redisUrl: null }, { database, clock });
   const company = await createCompany(ctx.db, ctx, { name: 'Bench', slug: `bench-${Date.now()}` });
   for (const path of PATHS) await createSubscription(ctx.db, ctx, { companyId: company.id, url: `http://127.0.0.1:${receiver.port}${path}` });
   // A lease long in wall time even when the clock runs fast.
@@ -212,6 +211,7 @@ async function runScenario(database: Database, { label, rate, backlog, failingPa
   const receipts = await receiver.report();
   await loop.stop();
   await receiver.stop();
+  await ctx.close();
   const row = summarise(label, committedAt, receipts, started);
   return backlog ? { ...row, 'p50 ms': '-', 'p99 ms': '-' } : row;
 }

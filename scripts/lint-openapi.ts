@@ -7,21 +7,22 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../src/app/build-app.js';
-import { MemoryRateLimiter } from '../src/app/rate-limiter.js';
 import { loadConfig } from '../src/config.js';
-import { openPool } from '../src/db/database.js';
-import { systemClock } from '../src/lib/clock.js';
-import { idGeneratorFor } from '../src/lib/ids.js';
+import { createContext } from '../src/context.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'quorum-openapi-'));
-const config = { ...loadConfig({ QUORUM_DATA_DIR: dir, SECRET_KEY: 'x'.repeat(32) }), publicApiUrl: 'https://api.quorum.example/v1' };
-const database = openPool('postgres://unused@127.0.0.1:1/unused');
-const app = await buildApp({ config, db: database.db, pool: database.pool, clock: systemClock, newId: idGeneratorFor(), limiter: new MemoryRateLimiter() });
+const config = {
+  ...loadConfig({ QUORUM_DATA_DIR: dir, SECRET_KEY: 'x'.repeat(32), LOG_LEVEL: 'silent' }),
+  databaseUrl: 'postgres://unused@127.0.0.1:1/unused',
+  publicApiUrl: 'https://api.quorum.example/v1',
+};
+const ctx = await createContext(config);
+const app = await buildApp(ctx);
 await app.ready();
 const file = join(dir, 'openapi.json');
 writeFileSync(file, JSON.stringify(app.swagger(), null, 2));
 await app.close();
-await database.close();
+await ctx.close();
 try {
   execFileSync(join(process.cwd(), 'node_modules', '.bin', 'redocly'), ['lint', '--config', 'redocly.yaml', file], {
     stdio: 'inherit',

@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       port: 3000,
       host: '0.0.0.0',
       databaseUrl: null,
+      readDatabaseUrl: null,
       dataDir: dir,
       publicApiUrl: 'http://localhost:3000/v1',
       publicFormUrl: 'http://localhost:3000/i',

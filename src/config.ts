@@ -7,6 +7,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | null;
+  /** A read replica for heavy reads; when null the main database serves them. */
+  readDatabaseUrl: string | null;
   dataDir: string;
   publicApiUrl: string;
   publicFormUrl: string;
@@ -109,6 +111,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host,
     databaseUrl: readUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:'], null),
+    readDatabaseUrl: readUrl(env, 'READ_DATABASE_URL', ['postgres:', 'postgresql:'], null),
     dataDir,
     publicApiUrl: readUrl(env, 'PUBLIC_API_URL', ['http:', 'https:'], `${origin}/v1`)!,
     publicFormUrl: readUrl(env, 'PUBLIC_FORM_URL', ['http:', 'https:'], `${origin}/i`)!,

@@ -3,12 +3,10 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type BuildAppOptions } from '../src/app/build-app.js';
-import type { AppContext } from '../src/app/context.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../src/app/rate-limiter.js';
 import { loadConfig, type Config } from '../src/config.js';
-import { openPool, type Database } from '../src/db/database.js';
+import { createContext, type Context, type ContextOverrides } from '../src/context.js';
 import { ManualClock } from '../src/lib/clock.js';
-import { idGeneratorFor } from '../src/lib/ids.js';
 import { createCompany } from '../src/features/companies/create-company.js';
 import { createKey } from '../src/features/keys/create-key.js';
 import { SCOPES, type Scope } from '../src/features/keys/scopes.js';
@@ -46,9 +44,8 @@ export async function cloneDatabase(): Promise<{ url: string; name: string; drop
 
 export interface TestApp {
   app: FastifyInstance;
-  ctx: AppContext;
+  ctx: Context;
   clock: ManualClock;
-  database: Database;
   databaseUrl: string;
   /** A company with a unique slug. */
   company(name?: string): Promise<{ id: string; name: string; slug: string }>;
@@ -62,8 +59,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export interface TestAppOptions extends BuildAppOptions {
-  limiter?: RateLimiter;
+export interface TestAppOptions extends BuildAppOptions, Omit<ContextOverrides, 'clock' | 'database'> {
   config?: Partial<Config>;
 }
 
@@ -80,17 +76,13 @@ export function testConfig(databaseUrl: string, overrides: Partial<Config> = {})
 /** The real app on its own cloned database, with a manual clock. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const cloned = await cloneDatabase();
-  const database = openPool(cloned.url, 5);
   const clock = new ManualClock(TEST_START);
-  const limiter = options.limiter ?? redisLimiterForTests(cloned.name) ?? new MemoryRateLimiter();
-  const ctx: AppContext = {
-    config: testConfig(cloned.url, options.config),
-    db: database.db,
-    pool: database.pool,
+  const ctx = await createContext(testConfig(cloned.url, options.config), {
+    poolSize: 5,
+    ...options,
     clock,
-    newId: idGeneratorFor(clock),
-    limiter,
-  };
+    limiter: options.limiter ?? redisLimiterForTests(cloned.name) ?? new MemoryRateLimiter(),
+  });
   const app = await buildApp(ctx, options);
   await app.ready();
   let companies = 0;
@@ -107,7 +99,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     app,
     ctx,
     clock,
-    database,
     databaseUrl: cloned.url,
     async company(name = 'Test School') {
       companies += 1;
@@ -135,8 +126,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       request(token, { method: 'POST', url, ...(body === undefined ? {} : { payload: body as object }), headers }),
     async close() {
       await app.close();
-      await limiter.close();
-      await database.close();
+      await ctx.close();
       await cloned.drop();
     },
   };

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.js';
 import type { Config } from '../config.js';
@@ -9,12 +9,7 @@ import { openApiRoute, registerDocs, registerOpenApi } from './openapi.js';
 import { CursorMeta, ErrorEnvelope, OffsetMeta } from './envelope.js';
 import { uuidv7 } from '../lib/ids.js';
 import { KeyAuthenticator } from '../features/keys/authenticate-key.js';
-import { keyRoutes, keySchemas } from '../features/keys/routes.js';
-import { formRoutes } from '../features/forms/routes.js';
-import { formSchemas } from '../features/forms/schemas.js';
-import { responseRoutes } from '../features/responses/routes.js';
-import { responseSchemas } from '../features/responses/schemas.js';
-import { eventRoutes, eventSchemas } from '../features/events/routes.js';
+import { features } from '../features/index.js';
 import { healthRoutes } from '../features/health/routes.js';
 
 declare module 'fastify' {
@@ -24,7 +19,6 @@ declare module 'fastify' {
 }
 
 export interface BuildAppOptions {
-  logger?: FastifyServerOptions['logger'];
   /** How long a verified key is trusted before it is read again (revocation delay). */
   authCacheMs?: number;
   /** Extra authenticated /v1 plugins (tests mount probe routes this way). */
@@ -34,9 +28,9 @@ export interface BuildAppOptions {
 export const BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** /v1 routes by feature; each plugin is one room. */
-const v1Features = [openApiRoute, keyRoutes, formRoutes, responseRoutes, eventRoutes];
-const sharedSchemas = [ErrorEnvelope, OffsetMeta, CursorMeta, ...keySchemas, ...formSchemas, ...responseSchemas, ...eventSchemas];
+/** /v1 routes and shared schemas, as the features declare them (src/features/index.ts). */
+const v1Routes = [openApiRoute, ...features.flatMap((feature) => (feature.routes ? [feature.routes] : []))];
+const sharedSchemas = [ErrorEnvelope, OffsetMeta, CursorMeta, ...features.flatMap((feature) => feature.schemas ?? [])];
 
 function registerJsonParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -54,7 +48,9 @@ function trustProxyOption(setting: Config['trustProxy']): boolean | string | ((a
 
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? false,
+    // The context's pino logger (typed as the base logger so plugins type-check); when silent,
+    // Fastify's no-op logger spares a child logger per request.
+    ...(ctx.logger.level === 'silent' ? { logger: false } : { loggerInstance: ctx.logger as FastifyBaseLogger }),
     bodyLimit: BODY_LIMIT,
     trustProxy: trustProxyOption(ctx.config.trustProxy),
     requestIdHeader: false,
@@ -82,7 +78,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(
     async (v1) => {
       registerAuth(v1, { authenticator, limiter: ctx.limiter, clock: ctx.clock });
-      for (const feature of [...v1Features, ...(options.v1Plugins ?? [])]) await v1.register(feature);
+      for (const routes of [...v1Routes, ...(options.v1Plugins ?? [])]) await v1.register(routes);
     },
     { prefix: '/v1' },
   );

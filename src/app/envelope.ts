@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { ERROR_STATUS, type ErrorCode } from '../lib/errors.js';
+import type { ErrorCode } from '../lib/errors.js';
+import { ERROR_STATUS } from './error-status.js';
 
 /** The error envelope of every failed answer. */
 export const ErrorEnvelope = Type.Object(

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../lib/errors.js';
 import { ajvFieldErrors, type AjvIssue } from '../lib/field-errors.js';
+import { ERROR_STATUS } from './error-status.js';
 
 function toApiError(error: FastifyError & { validation?: AjvIssue[]; validationContext?: string }): ApiError {
   if (error instanceof ApiError) return error;
@@ -32,7 +33,7 @@ function toApiError(error: FastifyError & { validation?: AjvIssue[]; validationC
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-  return reply.code(error.status).send({
+  return reply.code(ERROR_STATUS[error.code]).send({
     success: false,
     error: { code: error.code, message: error.message, details: error.details },
   });

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/harness.js';
+import { startTestApp, testConfig, type TestApp } from '../../test/harness.js';
+import { createLogger, loggerOptions } from '../lib/logger.js';
 
 const lines: string[] = [];
 const sink = new Writable({
@@ -9,10 +10,14 @@ const sink = new Writable({
     done();
   },
 });
+const records = () => lines.map((line) => JSON.parse(line));
+
+// The production logger (the one createContext builds for `quorum start`), only at trace level and into a sink.
+const logger = createLogger({ logLevel: 'trace' }, sink);
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ logger: { level: 'trace', stream: sink, redact: ['req.headers.authorization'] } });
+  t = await startTestApp({ logger });
 });
 afterAll(async () => t?.close());
 
@@ -21,10 +26,21 @@ describe('structured logs', () => {
     const { token } = await t.tenant();
     await t.get(token, '/v1/me', { 'x-request-id': 'log-check-1' });
     await t.get(`${token}x`, '/v1/me', { 'x-request-id': 'log-check-2' });
-    const records = lines.map((line) => JSON.parse(line));
-    expect(records.some((r) => r.reqId === 'log-check-1' && r.res?.statusCode === 200)).toBe(true);
-    expect(records.some((r) => r.reqId === 'log-check-2' && r.res?.statusCode === 401)).toBe(true);
+    expect(records().some((r) => r.reqId === 'log-check-1' && r.res?.statusCode === 200)).toBe(true);
+    expect(records().some((r) => r.reqId === 'log-check-2' && r.res?.statusCode === 401)).toBe(true);
     const secret = token.split('_')[2];
     for (const line of lines) expect(line).not.toContain(secret);
+  });
+
+  it('redact credentials wherever a request with its headers is logged', () => {
+    logger.warn({ req: { headers: { authorization: 'Bearer qk_live_leak', cookie: 'session=leak', accept: 'text/html' } } }, 'raw request');
+    const record = records().find((r) => r.msg === 'raw request');
+    expect(record.req.headers).toEqual({ authorization: '[redacted]', cookie: '[redacted]', accept: 'text/html' });
+    expect(lines.join('\n')).not.toContain('leak');
+  });
+
+  it('take their level from LOG_LEVEL', () => {
+    expect(loggerOptions(testConfig('postgres://unused', { logLevel: 'warn' })).level).toBe('warn');
+    expect(createLogger({ logLevel: 'error' }).isLevelEnabled('warn')).toBe(false);
   });
 });

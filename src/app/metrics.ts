@@ -26,10 +26,11 @@ export function registerMetrics(app: FastifyInstance, pool: pg.Pool): Registry {
     async collect() {
       this.reset();
       const { rows } = await pool.query<{ task: string; depth: number }>(
-        `SELECT t.identifier AS task, count(*)::int AS depth
-           FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-          WHERE j.locked_at IS NULL AND j.attempts < j.max_attempts
-          GROUP BY t.identifier`,
+        // graphile-worker's public view, not its private tables: an upgrade may reshape those.
+        `SELECT task_identifier AS task, count(*)::int AS depth
+           FROM graphile_worker.jobs
+          WHERE locked_at IS NULL AND attempts < max_attempts
+          GROUP BY task_identifier`,
       );
       for (const row of rows) this.set({ task: row.task }, row.depth);
     },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { ContractChecker, type OpenApiDocument } from '../../test/contract.js';
-import { ERROR_STATUS } from '../lib/errors.js';
+import { ERROR_STATUS } from './error-status.js';
 
 let t: TestApp;
 let doc: OpenApiDocument & Record<string, any>;

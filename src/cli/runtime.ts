@@ -1,35 +1,26 @@
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config.js';
-import { connectDatabase, type Connection } from '../db/connect.js';
+import { createContext, type Context } from '../context.js';
 import { migrate } from '../db/migrate.js';
-import { systemClock } from '../lib/clock.js';
-import { idGeneratorFor } from '../lib/ids.js';
-import type { WorkerContext } from '../jobs/define-task.js';
 import { findCompanyBySlug } from '../features/companies/create-company.js';
 import { CliError, printError, printResult, type OutputOptions } from './output.js';
 
 /** What a one-shot command works with: config, a migrated database and the providers. */
 export interface CliRuntime {
   config: Config;
-  ctx: WorkerContext;
-  connection: Connection;
+  ctx: Context;
 }
 
 export async function openRuntime(options: { poolSize?: number } = {}): Promise<CliRuntime> {
   const config = loadConfig();
-  const connection = await connectDatabase(config, { poolSize: options.poolSize ?? 4 });
+  const ctx = await createContext(config, { poolSize: options.poolSize ?? 4 });
   try {
-    await migrate(connection.database.pool);
+    await migrate(ctx.pool);
   } catch (err) {
-    await connection.close();
+    await ctx.close();
     throw err;
   }
-  const clock = systemClock;
-  return {
-    config,
-    connection,
-    ctx: { config, db: connection.database.db, pool: connection.database.pool, clock, newId: idGeneratorFor(clock) },
-  };
+  return { config, ctx };
 }
 
 export async function companyIdForSlug(rt: CliRuntime, slug: string): Promise<string> {
@@ -67,7 +58,7 @@ export function runCommand(work: (rt: CliRuntime, input: CommandInput) => Promis
       printError(err, output);
       process.exitCode = 1;
     } finally {
-      await rt?.connection.close().catch(() => undefined);
+      await rt?.ctx.close().catch(() => undefined);
     }
   };
 }

@@ -1,7 +1,7 @@
-import type { AppContext } from '../app/context.js';
+import type { Context } from '../context.js';
 
-/** What a task handler gets besides its payload: the same providers as the API. */
-export type WorkerContext = Omit<AppContext, 'limiter'>;
+/** What a task handler gets besides its payload: the one context, as the API has it. */
+export type WorkerContext = Context;
 
 export interface TaskDefinition<P = unknown> {
   name: string;

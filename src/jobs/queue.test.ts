@@ -14,7 +14,7 @@ afterAll(async () => t?.close());
 const pendingJobs = async (task: string) =>
   (
     await t.ctx.pool.query(
-      `SELECT count(*)::int AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks k ON k.id = j.task_id WHERE k.identifier = $1`,
+      `SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = $1`,
       [task],
     )
   ).rows[0].n;
@@ -57,6 +57,7 @@ describe('jobs and events commit with the business change', () => {
     try {
       await expect.poll(() => seen, { timeout: 10_000 }).toEqual([{ n: 1 }]);
       expect(await pendingJobs('test.record')).toBe(1);
+      expect((await t.get(null, '/metrics')).body).toContain('quorum_job_queue_depth{task="test.record"} 1');
     } finally {
       await worker.stop();
     }

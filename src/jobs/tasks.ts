@@ -1,6 +1,5 @@
 import type { TaskDefinition } from './define-task.js';
-import { pruneEventsTask } from '../features/events/prune-events.job.js';
-import { pruneDeliveriesTask } from '../features/webhooks/prune-deliveries.job.js';
+import { features } from '../features/index.js';
 
-/** Every task the worker runs; features add theirs here. */
-export const allTasks: TaskDefinition<any>[] = [pruneEventsTask, pruneDeliveriesTask];
+/** Every task the worker runs, as the features declare them. */
+export const allTasks: TaskDefinition<any>[] = features.flatMap((feature) => feature.tasks ?? []);

@@ -1,25 +1,29 @@
-/** Every error code of the contract with its HTTP status. The code is the contract; messages are for people. */
-export const ERROR_STATUS = {
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  VALIDATION_ERROR: 400,
-  INVALID_CURSOR: 400,
-  PAGE_NOT_SUPPORTED: 400,
-  NOT_FOUND: 404,
-  PAYLOAD_TOO_LARGE: 413,
-  ANONYMITY_SUPPRESSED: 409,
-  DUPLICATE_INVITE: 409,
-  ALREADY_RESPONDED: 409,
-  QUOTA_EXCEEDED: 403,
-  CHANNEL_NOT_CONFIGURED: 403,
-  TEMPLATE_REQUIRED: 400,
-  RATE_LIMITED: 429,
-  INTERNAL_ERROR: 500,
+/**
+ * Every error code of the contract. The code is the contract; messages are for people. Codes only:
+ * what an error means over HTTP is the error handler's table (src/app/error-status.ts), so a
+ * service failing inside a job or a CLI command means the same thing there.
+ */
+export const ERROR_CODES = [
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'VALIDATION_ERROR',
+  'INVALID_CURSOR',
+  'PAGE_NOT_SUPPORTED',
+  'NOT_FOUND',
+  'PAYLOAD_TOO_LARGE',
+  'ANONYMITY_SUPPRESSED',
+  'DUPLICATE_INVITE',
+  'ALREADY_RESPONDED',
+  'QUOTA_EXCEEDED',
+  'CHANNEL_NOT_CONFIGURED',
+  'TEMPLATE_REQUIRED',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
   /** extension code of the roster import (contract decisions) */
-  DROP_THRESHOLD_EXCEEDED: 409,
-} as const;
+  'DROP_THRESHOLD_EXCEEDED',
+] as const;
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface FieldError {
   path: string;
@@ -28,7 +32,6 @@ export interface FieldError {
 }
 
 export class ApiError extends Error {
-  readonly status: number;
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -37,7 +40,6 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = 'ApiError';
-    this.status = ERROR_STATUS[code];
   }
 }
 

@@ -9,7 +9,7 @@ export function registerDatabaseCommands(program: Command): void {
     .description('apply pending database migrations (also done automatically at start)')
     .action(
       runCommand(
-        async (rt) => migrate(rt.connection.database.pool),
+        async (rt) => migrate(rt.ctx.pool),
         (r) => (r.applied.length ? `applied ${r.applied.join(', ')}` : 'database is up to date'),
       ),
     );

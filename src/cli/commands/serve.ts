@@ -1,13 +1,9 @@
 import type { Command } from 'commander';
 import { buildApp } from '../../app/build-app.js';
-import { createRateLimiter } from '../../app/rate-limiter.js';
 import { loadConfig, type Config } from '../../config.js';
-import { connectDatabase, type Connection } from '../../db/connect.js';
+import { createContext } from '../../context.js';
 import { migrate } from '../../db/migrate.js';
-import { systemClock } from '../../lib/clock.js';
-import { idGeneratorFor } from '../../lib/ids.js';
 import { startWorker, type WorkerHandle } from '../../jobs/worker.js';
-import type { WorkerContext } from '../../jobs/define-task.js';
 import { demoBanner, ensureDemo } from '../../features/demo/seed-demo.js';
 import { printError } from '../output.js';
 
@@ -40,12 +36,10 @@ function closeOnSignals(closers: Closer[]): void {
 }
 
 async function startTiers(config: Config, tiers: Tiers, closers: Closer[]): Promise<void> {
-  const connection: Connection = await connectDatabase(config, { poolSize: 20, log });
-  closers.push(() => connection.close());
-  if (connection.embedded) log(`embedded Postgres on 127.0.0.1:${connection.embedded.port} (${connection.embedded.owned ? 'started' : 'joined'}), data in ${config.dataDir}`);
-  await migrate(connection.database.pool);
-  const clock = systemClock;
-  const ctx: WorkerContext = { config, db: connection.database.db, pool: connection.database.pool, clock, newId: idGeneratorFor(clock) };
+  const ctx = await createContext(config, { poolSize: 20, log });
+  closers.push(() => ctx.close());
+  if (ctx.embedded) log(`embedded Postgres on 127.0.0.1:${ctx.embedded.port} (${ctx.embedded.owned ? 'started' : 'joined'}), data in ${config.dataDir}`);
+  await migrate(ctx.pool);
 
   if (tiers.worker) {
     const worker: WorkerHandle = await startWorker(ctx, {
@@ -54,9 +48,7 @@ async function startTiers(config: Config, tiers: Tiers, closers: Closer[]): Prom
     closers.push(() => worker.stop());
   }
   if (tiers.api) {
-    const limiter = createRateLimiter(config.redisUrl);
-    closers.push(() => limiter.close());
-    const app = await buildApp({ ...ctx, limiter }, { logger: { level: config.logLevel, redact: ['req.headers.authorization'] } });
+    const app = await buildApp(ctx);
     closers.push(() => app.close());
     await app.listen({ port: config.port, host: config.host });
   }

@@ -3,13 +3,14 @@ import type { DbOrTx, Tx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { ApiError } from '../../lib/errors.js';
-import { fanOutRows } from '../webhooks/fan-out-event.js';
-import { queueDeliveries } from '../webhooks/queue-deliveries.js';
 import { eventEnvelope, type EventDataByType, type EventEnvelope, type EventType } from './catalog.js';
+import type { EventConsumer } from './event-consumer.js';
 
 export interface EmitDeps {
   clock: Clock;
   newId: IdGenerator;
+  /** Who acts on stored events (the context has every feature's, from the feature registry). */
+  eventConsumers: readonly EventConsumer[];
 }
 
 /** Largest envelope a webhook may carry (serialised JSON, in bytes). */
@@ -39,13 +40,25 @@ export function buildEvent<T extends EventType>(deps: EmitDeps, companyId: strin
 }
 
 /**
- * Stores the event and queues its webhook deliveries (to every subscription that wants it, or to
- * `onlySubscriptionId`) in one statement of the caller's transaction.
+ * Stores the event and hands it to every consumer (webhooks queue its deliveries: to every
+ * subscription that wants it, or only to `addressedTo`), all in ONE statement of the caller's
+ * transaction: each consumer contributes a CTE beside the event's INSERT.
  */
-export async function storeEvent(tx: DbOrTx, event: EventEnvelope, onlySubscriptionId?: string): Promise<void> {
-  const insertEvent = sql`INSERT INTO events (id, company_id, type, data, occurred_at)
-    VALUES (${event.id}::uuid, ${event.companyId}::uuid, ${event.type}, ${JSON.stringify(event.data)}::jsonb, ${event.occurredAt}::timestamptz)`;
-  await queueDeliveries(tx, fanOutRows(event, onlySubscriptionId), insertEvent);
+export async function storeEvent(tx: DbOrTx, consumers: readonly EventConsumer[], event: EventEnvelope, addressedTo?: string): Promise<void> {
+  const parts = consumers.flatMap((consumer) => {
+    const body = consumer.consume(event, addressedTo);
+    return body ? [{ consumer, body }] : [];
+  });
+  const ctes = parts.map(({ consumer, body }) => sql`, ${sql.identifier(consumer.name)} AS (${body})`);
+  const results = parts.map(({ consumer }) => {
+    const count = sql`(SELECT count(*)::int FROM ${sql.identifier(consumer.name)})`;
+    return sql`, ${consumer.after ? consumer.after(count) : count} AS ${sql.identifier(consumer.name)}`;
+  });
+  await tx.execute(sql`WITH stored AS (
+      INSERT INTO events (id, company_id, type, data, occurred_at)
+      VALUES (${event.id}::uuid, ${event.companyId}::uuid, ${event.type}, ${JSON.stringify(event.data)}::jsonb, ${event.occurredAt}::timestamptz)
+      RETURNING 1)${sql.join(ctes)}
+    SELECT (SELECT count(*)::int FROM stored) AS stored${sql.join(results)}`);
 }
 
 /**
@@ -61,6 +74,6 @@ export async function emitEvent<T extends EventType>(
   data: EventDataByType[T],
 ): Promise<EventEnvelope<T>> {
   const event = buildEvent(deps, companyId, type, data);
-  await storeEvent(tx, event);
+  await storeEvent(tx, deps.eventConsumers, event);
   return event;
 }

@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, sql, type SQL } from 'drizzle-orm';
-import type { CursorPage } from '../../app/cursor-pagination.js';
+import type { CursorPage } from '../../lib/pagination.js';
 import type { DbOrTx } from '../../db/database.js';
 import { events } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';

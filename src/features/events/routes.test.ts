@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
-import { describeAuthenticatedRoute } from '../../../test/auth-suite.js';
 import { emit, goalData } from '../../../test/webhooks.js';
 
 let t: TestApp;
@@ -95,5 +94,3 @@ describe('GET /v1/events', () => {
     }
   });
 });
-
-describeAuthenticatedRoute('GET /v1/events', { method: 'GET', scope: 'events:read', target: async () => ({ url: '/v1/events' }) }, () => t);

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { ApiError, type FieldError } from '../../lib/errors.js';
@@ -6,8 +5,9 @@ import type { ResolvedForm } from './definition/index.js';
 import { exportForm } from './export-form.js';
 import { findFormBySlug } from './find-form.js';
 import { importForm } from './import-form.js';
+import { allQuestionTypesExample } from '../../../test/forms.js';
 
-const example = JSON.parse(readFileSync(new URL('./examples/all-question-types.json', import.meta.url), 'utf8'));
+const example = allQuestionTypesExample();
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,12 +1,8 @@
 import { count, desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { forms } from '../../db/schema.js';
+import { offsetOf, type OffsetRequest } from '../../lib/pagination.js';
 
-export interface OffsetPage {
-  /** 1-based */
-  page: number;
-  limit: number;
-}
 
 const listColumns = {
   id: forms.id,
@@ -26,14 +22,14 @@ const listColumns = {
  * The total rides on the page's rows (a window count); only an empty page (past the end, or no
  * forms) needs a second query for it.
  */
-export async function listForms(db: DbOrTx, companyId: string, { page, limit }: OffsetPage) {
+export async function listForms(db: DbOrTx, companyId: string, request: OffsetRequest) {
   const rows = await db
     .select({ ...listColumns, total: sql<number>`count(*) OVER ()`.mapWith(Number) })
     .from(forms)
     .where(eq(forms.companyId, companyId))
     .orderBy(desc(forms.createdAt), desc(forms.id))
-    .limit(limit)
-    .offset((page - 1) * limit);
+    .limit(request.limit)
+    .offset(offsetOf(request));
   const total = rows.length > 0 ? rows[0].total : await countForms(db, companyId);
   const items = rows.map(({ total: _total, createdAt, updatedAt, ...item }) => ({
     ...item,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
-import { describeAuthenticatedRoute } from '../../../test/auth-suite.js';
 import { findForm } from './find-form.js';
 import { importForm } from './import-form.js';
+import { minimalForm } from '../../../test/forms.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -10,9 +10,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-function definition(slug: string, extra: object = {}) {
-  return { slug, name: `Form ${slug}`, sections: [{ key: 's', name: 'S', questions: [{ key: 'q', name: 'Q', type: 'TEXT' }] }], ...extra };
-}
+const definition = minimalForm;
 
 const importInto = (companyId: string, def: unknown) => importForm(t.ctx.db, t.ctx, companyId, def);
 
@@ -215,16 +213,3 @@ describe('GET /v1/forms/{id}', () => {
     }
   });
 });
-
-describeAuthenticatedRoute('GET /v1/forms', { method: 'GET', scope: 'surveys:read', target: async () => ({ url: '/v1/forms' }) }, () => t);
-
-describeAuthenticatedRoute(
-  'GET /v1/forms/{id}',
-  {
-    method: 'GET',
-    scope: 'surveys:read',
-    otherCompanyIsNotFound: true,
-    target: async (app, { companyId }) => ({ url: `/v1/forms/${(await importForm(app.ctx.db, app.ctx, companyId, definition('auth'))).id}` }),
-  },
-  () => t,
-);

@@ -1,22 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { errorResponses, ok, OffsetMeta, successEnvelope } from '../../app/envelope.js';
+import { offsetMeta, offsetQueryFields, offsetRequest } from '../../app/pagination.js';
 import { getForm } from './get-form.js';
 import { listForms } from './list-forms.js';
 import { FormDetail, FormListItem } from './schemas.js';
 
 /** Offset pagination of the contract; anything but page and limit is a VALIDATION_ERROR. */
-const DEFAULT_PAGE = 1;
-const DEFAULT_LIMIT = 20;
-const ListFormsQuery = Type.Object(
-  {
-    page: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 2_147_483_647, default: DEFAULT_PAGE, description: '1-based page number; a page past the end is empty and still carries the total' }),
-    ),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_LIMIT, description: 'Page size' })),
-  },
-  { additionalProperties: false },
-);
+const ListFormsQuery = Type.Object(offsetQueryFields, { additionalProperties: false });
 
 const FormIdParams = Type.Object({ id: Type.String({ description: 'Form id' }) });
 
@@ -38,9 +29,9 @@ export async function formRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { page = DEFAULT_PAGE, limit = DEFAULT_LIMIT } = request.query;
-      const { items, total } = await listForms(app.ctx.db, request.auth.company.id, { page, limit });
-      return ok(items, { page, limit, total, totalPages: Math.ceil(total / limit) });
+      const wanted = offsetRequest(request.query);
+      const page = await listForms(app.ctx.db, request.auth.company.id, wanted);
+      return ok(page.items, offsetMeta(wanted, page));
     },
   );
   app.get<{ Params: Static<typeof FormIdParams> }>(

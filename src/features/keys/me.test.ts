@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
-import { describeAuthenticatedRoute } from '../../../test/auth-suite.js';
 import { revokeKey } from './revoke-key.js';
 
 let t: TestApp;
@@ -63,9 +62,3 @@ describe('GET /v1/me', () => {
       .toBeInstanceOf(Date);
   });
 });
-
-describeAuthenticatedRoute(
-  'GET /v1/me',
-  { method: 'GET', scope: null, target: async () => ({ url: '/v1/me' }) },
-  () => t,
-);

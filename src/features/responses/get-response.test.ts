@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
-import { describeAuthenticatedRoute } from '../../../test/auth-suite.js';
 import { addResponses, createSurvey } from '../../../test/responses.js';
 
 let t: TestApp;
@@ -60,17 +59,3 @@ describe('GET /v1/responses/{id}', () => {
     }
   });
 });
-
-describeAuthenticatedRoute(
-  'GET /v1/responses/{id}',
-  {
-    method: 'GET',
-    scope: 'surveys:read',
-    otherCompanyIsNotFound: true,
-    target: async (app, tenant) => {
-      const [id] = await addResponses(app, await createSurvey(app, tenant.companyId), 1);
-      return { url: `/v1/responses/${id}` };
-    },
-  },
-  () => t,
-);

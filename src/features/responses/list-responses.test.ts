@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
-import { describeAuthenticatedRoute } from '../../../test/auth-suite.js';
 import { addResponses, createSurvey, type Survey } from '../../../test/responses.js';
 import { importForm } from '../forms/import-form.js';
 
@@ -321,18 +320,3 @@ describe('GET /v1/forms/{id}/responses: parameters', () => {
     expectError(await getPage(token, '/v1/forms/not-a-uuid/responses'), 404, 'NOT_FOUND');
   });
 });
-
-describeAuthenticatedRoute(
-  'GET /v1/forms/{id}/responses',
-  {
-    method: 'GET',
-    scope: 'surveys:read',
-    otherCompanyIsNotFound: true,
-    target: async (app, tenant) => {
-      const survey = await createSurvey(app, tenant.companyId);
-      await addResponses(app, survey, 1);
-      return { url: responsesUrl(survey) };
-    },
-  },
-  () => t,
-);

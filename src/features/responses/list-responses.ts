@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { CursorPage } from '../../app/cursor-pagination.js';
+import type { CursorPage } from '../../lib/pagination.js';
 import type { DbOrTx } from '../../db/database.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../../lib/cursor.js';
 import { notFound, validationError } from '../../lib/errors.js';

@@ -3,7 +3,7 @@ import { responses } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
 import type { IdGenerator } from '../../lib/ids.js';
-import { respondentData, type OrgSource, type RespondentInput } from '../events/catalog.js';
+import { respondentData, type OrgSource, type RespondentInput } from './respondent.js';
 import type { Answers } from '../forms/definition/index.js';
 import { validateAnswers } from '../forms/rules/index.js';
 import type { FormRecord } from '../forms/find-form.js';

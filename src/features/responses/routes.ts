@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { CURSOR_DEFAULT_LIMIT, cursorMeta, cursorQueryFields, rejectPageParameter } from '../../app/cursor-pagination.js';
+import { CURSOR_DEFAULT_LIMIT, cursorMeta, cursorQueryFields, rejectPageParameter } from '../../app/pagination.js';
 import { CursorMeta, errorResponses, ok, okJsonText, successEnvelope } from '../../app/envelope.js';
 import { getResponse } from './get-response.js';
 import { listResponses } from './list-responses.js';

@@ -6,7 +6,7 @@ import { idGeneratorFor } from '../../lib/ids.js';
 import type { DemoSeeder } from '../demo/seed-demo.js';
 import { canonicalScalarDim, type ScalarDimKind } from '../dims/canonical.js';
 import { listEntities } from '../entities/list-entities.js';
-import type { OrgSource } from '../events/catalog.js';
+import type { OrgSource } from './respondent.js';
 import { RANGE_DEFAULT_STEP, STAR_DEFAULT_MAX, type Answers, type ResolvedDim, type ResolvedForm, type ResolvedQuestion } from '../forms/definition/index.js';
 import { isVisible } from '../forms/rules/index.js';
 import type { FormRecord } from '../forms/find-form.js';

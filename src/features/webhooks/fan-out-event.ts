@@ -1,5 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { EventEnvelope } from '../events/catalog.js';
+import type { EventConsumer } from '../events/event-consumer.js';
+import { insertDeliveries, wakeDeliveries } from './queue-deliveries.js';
 
 /**
  * The deliveries of an event, for queueDeliveries: one per enabled subscription of the event's
@@ -15,3 +17,10 @@ export function fanOutRows(event: EventEnvelope, onlySubscriptionId?: string): S
     FROM webhook_subscriptions s
     WHERE s.company_id = ${event.companyId}::uuid AND s.enabled AND ${wanted}`;
 }
+
+/** Webhooks as a consumer of events: each stored event queues its deliveries in the event's own statement. */
+export const webhookFanOut: EventConsumer = {
+  name: 'webhook_deliveries',
+  consume: (event, addressedTo) => insertDeliveries(fanOutRows(event, addressedTo)),
+  after: wakeDeliveries,
+};

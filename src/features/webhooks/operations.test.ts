@@ -5,7 +5,7 @@ import type { DeliveryLoop } from './deliver-loop.js';
 import { disableSubscription } from './disable-subscription.js';
 import { listDeliveries } from './list-deliveries.js';
 import { pingSubscription } from './ping-subscription.js';
-import { DELIVERY_LOG_RETENTION_DAYS, pruneDeliveriesTask } from './prune-deliveries.job.js';
+import { DELIVERY_LOG_RETENTION_DAYS, pruneDeliveries } from './prune-deliveries.job.js';
 import { recoverDeliveries } from './recover-deliveries.js';
 import { resendDelivery } from './resend-delivery.js';
 
@@ -161,11 +161,11 @@ describe('the daily sweep', () => {
     await emit(t, company.id, 'ping', { message: 'old and waiting' });
     await disableSubscription(t.ctx.db, t.ctx, company.id, subscription.id);
     t.clock.advance(DELIVERY_LOG_RETENTION_DAYS * 86_400_000);
-    await pruneDeliveriesTask.handler({}, t.ctx);
+    await pruneDeliveries.sweep(t.ctx);
     expect(await listDeliveries(t.ctx.db, { companyId: company.id })).toHaveLength(2);
 
     t.clock.advance(1);
-    await pruneDeliveriesTask.handler({}, t.ctx);
+    await pruneDeliveries.sweep(t.ctx);
     const left = await listDeliveries(t.ctx.db, { companyId: company.id });
     expect(left.map((d) => [d.status, d.log])).toEqual([['pending', []]]);
     expect((await t.ctx.pool.query('SELECT count(*)::int AS n FROM webhook_attempts WHERE company_id = $1', [company.id])).rows[0].n).toBe(0);

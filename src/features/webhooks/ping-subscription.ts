@@ -13,7 +13,7 @@ export async function pingSubscription(db: DbOrTx, deps: EmitDeps, companyId: st
   return db.transaction(async (tx) => {
     await findEnabledSubscription(tx, companyId, subscriptionId);
     const event = buildEvent(deps, companyId, 'ping', pingData(message));
-    await storeEvent(tx, event, subscriptionId);
+    await storeEvent(tx, deps.eventConsumers, event, subscriptionId);
     return { subscriptionId, event };
   });
 }

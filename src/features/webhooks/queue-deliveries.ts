@@ -4,20 +4,23 @@ import type { DbOrTx } from '../../db/database.js';
 /** LISTENed to by the delivery loops; Postgres delivers it at commit, never for a rolled-back transaction. */
 export const DELIVERIES_CHANNEL = 'quorum_webhook_deliveries';
 
-/**
- * Inserts pending deliveries, set-wise, from a SELECT of (id, company_id, subscription_id,
- * event_id, due_at), and wakes the delivery workers when the caller's transaction commits.
- * `alongside` is a statement run in the same round trip (the event the deliveries are of).
- * Returns how many were queued.
- */
-export async function queueDeliveries(db: DbOrTx, rows: SQL, alongside?: SQL): Promise<number> {
+/** The INSERT of pending deliveries from a SELECT of (id, company_id, subscription_id, event_id, due_at); returns 1 per row. */
+export function insertDeliveries(rows: SQL): SQL {
+  return sql`INSERT INTO webhook_deliveries (id, company_id, subscription_id, event_id, next_attempt_at, created_at)
+    SELECT id, company_id, subscription_id, event_id, due_at, due_at FROM (${rows}) AS r
+    RETURNING 1`;
+}
+
+/** Wakes the delivery workers at commit when `count` deliveries were queued. */
+export function wakeDeliveries(count: SQL): SQL {
+  return sql`CASE WHEN ${count} > 0 THEN pg_notify(${DELIVERIES_CHANNEL}, '') END`;
+}
+
+/** Inserts pending deliveries set-wise (see insertDeliveries) and wakes the workers; returns how many were queued. */
+export async function queueDeliveries(db: DbOrTx, rows: SQL): Promise<number> {
   const result = await db.execute<{ queued: number }>(sql`
-    WITH ${alongside ? sql`alongside AS (${alongside}), ` : sql``}queued AS (
-      INSERT INTO webhook_deliveries (id, company_id, subscription_id, event_id, next_attempt_at, created_at)
-      SELECT id, company_id, subscription_id, event_id, due_at, due_at FROM (${rows}) AS r
-      RETURNING 1
-    )
-    SELECT n AS queued, CASE WHEN n > 0 THEN pg_notify(${DELIVERIES_CHANNEL}, '') END AS woken
+    WITH queued AS (${insertDeliveries(rows)})
+    SELECT n AS queued, ${wakeDeliveries(sql`n`)} AS woken
     FROM (SELECT count(*)::int AS n FROM queued) AS c`);
   return result.rows[0].queued;
 }

@@ -1,9 +1,7 @@
-import { boolean, customType, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { companyId, ts } from '../../db/columns.js';
+import { boolean, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { bytea, companyId, ts } from '../../db/columns.js';
 
 /** Drizzle mirror of migrations/0200_webhooks.sql (the migration is the source of truth). */
-
-const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
 
 export type DisabledReason = 'operator' | 'gone' | 'failing';
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';

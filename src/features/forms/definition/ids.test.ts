@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../lib/errors.js';
 import { isUuid } from '../../../lib/ids.js';
+import { allQuestionTypesExample } from '../../../../test/forms.js';
 import {
   CHOICE_TYPES,
   assignIds,
@@ -17,7 +17,7 @@ import {
   type ResolvedQuestion,
 } from './index.js';
 
-const example: unknown = JSON.parse(readFileSync(new URL('../examples/all-question-types.json', import.meta.url), 'utf8'));
+const example: unknown = allQuestionTypesExample();
 
 /** Deterministic UUIDs, so that tests can tell minted ids apart. */
 function counterIds(start = 1): () => string {

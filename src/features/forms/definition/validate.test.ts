@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { FieldError } from '../../../lib/errors.js';
 import { QUESTION_TYPES, validateFormDefinition } from './index.js';
+import { allQuestionTypesExample } from '../../../../test/forms.js';
 
-const example: unknown = JSON.parse(readFileSync(new URL('../examples/all-question-types.json', import.meta.url), 'utf8'));
+const example: unknown = allQuestionTypesExample();
 
 function form(sections: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { slug: 'test-form', name: 'Test form', sections, ...extra };

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../lib/errors.js';
+import type { CursorPage, OffsetPage, OffsetRequest } from '../lib/pagination.js';
 
 /** The query parameters every cursor route shares (spec: Pagination, cursor form). */
 export const CURSOR_DEFAULT_LIMIT = 20;
@@ -25,16 +26,28 @@ export async function rejectPageParameter(request: FastifyRequest): Promise<void
   }
 }
 
-/** One page of a cursor scan as services return it; `total` only on the first page. */
-export interface CursorPage<T> {
-  items: T[];
-  hasMore: boolean;
-  nextCursor: string | null;
-  total?: number;
-}
 
 /** meta of the cursor form: limit, hasMore, nextCursor, and total on the first page only. */
 export function cursorMeta(page: CursorPage<unknown>, limit: number) {
   const meta = { limit, hasMore: page.hasMore, nextCursor: page.nextCursor };
   return page.total === undefined ? meta : { ...meta, total: page.total };
+}
+
+/** The query parameters every offset route shares (spec: Pagination, offset form). */
+export const OFFSET_DEFAULT_LIMIT = 20;
+export const offsetQueryFields = {
+  page: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 2_147_483_647, default: 1, description: '1-based page number; a page past the end is empty and still carries the total' }),
+  ),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: OFFSET_DEFAULT_LIMIT, description: 'Page size' })),
+};
+
+/** The page asked for, defaults applied (ajv fills them too; this keeps the types exact). */
+export function offsetRequest(query: { page?: number; limit?: number }): OffsetRequest {
+  return { page: query.page ?? 1, limit: query.limit ?? OFFSET_DEFAULT_LIMIT };
+}
+
+/** meta of the offset form: page, limit, total, totalPages. */
+export function offsetMeta({ page, limit }: OffsetRequest, { total }: OffsetPage<unknown>) {
+  return { page, limit, total, totalPages: Math.ceil(total / limit) };
 }

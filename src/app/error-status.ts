@@ -1,0 +1,21 @@
+import type { ErrorCode } from '../lib/errors.js';
+
+/** The HTTP status of each error code (spec: Errors); the one place that knows it. */
+export const ERROR_STATUS: Record<ErrorCode, number> = {
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  VALIDATION_ERROR: 400,
+  INVALID_CURSOR: 400,
+  PAGE_NOT_SUPPORTED: 400,
+  NOT_FOUND: 404,
+  PAYLOAD_TOO_LARGE: 413,
+  ANONYMITY_SUPPRESSED: 409,
+  DUPLICATE_INVITE: 409,
+  ALREADY_RESPONDED: 409,
+  QUOTA_EXCEEDED: 403,
+  CHANNEL_NOT_CONFIGURED: 403,
+  TEMPLATE_REQUIRED: 400,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  DROP_THRESHOLD_EXCEEDED: 409,
+};

@@ -1,0 +1,21 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { TaskDefinition } from '../jobs/define-task.js';
+import type { EventConsumer } from './events/event-consumer.js';
+
+/**
+ * What a feature adds to the service, declared in its own folder (feature.ts) and listed once in
+ * src/features/index.ts: the app, the worker and emitEvent read these lists, so a new feature
+ * edits no other feature's files.
+ */
+export interface Feature {
+  name: string;
+  /** Authenticated /v1 routes (each declares its scope in config.scope). */
+  routes?: (v1: FastifyInstance) => Promise<void>;
+  /** Shared schemas (with $id) its routes reference; published in the OpenAPI document. */
+  schemas?: TSchema[];
+  /** Jobs and sweeps the worker runs. */
+  tasks?: TaskDefinition<any>[];
+  /** Acts on every stored event, inside the event's statement. */
+  eventConsumers?: EventConsumer[];
+}

@@ -1,0 +1,22 @@
+import { boolean, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { companyId, ts } from '../../db/columns.js';
+import type { ResolvedDim, ResolvedForm } from './definition/index.js';
+
+/** Drizzle mirror of the forms table (migration 0001). */
+export const forms = pgTable('forms', {
+  id: uuid('id').primaryKey(),
+  companyId: companyId(),
+  slug: text('slug').notNull(),
+  name: text('name').notNull(),
+  description: text('description'),
+  isPublic: boolean('is_public').notNull(),
+  isClosed: boolean('is_closed').notNull(),
+  requiresInvite: boolean('requires_invite').notNull(),
+  anonymous: boolean('anonymous').notNull(),
+  content: jsonb('content').$type<ResolvedForm>().notNull(),
+  dims: jsonb('dims').$type<ResolvedDim[]>().notNull(),
+  questionCount: integer('question_count').notNull(),
+  responseCount: integer('response_count').notNull(),
+  createdAt: ts('created_at').notNull(),
+  updatedAt: ts('updated_at').notNull(),
+});

@@ -1,0 +1,5 @@
+import type { Feature } from '../feature.js';
+import { webhookFanOut } from './fan-out-event.js';
+import { pruneDeliveries } from './prune-deliveries.job.js';
+
+export const webhooksFeature: Feature = { name: 'webhooks', tasks: [pruneDeliveries], eventConsumers: [webhookFanOut] };

@@ -1,0 +1,27 @@
+/**
+ * The outside services a feature may talk to, as the smallest interfaces it needs. The context
+ * holds one of each (or null when not configured); tests put local fakes with real protocols there.
+ */
+export interface OutgoingMail {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  headers?: Record<string, string>;
+}
+
+export interface Mailer {
+  send(mail: OutgoingMail): Promise<{ messageId: string }>;
+  close(): Promise<void>;
+}
+
+/** Refined by the invites feature (WhatsApp and gateway providers). */
+export interface MessagingProvider {
+  close?(): Promise<void>;
+}
+
+/** Refined by the treatments feature (working days, zoned dates). */
+export interface Calendar {
+  close?(): Promise<void>;
+}

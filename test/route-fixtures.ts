@@ -1,0 +1,23 @@
+import type { TestApp } from './harness.js';
+import { addResponses, createSurvey } from './responses.js';
+
+/**
+ * Path parameters of a real record of `companyId`, per OpenAPI path: the generated auth suite
+ * (src/app/auth-coverage.test.ts) calls each route with them under another company's key and
+ * expects 404. A route with parameters and no fixture here is still covered, with random ids.
+ * A feature adding a route on one record adds its line here.
+ */
+export type RouteFixture = (t: TestApp, companyId: string) => Promise<Record<string, string>>;
+
+export const routeFixtures: Record<string, RouteFixture> = {
+  '/forms/{id}': async (t, companyId) => ({ id: (await createSurvey(t, companyId)).form.id }),
+  '/forms/{id}/responses': async (t, companyId) => {
+    const survey = await createSurvey(t, companyId);
+    await addResponses(t, survey, 1);
+    return { id: survey.form.id };
+  },
+  '/responses/{id}': async (t, companyId) => {
+    const [id] = await addResponses(t, await createSurvey(t, companyId), 1);
+    return { id };
+  },
+};
