@@ -21,7 +21,8 @@ export interface Verdict {
 /** What an attempt means for its delivery: done, retried at a time from the retry policy, or failed for good. */
 export function judgeAttempt(delivery: ClaimedDelivery, result: AttemptResult, now: Date, random: () => number): Verdict {
   if (result.outcome === 'delivered') return { status: 'succeeded', retryAt: null };
-  if (result.statusCode === GONE) return { status: 'failed', retryAt: null };
+  // The target is gone, or resolves where webhooks may never go: trying again changes nothing.
+  if (result.statusCode === GONE || result.outcome === 'forbidden') return { status: 'failed', retryAt: null };
   const delay = nextAttemptDelay({
     attempt: delivery.attempt,
     outcome: result.outcome,
