@@ -42,6 +42,9 @@ const DEFAULTS: Settings = {
   log: () => undefined,
 };
 
+/** After falling asleep, the loop looks again this much later: for work whose queueing transaction checked for sleepers before and committed after. */
+const RECHECKS_MS = [20, 200];
+
 /** Most results written by one record call. */
 const MAX_BATCH = 200;
 
@@ -56,6 +59,9 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
   private stopped = false;
   private poll: NodeJS.Timeout | undefined;
   private listener: Listener | null = null;
+  /** Nothing claimed and nothing held at the last pass: work queued from now on notifies. */
+  private asleep = false;
+  private readonly rechecks = new Set<NodeJS.Timeout>();
   /** Results waiting for the record call under way: written together by the next one (group commit). */
   private readonly unrecorded: { item: I; result: R; resolve: () => void; reject: (err: unknown) => void }[] = [];
   private recording = false;
@@ -93,6 +99,7 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.poll);
+    for (const timer of this.rechecks) clearTimeout(timer);
     await this.listener?.close();
     await this.passes;
     await this.settle();
@@ -123,9 +130,30 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
       leaseMs: this.settings.leaseMs,
     });
     this.held += claimed.length;
+    this.setAsleep(claimed.length === 0 && this.held === 0);
     for (const item of claimed) this.lane(item.target).waiting.push(item);
     for (const target of new Set(claimed.map((item) => item.target))) this.startWaiting(target);
     return claimed.length;
+  }
+
+  /**
+   * While busy, the loop finds new work by claiming again as each item finishes, and queueing
+   * transactions skip their NOTIFY; asleep, it shows itself to them (see wakeSleepers).
+   */
+  private setAsleep(asleep: boolean): void {
+    if (!this.listener || asleep === this.asleep) return;
+    this.asleep = asleep;
+    const shown = this.listener.setAsleep(asleep);
+    if (!asleep) return;
+    void shown.then(() => {
+      for (const delay of RECHECKS_MS) {
+        const timer = setTimeout(() => {
+          this.rechecks.delete(timer);
+          this.wake();
+        }, delay).unref();
+        this.rechecks.add(timer);
+      }
+    });
   }
 
   private lane(target: string): Lane<I> {

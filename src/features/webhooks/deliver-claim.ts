@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { eventEnvelope, type EventEnvelope, type EventType } from '../events/catalog.js';
+import { ASYNC_COMMIT } from '../outbound/async-commit.js';
 import type { ClaimRequest, OutboundItem } from '../outbound/kind.js';
 import { MAX_ATTEMPTS } from './retry-policy.js';
 
@@ -70,7 +71,7 @@ const CLAIM_SQL = `
   )
   SELECT c.id, c.company_id, c.subscription_id, c.attempts AS attempt,
     s.url, s.secret_sealed, s.previous_secret_sealed, s.previous_secret_expires_at,
-    e.id AS event_id, e.type, e.data, e.occurred_at
+    e.id AS event_id, e.type, e.data, e.occurred_at, ${ASYNC_COMMIT} AS commit_mode
   FROM claimed c
   JOIN webhook_subscriptions s ON s.id = c.subscription_id
   JOIN events e ON e.company_id = c.company_id AND e.id = c.event_id

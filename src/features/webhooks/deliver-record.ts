@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { ApiError } from '../../lib/errors.js';
+import { ASYNC_COMMIT } from '../outbound/async-commit.js';
 import type { LogFn } from '../outbound/kind.js';
 import type { ClaimedDelivery } from './deliver-claim.js';
 import type { AttemptResult } from './deliver-send.js';
@@ -52,7 +53,7 @@ interface Outcome {
  */
 const WRITE_OUTCOMES_SQL = `
   WITH input AS (
-    SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::timestamptz[], $5::int[], $6::int[], $7::text[], $8::text[],
+    SELECT *, ${ASYNC_COMMIT} AS commit_mode FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::timestamptz[], $5::int[], $6::int[], $7::text[], $8::text[],
       $9::text[], $10::timestamptz[], $11::timestamptz[], $12::boolean[], $13::uuid[])
       AS i(company_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response_body,
         status, retry_at, judged_at, failed, subscription_id)

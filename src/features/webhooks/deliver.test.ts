@@ -12,9 +12,11 @@ import {
   webhookTestbed,
   type Receiver,
 } from '../../../test/webhooks.js';
-import type { DeliveryLoop } from './deliver-loop.js';
+import { startDeliveryLoop, type DeliveryLoop } from './deliver-loop.js';
 import { deleteSubscription } from './delete-subscription.js';
 import { RESPONSE_BODY_LIMIT } from './deliver-send.js';
+import { DELIVERIES_CHANNEL } from './queue-deliveries.js';
+import { sleeperName } from '../outbound/wake-sleepers.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './retry-policy.js';
 
 const S = 1000;
@@ -317,3 +319,34 @@ describe('a failed delivery', () => {
     }
   });
 });
+
+describe('a listening loop', () => {
+  const sleepers = async () =>
+    (await t.ctx.pool.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()', [sleeperName(DELIVERIES_CHANNEL)])).rows[0].n;
+
+  it('shows itself asleep when idle and is woken at commit; busy, it finds new work without a notification', async () => {
+    const live = await startDeliveryLoop(t.ctx, { pollIntervalMs: null, random: () => 0 });
+    try {
+      const { company } = await t.tenant();
+      await subscribe(t, company.id, receiver.url());
+      await expect.poll(sleepers).toBe(1);
+      await emit(t, company.id, 'ping', { message: 'wakes it' });
+      await expect.poll(() => receiver.received.length).toBe(1);
+      await expect.poll(sleepers).toBe(1);
+
+      let answer!: () => void;
+      const held = new Promise<void>((resolve) => (answer = resolve));
+      receiver.respond = () => ({ status: 200, after: receiver.received.length === 2 ? held : undefined });
+      await emit(t, company.id, 'ping', { message: 'keeps it busy' });
+      await expect.poll(() => receiver.received.length).toBe(2);
+      expect(await sleepers()).toBe(0);
+      const queuedWhileBusy = await emit(t, company.id, 'ping', { message: 'no notification' });
+      answer();
+      await expect.poll(() => receiver.received.map((r) => r.headers['webhook-id'])).toContain(queuedWhileBusy.id);
+      await expect.poll(sleepers).toBe(1);
+    } finally {
+      await live.stop();
+    }
+  });
+});
+
