@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { WorkerContext } from '../../jobs/define-task.js';
 import type { LogFn, OutboundItem, OutboundKind } from './kind.js';
 import { listenForWork, type Listener } from './listen.js';
@@ -44,6 +45,8 @@ const DEFAULTS: Settings = {
 
 /** After falling asleep, the loop looks again this much later: for work whose queueing transaction checked for sleepers before and committed after. */
 const RECHECKS_MS = [20, 200];
+/** Awake, no notification comes: a pass runs at least this often (new targets' work, when every lane is slow). */
+const AWAKE_PASS_MS = 50;
 
 /** Most results written by one record call. */
 const MAX_BATCH = 200;
@@ -59,9 +62,14 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
   private stopped = false;
   private poll: NodeJS.Timeout | undefined;
   private listener: Listener | null = null;
-  /** Nothing claimed and nothing held at the last pass: work queued from now on notifies. */
-  private asleep = false;
+  /** Nothing claimed and nothing held at the last pass: work queued from now on notifies. Null: no pass yet. */
+  private asleep: boolean | null = null;
   private readonly rechecks = new Set<NodeJS.Timeout>();
+  private awakePasses: NodeJS.Timeout | undefined;
+  /** performance.now() when the last claim pass began. */
+  private lastPass = 0;
+  /** The last pass found every place taken (maxInFlight held): the next recorded item wakes the loop. */
+  private full = false;
   /** Results waiting for the record call under way: written together by the next one (group commit). */
   private readonly unrecorded: { item: I; result: R; resolve: () => void; reject: (err: unknown) => void }[] = [];
   private recording = false;
@@ -100,6 +108,7 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
     this.stopped = true;
     clearInterval(this.poll);
     for (const timer of this.rechecks) clearTimeout(timer);
+    clearInterval(this.awakePasses);
     await this.listener?.close();
     await this.passes;
     await this.settle();
@@ -120,8 +129,10 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
    * the moment a slot frees, so a busy target never waits for a claim round trip.
    */
   private async claimAndSend(): Promise<number> {
+    this.lastPass = performance.now();
     const capacity = this.settings.maxInFlight - this.held;
-    if (this.stopped || capacity <= 0) return 0;
+    this.full = capacity <= 0;
+    if (this.stopped || this.full) return 0;
     const claimed = await this.kind.claim(this.ctx, {
       now: this.ctx.clock.now(),
       limit: capacity,
@@ -137,14 +148,19 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
   }
 
   /**
-   * While busy, the loop finds new work by claiming again as each item finishes, and queueing
-   * transactions skip their NOTIFY; asleep, it shows itself to them (see wakeSleepers).
+   * Awake, the loop finds new work by claiming again as its lanes run low (and at least every
+   * AWAKE_PASS_MS), and queueing transactions skip their NOTIFY; asleep, it shows itself to them
+   * (see wakeSleepers).
    */
   private setAsleep(asleep: boolean): void {
     if (!this.listener || asleep === this.asleep) return;
     this.asleep = asleep;
     const shown = this.listener.setAsleep(asleep);
-    if (!asleep) return;
+    if (!asleep) {
+      this.awakePasses = setInterval(() => performance.now() - this.lastPass >= AWAKE_PASS_MS && this.wake(), AWAKE_PASS_MS).unref();
+      return;
+    }
+    clearInterval(this.awakePasses);
     void shown.then(() => {
       for (const delay of RECHECKS_MS) {
         const timer = setTimeout(() => {
@@ -172,12 +188,12 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
     if (lane.sending === 0) this.lanes.delete(target);
   }
 
-  /** A finished item frees room: look for more work. */
+  /** A recorded item frees a place: with none left (or none held: maybe asleep now), look for more work. */
   private track(work: Promise<void>): void {
     this.inFlight.add(work);
     void work.finally(() => {
       this.inFlight.delete(work);
-      this.wake();
+      if (this.full || this.held === 0) this.wake();
     });
   }
 
@@ -197,9 +213,11 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
     try {
       return await this.kind.send(item, this.ctx.clock.now());
     } finally {
-      this.lanes.get(item.target)!.sending--;
+      const lane = this.lanes.get(item.target)!;
+      lane.sending--;
       this.startWaiting(item.target);
-      this.wake();
+      // Down to its slots, the lane is refilled: one claim fetches a batch rather than an item.
+      if (lane.sending + lane.waiting.length <= this.settings.perTarget) this.wake();
     }
   }
 
