@@ -101,7 +101,8 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
   }
 
   async drain(): Promise<void> {
-    while ((await this.runOnce()) > 0);
+    // A pass woken meanwhile may have claimed what this one found no room for.
+    while ((await this.runOnce()) > 0 || this.held > 0);
   }
 
   async stop(): Promise<void> {
@@ -148,7 +149,7 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
   }
 
   /**
-   * Awake, the loop finds new work by claiming again as its lanes run low (and at least every
+   * Awake, the loop finds new work by claiming again as items finish (and at least every
    * AWAKE_PASS_MS), and queueing transactions skip their NOTIFY; asleep, it shows itself to them
    * (see wakeSleepers).
    */
@@ -213,11 +214,11 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
     try {
       return await this.kind.send(item, this.ctx.clock.now());
     } finally {
-      const lane = this.lanes.get(item.target)!;
-      lane.sending--;
+      this.lanes.get(item.target)!.sending--;
       this.startWaiting(item.target);
-      // Down to its slots, the lane is refilled: one claim fetches a batch rather than an item.
-      if (lane.sending + lane.waiting.length <= this.settings.perTarget) this.wake();
+      // Wake-ups while a pass is under way collapse into the next one: passes run back to back
+      // while items finish, each claiming what finished during the last.
+      this.wake();
     }
   }
 
