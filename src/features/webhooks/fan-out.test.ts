@@ -5,6 +5,7 @@ import type { Tx } from '../../db/database.js';
 import { deliveryRows, emit, goalData, subscribe } from '../../../test/webhooks.js';
 import { emitEvent, MAX_EVENT_BYTES } from '../events/emit-event.js';
 import { disableSubscription } from './disable-subscription.js';
+import { sleeperName } from '../outbound/wake-sleepers.js';
 import { DELIVERIES_CHANNEL } from './queue-deliveries.js';
 
 let t: TestApp;
@@ -38,14 +39,20 @@ describe('emitEvent fan-out', () => {
     expect(await deliveryRows(t, other.company.id)).toEqual([]);
   });
 
-  it('commits with the transaction: a rolled-back one leaves no event, no delivery and wakes no worker', async () => {
-    const { company } = await t.tenant();
-    await subscribe(t, company.id, url);
-    const listener = new pg.Client({ connectionString: t.databaseUrl });
+  /** A LISTEN connection, shown as a sleeping loop or as a busy one, collecting what it is sent. */
+  async function listenAs(state: 'asleep' | 'busy') {
+    const listener = new pg.Client({ connectionString: t.databaseUrl, application_name: state === 'asleep' ? sleeperName(DELIVERIES_CHANNEL) : 'busy loop' });
     await listener.connect();
     const notified: string[] = [];
     listener.on('notification', (n) => notified.push(n.channel));
-    await listener.query(`LISTEN ${DELIVERIES_CHANNEL}`);
+    await listener.query(`LISTEN ${DELIVERIES_CHANNEL}; LISTEN sentinel`);
+    return { listener, notified };
+  }
+
+  it('commits with the transaction: a rolled-back one leaves no event, no delivery and wakes no worker', async () => {
+    const { company } = await t.tenant();
+    await subscribe(t, company.id, url);
+    const { listener, notified } = await listenAs('asleep');
     try {
       await expect(
         t.ctx.db.transaction(async (tx) => {
@@ -62,6 +69,25 @@ describe('emitEvent fan-out', () => {
       });
       expect(await deliveryRows(t, company.id)).toHaveLength(1);
       await expect.poll(() => notified).toEqual([DELIVERIES_CHANNEL]);
+    } finally {
+      await listener.end();
+    }
+  });
+
+  it('notifies no one while no loop sleeps: busy loops claim again on their own, and a NOTIFY per commit would serialise the commits', async () => {
+    const { company } = await t.tenant();
+    await subscribe(t, company.id, url);
+    const { listener, notified } = await listenAs('busy');
+    try {
+      await emit(t, company.id, 'ping', { message: 'while busy' });
+      expect(await deliveryRows(t, company.id)).toHaveLength(1);
+      // Notifications arrive in commit order: once the sentinel is in, any earlier one would be too.
+      await t.ctx.pool.query('NOTIFY sentinel');
+      await expect.poll(() => notified).toEqual(['sentinel']);
+
+      await listener.query('SET application_name = $$' + sleeperName(DELIVERIES_CHANNEL) + '$$');
+      await emit(t, company.id, 'ping', { message: 'while asleep' });
+      await expect.poll(() => notified).toEqual(['sentinel', DELIVERIES_CHANNEL]);
     } finally {
       await listener.end();
     }

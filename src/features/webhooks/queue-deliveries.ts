@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
+import { wakeSleepers } from '../outbound/wake-sleepers.js';
 
 /** LISTENed to by the delivery loops; Postgres delivers it at commit, never for a rolled-back transaction. */
 export const DELIVERIES_CHANNEL = 'quorum_webhook_deliveries';
@@ -11,9 +12,9 @@ export function insertDeliveries(rows: SQL): SQL {
     RETURNING 1`;
 }
 
-/** Wakes the delivery workers at commit when `count` deliveries were queued. */
+/** Wakes the sleeping delivery loops at commit when `count` deliveries were queued (awake loops need no NOTIFY). */
 export function wakeDeliveries(count: SQL): SQL {
-  return sql`CASE WHEN ${count} > 0 THEN pg_notify(${DELIVERIES_CHANNEL}, '') END`;
+  return wakeSleepers(DELIVERIES_CHANNEL, sql`${count} > 0`);
 }
 
 /** Inserts pending deliveries set-wise (see insertDeliveries) and wakes the workers; returns how many were queued. */
