@@ -84,3 +84,4 @@ export const events = pgTable('events', {
 
 /** Feature tables that live in their feature's table.ts. */
 export * from '../features/webhooks/table.js';
+export * from '../features/rosters/table.js';

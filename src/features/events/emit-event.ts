@@ -64,3 +64,22 @@ export async function emitEvent<T extends EventType>(
   await storeEvent(tx, event);
   return event;
 }
+
+/**
+ * emitEvent for many events at once (a roster import drops hundreds of enrollments): the events
+ * and their deliveries in one statement of the caller's transaction, however many there are.
+ */
+export async function emitEvents<T extends EventType>(tx: Tx, deps: EmitDeps, companyId: string, type: T, data: EventDataByType[T][]): Promise<number> {
+  if (data.length === 0) return 0;
+  const events = data.map((item) => buildEvent(deps, companyId, type, item));
+  const recordset = sql`jsonb_to_recordset(${JSON.stringify(events)}::jsonb) AS e(id uuid, "companyId" uuid, type text, data jsonb, "occurredAt" timestamptz)`;
+  const insertEvents = sql`INSERT INTO events (id, company_id, type, data, occurred_at) SELECT id, "companyId", type, data, "occurredAt" FROM ${recordset}`;
+  await queueDeliveries(
+    tx,
+    sql`SELECT uuidv7_at(e."occurredAt") AS id, s.company_id, s.id AS subscription_id, e.id AS event_id, e."occurredAt" AS due_at
+      FROM ${recordset} JOIN webhook_subscriptions s
+        ON s.company_id = e."companyId" AND s.enabled AND (s.types @> '{*}' OR e.type = ANY (s.types))`,
+    insertEvents,
+  );
+  return events.length;
+}
