@@ -3,7 +3,7 @@ import type { Tx } from '../../db/database.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import type { EnrollmentInput } from './parse-roster.js';
 import type { EnrollmentStatus } from './table.js';
-import { textArray } from './text-array.js';
+import { textSet } from './text-set.js';
 
 /** One enrollment that changed: created, moved to another status, or dropped by a sync. */
 export type EnrollmentChange = {
@@ -41,7 +41,7 @@ export async function applyEnrollments(tx: Tx, deps: { newId: IdGenerator }, com
                   FROM classes c
                   JOIN enrollments e2 ON e2.company_id = c.company_id AND e2.class_id = c.id AND e2.status IN ('enrolled', 'completed')
                   JOIN people p ON p.company_id = e2.company_id AND p.id = e2.person_id
-                 WHERE c.company_id = ${companyId} AND c.code = ANY (${textArray(input.syncClasses)})
+                 WHERE c.company_id = ${companyId} AND c.code IN ${textSet(input.syncClasses)}
                    AND NOT EXISTS (SELECT 1 FROM mentioned m WHERE m.external_id = p.external_id AND m.code = c.code)) AS d
          WHERE e.company_id = ${companyId} AND e.id = d.id
         RETURNING e.id, d.external_id, d.code, d.old AS from_status, e.status AS to_status, 'dropped' AS action`
@@ -67,11 +67,15 @@ export async function applyEnrollments(tx: Tx, deps: { newId: IdGenerator }, com
       INSERT INTO enrollments (id, company_id, person_id, class_id, status, status_changed_at, created_at)
       SELECT id, ${companyId}, person_id, class_id, status, ${stamp}::timestamptz, ${stamp}::timestamptz FROM cur WHERE stored_id IS NULL
       ON CONFLICT (company_id, person_id, class_id) DO NOTHING
-      RETURNING id, status
+      RETURNING id, person_id, class_id, status
     ), dropped AS (${syncDrops}
     ), changed AS (
       SELECT * FROM updated
-      UNION ALL SELECT i.id, cur.external_id, cur.code, NULL, i.status, 'created' FROM inserted i JOIN cur ON cur.id = i.id
+      -- Named through the tables' keys: a join with cur on the new id would compare every pair (cur has no index).
+      UNION ALL SELECT i.id, p.external_id, c.code, NULL, i.status, 'created'
+        FROM inserted i
+        JOIN people p ON p.company_id = ${companyId} AND p.id = i.person_id
+        JOIN classes c ON c.company_id = ${companyId} AND c.id = i.class_id
       UNION ALL SELECT * FROM dropped
     ), history AS (
       INSERT INTO enrollment_changes (id, company_id, enrollment_id, operation_id, from_status, to_status, changed_at)

@@ -9,7 +9,7 @@ import { applyEnrollments, type EnrollmentChange } from './apply-enrollments.js'
 import { emitDropped } from './emit-dropped.js';
 import { parseRoster, type ClassInput, type EnrollmentInput, type ParsedRoster, type RosterPayload, type RowError } from './parse-roster.js';
 import { lockRosterWrites } from './roster-lock.js';
-import { textArray } from './text-array.js';
+import { textSet } from './text-set.js';
 import { upsertByKey, type UpsertOutcome } from './upsert-by-key.js';
 
 export const MAX_ROSTER_ROWS = 10_000;
@@ -69,13 +69,13 @@ interface Stored {
 }
 
 async function readStored(tx: Tx, companyId: string, parsed: ParsedRoster): Promise<Stored> {
-  const externalIds = textArray(parsed.enrollments.map((e) => e.externalId));
-  const classCodes = textArray([...parsed.enrollments.map((e) => e.classCode), ...parsed.classes.map((c) => c.code)]);
-  const groupCodes = textArray(parsed.classes.flatMap((c) => (c.classGroupCode ? [c.classGroupCode] : [])));
+  const externalIds = textSet(parsed.enrollments.map((e) => e.externalId));
+  const classCodes = textSet([...parsed.enrollments.map((e) => e.classCode), ...parsed.classes.map((c) => c.code)]);
+  const groupCodes = textSet(parsed.classes.flatMap((c) => (c.classGroupCode ? [c.classGroupCode] : [])));
   const { rows } = await tx.execute<{ kind: keyof Stored; key: string }>(sql`
-    SELECT 'people' AS kind, external_id AS key FROM people WHERE company_id = ${companyId} AND external_id = ANY (${externalIds})
-    UNION ALL SELECT 'classes', code FROM classes WHERE company_id = ${companyId} AND code = ANY (${classCodes})
-    UNION ALL SELECT 'classGroups', code FROM class_groups WHERE company_id = ${companyId} AND code = ANY (${groupCodes})`);
+    SELECT 'people' AS kind, external_id AS key FROM people WHERE company_id = ${companyId} AND external_id IN ${externalIds}
+    UNION ALL SELECT 'classes', code FROM classes WHERE company_id = ${companyId} AND code IN ${classCodes}
+    UNION ALL SELECT 'classGroups', code FROM class_groups WHERE company_id = ${companyId} AND code IN ${groupCodes}`);
   const stored: Stored = { people: new Set(), classGroups: new Set(), classes: new Set() };
   for (const row of rows) stored[row.kind].add(row.key);
   return stored;
@@ -142,7 +142,7 @@ async function checkDropRatio(tx: Tx, companyId: string, listed: string[], menti
       FROM classes c
       JOIN enrollments e ON e.company_id = c.company_id AND e.class_id = c.id AND e.status IN ('enrolled', 'completed')
       JOIN people p ON p.company_id = e.company_id AND p.id = e.person_id
-     WHERE c.company_id = ${companyId} AND c.code = ANY (${textArray(listed)})
+     WHERE c.company_id = ${companyId} AND c.code IN ${textSet(listed)}
      GROUP BY c.code ORDER BY c.code`);
   const over = rows
     .map((row) => ({ ...row, ratio: row.dropping / row.active }))
@@ -177,8 +177,11 @@ function summarize(dryRun: boolean, parsed: ParsedRoster, valid: { classes: numb
     (Object.keys(total) as Array<keyof RosterCounts>).map((k) => [k, total[k] - created[k] - updated[k]]),
   ) as unknown as RosterCounts;
   const dropped = changes.enrollments.length - enrollmentRows.length;
-  return { dryRun, created, updated, unchanged, dropped, errors: errors.sort((a, b) => a.path.localeCompare(b.path) || a.index - b.index) };
+  return { dryRun, created, updated, unchanged, dropped, errors: errors.sort(byList) };
 }
+
+const listOf = (error: RowError) => error.path.slice(0, error.path.indexOf('['));
+const byList = (a: RowError, b: RowError) => listOf(a).localeCompare(listOf(b)) || a.index - b.index;
 
 class DryRun extends Error {
   constructor(readonly outcome: ImportOutcome) {
