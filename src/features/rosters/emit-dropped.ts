@@ -18,7 +18,7 @@ export async function emitDropped(tx: Tx, deps: EmitDeps, companyId: string, cha
       FROM enrollments e
       JOIN people p ON p.company_id = e.company_id AND p.id = e.person_id
       JOIN classes c ON c.company_id = e.company_id AND c.id = e.class_id
-     WHERE e.company_id = ${companyId} AND e.id IN (SELECT id::uuid FROM jsonb_array_elements_text(${JSON.stringify(drops.map((d) => d.enrollmentId))}::jsonb) AS id)
+     WHERE e.company_id = ${companyId} AND e.id IN (SELECT v.value::uuid FROM jsonb_array_elements_text(${JSON.stringify(drops.map((d) => d.enrollmentId))}::jsonb) AS v(value))
      ORDER BY e.id`);
   const previous = new Map(drops.map((d) => [d.enrollmentId, d.fromStatus as 'enrolled' | 'completed']));
   return emitEvents(
