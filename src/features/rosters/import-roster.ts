@@ -9,6 +9,7 @@ import { applyEnrollments, type EnrollmentChange } from './apply-enrollments.js'
 import { emitDropped } from './emit-dropped.js';
 import { parseRoster, type ClassInput, type EnrollmentInput, type ParsedRoster, type RosterPayload, type RowError } from './parse-roster.js';
 import { lockRosterWrites } from './roster-lock.js';
+import { finishOperation, startOperation } from './roster-operation.js';
 import { textSet } from './text-set.js';
 import { upsertByKey, type UpsertOutcome } from './upsert-by-key.js';
 
@@ -212,9 +213,7 @@ export async function importRoster(db: Db, deps: ImportDeps, companyId: string, 
       const listed = [...new Set([...classes.valid.map((c) => c.code), ...enrollments.valid.map((e) => e.classCode)])];
       if (input.mode === 'sync') await checkDropRatio(tx, companyId, listed, parsed.mentioned, input.maxDropRatio ?? DEFAULT_MAX_DROP_RATIO);
 
-      const operationId = deps.newId();
-      await tx.execute(sql`INSERT INTO roster_operations (id, company_id, kind, mode, summary, created_at)
-        VALUES (${operationId}, ${companyId}, 'import', ${input.mode}, '{}', ${stamp.toISOString()}::timestamptz)`);
+      const operationId = await startOperation(tx, deps, companyId, 'import', input.mode, stamp);
       const changes = await applyRows(tx, deps, companyId, stamp, { parsed, classes: classes.valid });
       changes.enrollments = await applyEnrollments(tx, deps, companyId, {
         stamp,
@@ -232,8 +231,7 @@ export async function importRoster(db: Db, deps: ImportDeps, companyId: string, 
       const outcome = { result, changes, events };
       if (dryRun) throw new DryRun({ ...outcome, events: 0 });
       const { errors: _errors, ...summary } = result;
-      await tx.execute(sql`UPDATE roster_operations SET summary = ${JSON.stringify({ ...summary, errors: result.errors.length })}::jsonb
-        WHERE company_id = ${companyId} AND id = ${operationId}`);
+      await finishOperation(tx, companyId, operationId, { ...summary, errors: result.errors.length });
       return outcome;
     });
   } catch (err) {
