@@ -111,7 +111,7 @@ function optionalText(row: Record<string, unknown>, field: string, max: number):
 
 function optionalDay(row: Record<string, unknown>, field: string): string | null | undefined {
   const value = optionalText(row, field, 10);
-  if (value == null) return value;
+  if (value === null || value === undefined) return value;
   const parsed = new Date(`${value}T00:00:00.000Z`);
   if (!DAY.test(value) || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== value || value < '0001') {
     fail(field, 'invalid_date', `${field} must be a date YYYY-MM-DD.`);
