@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthenticatedRoute } from '../../../test/auth-suite.js';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { registerSchool, rosterPayload, studentId } from '../../../test/rosters.js';
+import { createSubscription } from '../webhooks/create-subscription.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -96,11 +97,15 @@ describe('POST /v1/enrollments/import', () => {
     expect(await scalar(`SELECT count(*) FROM people WHERE company_id = $1 AND external_id = 'NEW'`, [company.id])).toBe(0);
     expect(await droppedEvents(company.id)).toBe(0);
 
-    // With a ratio that allows it, the same payload drops the three and tells the world, once each.
+    // With a ratio that allows it, the same payload drops the three and tells the world, once each,
+    // to the subscriptions that want the type.
+    await createSubscription(t.ctx.db, t.ctx, { companyId: company.id, url: 'http://127.0.0.1:9/drops', types: ['enrollment.dropped'] });
+    await createSubscription(t.ctx.db, t.ctx, { companyId: company.id, url: 'http://127.0.0.1:9/pings', types: ['ping'] });
     const allowed = await importRoster(token, { ...partial, maxDropRatio: 0.3 });
     expect(allowed.statusCode).toBe(200);
     expect(allowed.json().data).toMatchObject({ dropped: 3, created: { people: 1, enrollments: 1 } });
     expect(await droppedEvents(company.id)).toBe(3);
+    expect(await countOf('webhook_deliveries', company.id)).toBe(3);
     const again = await importRoster(token, { ...partial, maxDropRatio: 0.3 });
     expect(again.json().data).toMatchObject({ dropped: 0, created: { enrollments: 0 }, updated: { enrollments: 0 } });
     expect(await droppedEvents(company.id)).toBe(3);
