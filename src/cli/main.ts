@@ -7,9 +7,11 @@ import { registerFormCommands } from './commands/form.js';
 import { registerKeyCommands } from './commands/key.js';
 import { registerServeCommands } from './commands/serve.js';
 import { registerWebhookCommands } from './commands/webhook.js';
+import { registerRosterCommands } from './commands/roster.js';
+import { registerEnrollmentCommands } from './commands/enrollment.js';
 
 /** Each feature registers its commands; add new rooms here. */
-const commandGroups = [registerServeCommands, registerDatabaseCommands, registerCompanyCommands, registerKeyCommands, registerFormCommands, registerEntityCommands, registerWebhookCommands];
+const commandGroups = [registerServeCommands, registerDatabaseCommands, registerCompanyCommands, registerKeyCommands, registerFormCommands, registerEntityCommands, registerWebhookCommands, registerRosterCommands, registerEnrollmentCommands];
 
 const program = new Command()
   .name('quorum')

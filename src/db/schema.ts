@@ -9,3 +9,4 @@ export * from '../features/responses/table.js';
 export * from '../features/events/table.js';
 export * from '../features/entities/table.js';
 export * from '../features/webhooks/table.js';
+export * from '../features/rosters/table.js';

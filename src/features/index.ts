@@ -3,7 +3,8 @@ import { eventsFeature } from './events/feature.js';
 import { formsFeature } from './forms/feature.js';
 import { keysFeature } from './keys/feature.js';
 import { responsesFeature } from './responses/feature.js';
+import { rostersFeature } from './rosters/feature.js';
 import { webhooksFeature } from './webhooks/feature.js';
 
 /** Every feature of the service, one line each: the only list a new feature joins. */
-export const features: readonly Feature[] = [keysFeature, formsFeature, responsesFeature, eventsFeature, webhooksFeature];
+export const features: readonly Feature[] = [keysFeature, formsFeature, responsesFeature, eventsFeature, webhooksFeature, rostersFeature];

@@ -6,6 +6,7 @@ import { createKey } from '../keys/create-key.js';
 import { SCOPES } from '../keys/scopes.js';
 import { seedFormsAndEntities } from './seed-forms.js';
 import { seedDemoResponses } from '../responses/seed-demo-responses.js';
+import { seedDemoRoster } from '../rosters/seed-demo-roster.js';
 
 export const DEMO_SLUG = 'demo';
 
@@ -19,7 +20,7 @@ export interface DemoCompany {
 export type DemoSeeder = (ctx: WorkerContext, company: DemoCompany) => Promise<void>;
 
 /** Features add their seeders here so a newcomer sees every capability on the first start. */
-export const demoSeeders: DemoSeeder[] = [seedFormsAndEntities, seedDemoResponses];
+export const demoSeeders: DemoSeeder[] = [seedFormsAndEntities, seedDemoResponses, seedDemoRoster];
 
 export type DemoResult = { created: true; company: DemoCompany; token: string } | { created: false; company: DemoCompany };
 

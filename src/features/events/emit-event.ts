@@ -40,13 +40,16 @@ export function buildEvent<T extends EventType>(deps: EmitDeps, companyId: strin
 }
 
 /**
- * Stores the event and hands it to every consumer (webhooks queue its deliveries: to every
- * subscription that wants it, or only to `addressedTo`), all in ONE statement of the caller's
- * transaction: each consumer contributes a CTE beside the event's INSERT.
+ * Stores the events and hands them to every consumer (webhooks queue their deliveries: to every
+ * subscription that wants each, or only to `addressedTo`), all in ONE statement of the caller's
+ * transaction, however many events: each consumer contributes a CTE beside the events' INSERT.
  */
-export async function storeEvent(tx: DbOrTx, consumers: readonly EventConsumer[], event: EventEnvelope, addressedTo?: string): Promise<void> {
+export async function storeEvents(tx: DbOrTx, consumers: readonly EventConsumer[], events: readonly EventEnvelope[], addressedTo?: string): Promise<void> {
+  if (events.length === 0) return;
+  const relation = sql`jsonb_to_recordset(${JSON.stringify(events)}::jsonb) AS e(id uuid, "companyId" uuid, type text, data jsonb, "occurredAt" timestamptz)`;
+  const stored = sql`(SELECT id, "companyId" AS company_id, type, "occurredAt" AS occurred_at FROM ${relation}) AS e`;
   const parts = consumers.flatMap((consumer) => {
-    const body = consumer.consume(event, addressedTo);
+    const body = consumer.consume(stored, addressedTo);
     return body ? [{ consumer, body }] : [];
   });
   const ctes = parts.map(({ consumer, body }) => sql`, ${sql.identifier(consumer.name)} AS (${body})`);
@@ -56,9 +59,14 @@ export async function storeEvent(tx: DbOrTx, consumers: readonly EventConsumer[]
   });
   await tx.execute(sql`WITH stored AS (
       INSERT INTO events (id, company_id, type, data, occurred_at)
-      VALUES (${event.id}::uuid, ${event.companyId}::uuid, ${event.type}, ${JSON.stringify(event.data)}::jsonb, ${event.occurredAt}::timestamptz)
+      SELECT id, "companyId", type, data, "occurredAt" FROM ${relation}
       RETURNING 1)${sql.join(ctes)}
     SELECT (SELECT count(*)::int FROM stored) AS stored${sql.join(results)}`);
+}
+
+/** storeEvents for one event (a ping addressed to one subscription, say). */
+export function storeEvent(tx: DbOrTx, consumers: readonly EventConsumer[], event: EventEnvelope, addressedTo?: string): Promise<void> {
+  return storeEvents(tx, consumers, [event], addressedTo);
 }
 
 /**
@@ -76,4 +84,14 @@ export async function emitEvent<T extends EventType>(
   const event = buildEvent(deps, companyId, type, data);
   await storeEvent(tx, deps.eventConsumers, event);
   return event;
+}
+
+/**
+ * emitEvent for many events at once (a roster import drops hundreds of enrollments): the events
+ * and their deliveries in one statement of the caller's transaction, however many there are.
+ */
+export async function emitEvents<T extends EventType>(tx: Tx, deps: EmitDeps, companyId: string, type: T, data: EventDataByType[T][]): Promise<number> {
+  const events = data.map((item) => buildEvent(deps, companyId, type, item));
+  await storeEvents(tx, deps.eventConsumers, events);
+  return events.length;
 }

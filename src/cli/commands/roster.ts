@@ -1,0 +1,97 @@
+import { statSync } from 'node:fs';
+import { Option, type Command } from 'commander';
+import { ApiError } from '../../lib/errors.js';
+import { importRoster, type ImportMode, type ImportOutcome, type ImportRosterInput, type RosterCounts } from '../../features/rosters/import-roster.js';
+import { readRosterFolder } from '../../features/rosters/read-roster-folder.js';
+import { readJsonFile } from '../input.js';
+import { CliError } from '../output.js';
+import { companyIdForSlug, runCommand, type CliRuntime, type CommandInput } from '../runtime.js';
+
+const MODES: readonly ImportMode[] = ['upsert', 'sync'];
+
+/** The roster lists of a JSON file in the API's shape, or of a folder of CSV files. */
+function readRoster(path: string): Omit<ImportRosterInput, 'mode'> {
+  let isFolder: boolean;
+  try {
+    isFolder = statSync(path).isDirectory();
+  } catch (err) {
+    throw new CliError(`cannot read ${path}: ${(err as Error).message}`);
+  }
+  if (isFolder) {
+    try {
+      return readRosterFolder(path);
+    } catch (err) {
+      throw new CliError((err as Error).message);
+    }
+  }
+  const json = readJsonFile(path) as Partial<ImportRosterInput> | null;
+  if (!json || typeof json !== 'object' || !Array.isArray(json.enrollments)) throw new CliError(`${path} must be an object with an enrollments list`);
+  return json as ImportRosterInput;
+}
+
+function ratio(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed < 0 || parsed > 1) throw new CliError('--max-drop-ratio must be a number from 0 to 1');
+  return parsed;
+}
+
+export async function rosterImport(rt: CliRuntime, { args, opts }: CommandInput): Promise<ImportOutcome | ImportOutcome['result']> {
+  const companyId = await companyIdForSlug(rt, opts.company);
+  const roster = readRoster(args[0]);
+  const rows = (['people', 'classGroups', 'classes', 'enrollments'] as const).map((list) => `${roster[list]?.length ?? 0} ${list}`).join(', ');
+  process.stderr.write(`read ${args[0]}: ${rows}\n${opts.dryRun ? 'checking (dry run)' : 'importing'} in one transaction… `);
+  const started = process.hrtime.bigint();
+  try {
+    const outcome = await importRoster(rt.ctx.db, rt.ctx, companyId, { ...roster, mode: opts.mode, dryRun: Boolean(opts.dryRun), maxDropRatio: ratio(opts.maxDropRatio) });
+    process.stderr.write(`done in ${Number((process.hrtime.bigint() - started) / 1_000_000n)} ms\n`);
+    return opts.dryRun ? outcome : outcome.result;
+  } catch (err) {
+    process.stderr.write('failed\n');
+    if (err instanceof ApiError && err.code === 'DROP_THRESHOLD_EXCEEDED') {
+      const classes = (err.details?.classes ?? []) as Array<{ classCode: string; active: number; dropping: number; ratio: number }>;
+      const lines = classes.map((c) => `  ${c.classCode}: would drop ${c.dropping} of ${c.active} (${(c.ratio * 100).toFixed(1)}%)`);
+      throw new CliError([err.message, ...lines, '  (raise --max-drop-ratio if these drops are intended)'].join('\n'));
+    }
+    throw err;
+  }
+}
+
+const counts = (c: RosterCounts) => `people ${c.people}, classes ${c.classes}, class groups ${c.classGroups}, enrollments ${c.enrollments}`;
+
+/** The readable diff of a dry run: one line per change. */
+function describeChanges(changes: ImportOutcome['changes']): string[] {
+  const sign = { created: '+', updated: '~', dropped: '-' } as const;
+  return [
+    ...changes.classGroups.map((c) => `${sign[c.action]} class group ${c.key}`),
+    ...changes.classes.map((c) => `${sign[c.action]} class ${c.key}`),
+    ...changes.people.map((c) => `${sign[c.action]} person ${c.key}`),
+    ...changes.enrollments.map((c) => `${sign[c.action]} enrollment ${c.externalId} in ${c.classCode}: ${c.fromStatus ?? '(new)'} → ${c.toStatus}`),
+  ];
+}
+
+export function describeRosterImport(output: ImportOutcome | ImportOutcome['result']): string {
+  const result = 'result' in output ? output.result : output;
+  const lines = [
+    `${result.dryRun ? 'would create' : 'created'}: ${counts(result.created)}`,
+    `${result.dryRun ? 'would update' : 'updated'}: ${counts(result.updated)}`,
+    `unchanged: ${counts(result.unchanged)}`,
+    `${result.dryRun ? 'would drop' : 'dropped'}: ${result.dropped} enrollment(s) left out by the sync`,
+    ...(result.errors.length > 0 ? [`skipped ${result.errors.length} invalid row(s):`, ...result.errors.map((e) => `  ${e.path}: ${e.message}`)] : []),
+  ];
+  if ('changes' in output) lines.push('', 'changes (nothing applied):', ...(describeChanges(output.changes).length ? describeChanges(output.changes) : ['  (none)']));
+  return lines.join('\n');
+}
+
+export function registerRosterCommands(program: Command): void {
+  const roster = program.command('roster').description('class rosters: people, class groups, classes and enrollments');
+  roster
+    .command('import')
+    .description('import a roster: a JSON file in the API shape, or a folder of people.csv, class_groups.csv, classes.csv, enrollments.csv')
+    .requiredOption('--company <slug>', 'company slug')
+    .addOption(new Option('--mode <mode>', 'upsert, or sync (also drops the left-out enrollments of the listed classes)').choices(MODES).default('upsert'))
+    .option('--dry-run', 'show what would change, apply nothing')
+    .option('--max-drop-ratio <ratio>', 'sync: largest share of a class that may be dropped (default 0.2)')
+    .argument('<path>', 'roster JSON file or CSV folder')
+    .action(runCommand(rosterImport, describeRosterImport));
+}
