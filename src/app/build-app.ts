@@ -2,7 +2,10 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifySer
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.js';
 import type { Config } from '../config.js';
-import { registerErrorHandling } from './error-handler.js';
+import { notFoundHandler, registerErrorHandling } from './error-handler.js';
+import { frameworkErrors } from './framework-errors.js';
+import { clientErrorHandler } from './client-errors.js';
+import { registerStrictInput } from './strict-input.js';
 import { registerAuth } from './auth.js';
 import { registerMetrics } from './metrics.js';
 import { openApiRoute, registerDocs, registerOpenApi } from './openapi.js';
@@ -62,6 +65,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : uuidv7();
     },
+    frameworkErrors,
+    clientErrorHandler,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: true, useDefaults: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -82,6 +87,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(
     async (v1) => {
       registerAuth(v1, { authenticator, limiter: ctx.limiter, clock: ctx.clock });
+      registerStrictInput(v1);
+      // Under /v1 an unknown route passes authentication and the rate limit like any other (its headers too).
+      v1.setNotFoundHandler(notFoundHandler);
       for (const feature of [...v1Features, ...(options.v1Plugins ?? [])]) await v1.register(feature);
     },
     { prefix: '/v1' },

@@ -50,7 +50,8 @@ export function successEnvelope<T extends TSchema>(data: T, meta?: TSchema) {
 /** Per-status error responses of a route, for validation of the answer and for the OpenAPI document. */
 export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
   const byStatus: Record<number, Set<string>> = {};
-  for (const code of ['UNAUTHORIZED', 'RATE_LIMITED', 'INTERNAL_ERROR', ...codes] as ErrorCode[]) {
+  // Any /v1 route may refuse its input (platform rules: strict query numbers, no NUL, no unknown parameter).
+  for (const code of ['UNAUTHORIZED', 'VALIDATION_ERROR', 'RATE_LIMITED', 'INTERNAL_ERROR', ...codes] as ErrorCode[]) {
     (byStatus[ERROR_STATUS[code]] ??= new Set()).add(code);
   }
   return Object.fromEntries(

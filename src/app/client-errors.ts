@@ -1,0 +1,33 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { ErrorCode } from '../lib/errors.js';
+import { uuidv7 } from '../lib/ids.js';
+
+/**
+ * Node's HTTP parser refuses some requests before Fastify sees them (headers or URL over 16 KiB,
+ * bytes that are not HTTP, a request that never completes); Fastify would then write a bare body.
+ * This writes the same refusal in the error envelope with a fresh x-request-id and closes.
+ */
+function refusal(code: string | undefined): { status: number; code: ErrorCode; message: string } {
+  if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, code: 'PAYLOAD_TOO_LARGE', message: 'The request headers (URL included) exceed 16 KiB.' };
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, code: 'VALIDATION_ERROR', message: 'The request was not received in time.' };
+  return { status: 400, code: 'VALIDATION_ERROR', message: 'The request is not valid HTTP.' };
+}
+
+export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+  // A reset connection has nobody left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const { status, code, message } = refusal(error.code);
+  const requestId = uuidv7();
+  this.log.debug({ err: error, reqId: requestId }, 'client error');
+  const body = JSON.stringify({ success: false, error: { code, message, details: null } });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+        `x-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
