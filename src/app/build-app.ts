@@ -4,7 +4,7 @@ import type { AppContext } from './context.js';
 import type { Config } from '../config.js';
 import { notFoundHandler, registerErrorHandling } from './error-handler.js';
 import { frameworkErrors } from './framework-errors.js';
-import { clientErrorHandler } from './client-errors.js';
+import { clientErrorHandler, refuseConnect } from './client-errors.js';
 import { registerStrictInput } from './strict-input.js';
 import { registerAuth } from './auth.js';
 import { registerMetrics } from './metrics.js';
@@ -67,10 +67,13 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     },
     frameworkErrors,
     clientErrorHandler,
+    // Node would answer a missing Host itself, bare; no route depends on Host, so Fastify answers.
+    http: { requireHostHeader: false },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: true, useDefaults: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('ctx', ctx);
+  app.server.on('connect', refuseConnect);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -1,5 +1,6 @@
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ErrorCode } from '../lib/errors.js';
 import { uuidv7 } from '../lib/ids.js';
@@ -15,12 +16,8 @@ function refusal(code: string | undefined): { status: number; code: ErrorCode; m
   return { status: 400, code: 'VALIDATION_ERROR', message: 'The request is not valid HTTP.' };
 }
 
-export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
-  // A reset connection has nobody left to answer.
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const { status, code, message } = refusal(error.code);
+function writeRefusal(socket: Duplex, { status, code, message }: ReturnType<typeof refusal>): string {
   const requestId = uuidv7();
-  this.log.debug({ err: error, reqId: requestId }, 'client error');
   const body = JSON.stringify({ success: false, error: { code, message, details: null } });
   if (socket.writable) {
     socket.write(
@@ -29,5 +26,19 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
         `x-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
     );
   }
+  return requestId;
+}
+
+export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+  // A reset connection has nobody left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const requestId = writeRefusal(socket, refusal(error.code));
+  this.log.debug({ err: error, reqId: requestId }, 'client error');
   socket.destroy(error);
+}
+
+/** CONNECT is no API method; without a listener Node would drop the connection without a word. */
+export function refuseConnect(_request: IncomingMessage, socket: Duplex): void {
+  writeRefusal(socket, { status: 400, code: 'VALIDATION_ERROR', message: 'CONNECT is not supported: this is not a proxy.' });
+  socket.end();
 }

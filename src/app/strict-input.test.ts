@@ -103,3 +103,21 @@ describe('unknown /v1 routes', () => {
     expect(res.headers['x-request-id']).toBeTruthy();
   });
 });
+
+describe('GET /v1/events?since= with a leap second', () => {
+  it('is read as the next second, not a 500', async () => {
+    const res = await t.get(token, '/v1/events?since=2026-06-30T23:59:60Z');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().meta).toMatchObject({ total: 0 });
+  });
+});
+
+describe('an empty cursor', () => {
+  it('is 400 INVALID_CURSOR on every cursor route', async () => {
+    for (const url of ['/v1/events?cursor=', `/v1/forms/${formId}/responses?cursor=`]) {
+      const res = await t.get(token, url);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.code).toBe('INVALID_CURSOR');
+    }
+  });
+});

@@ -6,8 +6,8 @@ import { validationError } from '../lib/errors.js';
  * Platform rules for what a request may carry, applied before schema validation on every /v1 route:
  * - query integers are plain decimal digits only: Ajv's coercion would otherwise read `Infinity`,
  *   `1e400`, `0x10`, `0b11`, `" 5 "`, `+5` or `1.0` as numbers (and Infinity skips the bounds);
- * - no string anywhere (query, path, JSON body keys or values) may hold NUL, which Postgres refuses
- *   in text and jsonb;
+ * - no string anywhere (query, path, JSON body keys or values) may hold NUL, nor a JSON body string a
+ *   lone UTF-16 surrogate (`\ud800`): Postgres refuses both in text and jsonb;
  * - a JSON body nests at most MAX_JSON_DEPTH levels: deeper values overflow the stack of
  *   JSON.stringify and of Postgres' jsonb parser further on;
  * - a route that declares no query parameters refuses any (unknown parameters are never ignored).
@@ -15,13 +15,16 @@ import { validationError } from '../lib/errors.js';
 export const MAX_JSON_DEPTH = 64;
 const DECIMAL_INTEGER = /^-?(?:0|[1-9][0-9]{0,15})$/;
 const NUL = '\u0000';
+/** With the u flag a surrogate class matches only unpaired halves. */
+const UNPAIRED = /[\uD800-\uDFFF]/u;
+const refused = (text: string) => text.includes(NUL) || UNPAIRED.test(text);
 
 interface ObjectSchema {
   properties?: Record<string, { type?: string }>;
 }
 
-function nulError(path: string): FieldError {
-  return { path, code: 'invalid_format', message: 'must not contain the NUL character (\\u0000)' };
+function textError(path: string): FieldError {
+  return { path, code: 'invalid_format', message: 'must not contain NUL (\\u0000) or an unpaired surrogate' };
 }
 
 /** Field errors for NUL in any key or string of a parsed value, and for nesting past the limit; iterative, so depth cannot overflow the stack. */
@@ -31,7 +34,7 @@ export function valueErrors(value: unknown, rootName: string): FieldError[] {
   while (stack.length > 0) {
     const [current, path, depth] = stack.pop()!;
     if (typeof current === 'string') {
-      if (current.includes(NUL)) found.push(nulError(path || rootName));
+      if (refused(current)) found.push(textError(path || rootName));
     } else if (current !== null && typeof current === 'object') {
       if (depth >= MAX_JSON_DEPTH) {
         found.push({ path: path || rootName, code: 'too_deep', message: `nests deeper than ${MAX_JSON_DEPTH} levels` });
@@ -39,7 +42,7 @@ export function valueErrors(value: unknown, rootName: string): FieldError[] {
       }
       for (const [key, child] of Object.entries(current)) {
         const childPath = path ? `${path}.${key}` : key;
-        if (key.includes(NUL)) found.push(nulError(childPath));
+        if (refused(key)) found.push(textError(childPath));
         else stack.push([child, childPath, depth + 1]);
       }
     }
@@ -56,7 +59,7 @@ function queryErrors(query: Record<string, unknown>, schema: ObjectSchema | unde
     }
     const values = Array.isArray(value) ? value : [value];
     if (name.includes(NUL) || values.some((v) => typeof v === 'string' && v.includes(NUL))) {
-      errors.push(nulError(name.includes(NUL) ? 'query' : name));
+      errors.push(textError(name.includes(NUL) ? 'query' : name));
       continue;
     }
     const type = schema.properties?.[name]?.type;
