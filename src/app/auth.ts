@@ -4,6 +4,7 @@ import type { AuthenticatedKey, KeyAuthenticator } from '../features/keys/authen
 import { hasScope, type Scope } from '../features/keys/scopes.js';
 import type { RateDecision, RateLimiter } from './rate-limiter.js';
 import type { Clock } from '../lib/clock.js';
+import { urlCarriesKey } from './log-redaction.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -32,9 +33,18 @@ function rateLimited(decision: RateDecision): ApiError {
   });
 }
 
+/**
+ * The bearer token of the one Authorization header; null when there is none, when there are
+ * several (Node would silently keep the first: ambiguous credentials), or when a key also
+ * appears in the URL (a key anywhere else is no credential, and is refused rather than used).
+ */
 function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (!header) return null;
+  const raw = request.raw.rawHeaders;
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 13 && raw[i].toLowerCase() === 'authorization') count += 1;
+  if (count > 1 || urlCarriesKey(request.url)) return null;
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
   return match ? match[1] : null;
 }

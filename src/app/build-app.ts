@@ -6,6 +6,7 @@ import { notFoundHandler, registerErrorHandling } from './error-handler.js';
 import { frameworkErrors } from './framework-errors.js';
 import { clientErrorHandler, refuseConnect } from './client-errors.js';
 import { registerStrictInput } from './strict-input.js';
+import { withRedactedUrls } from './log-redaction.js';
 import { registerAuth } from './auth.js';
 import { registerMetrics } from './metrics.js';
 import { openApiRoute, registerDocs, registerOpenApi } from './openapi.js';
@@ -57,7 +58,7 @@ function trustProxyOption(setting: Config['trustProxy']): boolean | string | ((a
 
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: withRedactedUrls(options.logger ?? false),
     bodyLimit: BODY_LIMIT,
     trustProxy: trustProxyOption(ctx.config.trustProxy),
     requestIdHeader: false,
