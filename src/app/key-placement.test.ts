@@ -25,7 +25,9 @@ afterAll(async () => t?.close());
 /** A real HTTP request: an array header value goes out as repeated header lines. */
 function get(path: string, authorization: string | string[]): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, headers: { authorization } }, (res) => {
+    // The flat [name, value, ...] form sends each value as its own header line.
+    const headers = (Array.isArray(authorization) ? authorization : [authorization]).flatMap((value) => ['authorization', value]);
+    const req = httpRequest({ host: '127.0.0.1', port, path, headers }, (res) => {
       let body = '';
       res.on('data', (chunk) => (body += chunk));
       res.on('end', () => resolve({ status: res.statusCode!, body }));
