@@ -85,7 +85,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const registry = registerMetrics(app, ctx.pool);
   await registerOpenApi(app, ctx.config.publicApiUrl);
 
-  await app.register(healthRoutes, { pool: ctx.pool, registry });
+  await app.register(healthRoutes, { pool: ctx.pool, registry, metricsToken: ctx.config.metricsToken });
   await registerDocs(app);
   const authenticator = new KeyAuthenticator(ctx.db, ctx.clock, options.authCacheMs);
   await app.register(

@@ -7,12 +7,13 @@ import { isEventType } from '../events/catalog.js';
 import { secretBox } from './secret-box.js';
 import { generateWebhookSecret } from './signature.js';
 import { webhookSubscriptions } from './table.js';
-import { validateTargetUrl } from './target-guard.js';
+import { isIP } from 'node:net';
+import { isForbiddenAddress, validateTargetUrl } from './target-guard.js';
 
 export interface SubscriptionDeps {
   clock: Clock;
   newId: IdGenerator;
-  config: Pick<Config, 'secretKey'>;
+  config: Pick<Config, 'secretKey' | 'webhookAllowPrivateTargets'>;
 }
 
 export interface CreateSubscriptionInput {
@@ -36,10 +37,21 @@ function checkTypes(types: string[]): FieldError[] {
   );
 }
 
-function checkSubscriptionInput(input: CreateSubscriptionInput, types: string[]): FieldError[] {
+/**
+ * An IP-literal host is known now, not only at connect time: one in a forbidden range is refused
+ * at creation instead of failing every delivery later. Names are still checked when connecting.
+ */
+function forbiddenLiteral(url: URL, allowPrivate: boolean): FieldError | null {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (allowPrivate || isIP(host) === 0 || !isForbiddenAddress(host)) return null;
+  return { path: 'url', code: 'forbidden_target', message: `${host} is a private, loopback or reserved address; webhooks go to public addresses only.` };
+}
+
+function checkSubscriptionInput(input: CreateSubscriptionInput, types: string[], allowPrivate: boolean): FieldError[] {
   const fields = checkTypes(types);
   const url = validateTargetUrl(input.url);
-  if (!url.ok) fields.unshift({ path: 'url', code: url.code, message: url.message });
+  const refused = url.ok ? forbiddenLiteral(url.url, allowPrivate) : { path: 'url', code: url.code, message: url.message };
+  if (refused) fields.unshift(refused);
   if ((input.description ?? '').length > MAX_DESCRIPTION) {
     fields.push({ path: 'description', code: 'invalid_length', message: `must be at most ${MAX_DESCRIPTION} characters` });
   }
@@ -49,7 +61,7 @@ function checkSubscriptionInput(input: CreateSubscriptionInput, types: string[])
 /** Creates an enabled subscription; its secret is returned once and afterwards only kept sealed. */
 export async function createSubscription(db: DbOrTx, deps: SubscriptionDeps, input: CreateSubscriptionInput) {
   const types = [...new Set(input.types ?? [ALL_TYPES])];
-  const fields = checkSubscriptionInput(input, types);
+  const fields = checkSubscriptionInput(input, types, deps.config.webhookAllowPrivateTargets);
   if (fields.length) throw validationError(fields);
   const id = deps.newId();
   const secret = generateWebhookSecret();
