@@ -10,7 +10,7 @@ import { withRedactedUrls } from './log-redaction.js';
 import { registerAuth } from './auth.js';
 import { registerMetrics } from './metrics.js';
 import { openApiRoute, registerDocs, registerOpenApi } from './openapi.js';
-import { CursorMeta, ErrorEnvelope, OffsetMeta } from './envelope.js';
+import { AnonymityDetails, CursorMeta, ErrorEnvelope, OffsetMeta, QuotaDetails, ValidationDetails } from './envelope.js';
 import { uuidv7 } from '../lib/ids.js';
 import { KeyAuthenticator } from '../features/keys/authenticate-key.js';
 import { keyRoutes, keySchemas } from '../features/keys/routes.js';
@@ -40,7 +40,7 @@ const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** /v1 routes by feature; each plugin is one room. */
 const v1Features = [openApiRoute, keyRoutes, formRoutes, responseRoutes, eventRoutes];
-const sharedSchemas = [ErrorEnvelope, OffsetMeta, CursorMeta, ...keySchemas, ...formSchemas, ...responseSchemas, ...eventSchemas];
+const sharedSchemas = [ValidationDetails, QuotaDetails, AnonymityDetails, ErrorEnvelope, OffsetMeta, CursorMeta, ...keySchemas, ...formSchemas, ...responseSchemas, ...eventSchemas];
 
 function registerJsonParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');

@@ -1,6 +1,35 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { ERROR_STATUS, type ErrorCode } from '../lib/errors.js';
 
+/** details of VALIDATION_ERROR: one entry per invalid field. */
+export const ValidationDetails = Type.Object(
+  {
+    fields: Type.Array(
+      Type.Object({
+        path: Type.String({ description: 'Dotted path of the field: `limit`, `dims.course`, `answers.0`; `body` or `query` for the whole part' }),
+        code: Type.String({ description: 'Stable reason: required, invalid_type, out_of_range, invalid_format, unknown_field, ...' }),
+        message: Type.String({ description: 'Human text' }),
+      }),
+    ),
+  },
+  { $id: 'ValidationDetails', title: 'VALIDATION_ERROR details' },
+);
+
+/** details of QUOTA_EXCEEDED: the month's consumption (contract decisions). */
+export const QuotaDetails = Type.Object(
+  {
+    limit: Type.Integer(),
+    used: Type.Integer(),
+    reserved: Type.Optional(Type.Integer()),
+    requested: Type.Optional(Type.Integer()),
+    period: Type.Optional(Type.String({ description: 'YYYY-MM (UTC)' })),
+  },
+  { $id: 'QuotaDetails', title: 'QUOTA_EXCEEDED details' },
+);
+
+/** details of ANONYMITY_SUPPRESSED: the institution's floor and the possible authors of the cut. */
+export const AnonymityDetails = Type.Object({ floor: Type.Integer(), authors: Type.Integer() }, { $id: 'AnonymityDetails', title: 'ANONYMITY_SUPPRESSED details' });
+
 /** The error envelope of every failed answer. */
 export const ErrorEnvelope = Type.Object(
   {
@@ -8,7 +37,16 @@ export const ErrorEnvelope = Type.Object(
     error: Type.Object({
       code: Type.String({ description: 'Stable error code: the contract. Never compare the message.' }),
       message: Type.String({ description: 'Human text; may change at any time.' }),
-      details: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+      details: Type.Union(
+        [
+          Type.Ref(ValidationDetails),
+          Type.Ref(QuotaDetails),
+          Type.Ref(AnonymityDetails),
+          Type.Object({}, { additionalProperties: true, description: 'Other codes: documented with the code (FORBIDDEN: requiredScope)' }),
+          Type.Null(),
+        ],
+        { description: 'VALIDATION_ERROR: ValidationDetails; QUOTA_EXCEEDED: QuotaDetails; ANONYMITY_SUPPRESSED: AnonymityDetails; null when there is nothing to add' },
+      ),
     }),
   },
   {
