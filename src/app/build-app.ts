@@ -88,6 +88,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(healthRoutes, { pool: ctx.pool, registry, metricsToken: ctx.config.metricsToken });
   await registerDocs(app);
   const authenticator = new KeyAuthenticator(ctx.db, ctx.clock, options.authCacheMs);
+  await authenticator.listen(ctx.pool.options, (level, message) => app.log[level](message));
+  app.addHook('onClose', () => authenticator.close());
   await app.register(
     async (v1) => {
       registerAuth(v1, { authenticator, limiter: ctx.limiter, clock: ctx.clock });
