@@ -65,9 +65,19 @@ export function registerAuth(app: FastifyInstance, deps: { authenticator: KeyAut
     // Authenticate first: a valid key always passes, so addresses shared behind a NAT or proxy
     // cannot be locked out by someone else's failures; only failures are counted per address.
     const token = bearerToken(request);
+    const failKey = `authfail:${request.ip}`;
+    // An address over its failure budget gets no database lookup for key ids the cache cannot
+    // answer: guesses from it cost nothing and cannot churn the cache of real keys.
+    if (token && !deps.authenticator.answersFromCache(token)) {
+      const budget = await deps.limiter.peek(failKey, FAILED_AUTH_PER_MIN, nowMs);
+      if (!budget.allowed) {
+        setRateHeaders(reply, budget);
+        throw rateLimited(budget);
+      }
+    }
     const key = token ? await deps.authenticator.authenticate(token) : null;
     if (!key) {
-      const failures = await deps.limiter.hit(`authfail:${request.ip}`, FAILED_AUTH_PER_MIN, nowMs);
+      const failures = await deps.limiter.hit(failKey, FAILED_AUTH_PER_MIN, nowMs);
       setRateHeaders(reply, failures);
       if (!failures.allowed) throw rateLimited(failures);
       throw new ApiError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);

@@ -40,6 +40,14 @@ describe.each(limiters)('%s limiter', (_name, make) => {
     expect(onTime).toMatchObject({ allowed: true, remaining: limit - 1 });
   });
 
+  it('peeks without counting', async () => {
+    const l = limiter();
+    const now = Date.UTC(2026, 2, 2, 9, 0, 0, 0);
+    for (let i = 0; i < 5; i++) expect(await l.peek('peek', 1, now)).toMatchObject({ allowed: true, remaining: 1 });
+    expect((await l.hit('peek', 1, now)).allowed).toBe(true);
+    expect(await l.peek('peek', 1, now + 1)).toMatchObject({ allowed: false, remaining: 0, resetSeconds: 60 });
+  });
+
   it('never holds more than the limit in any 60-second window (random arrivals)', async () => {
     const l = limiter();
     let run = 0;

@@ -19,6 +19,8 @@ export interface RateDecision {
 export interface RateLimiter {
   /** Counts one request against `key` when it fits the limit. */
   hit(key: string, limit: number, nowMs: number): Promise<RateDecision>;
+  /** The decision hit() would make, without counting anything. */
+  peek(key: string, limit: number, nowMs: number): Promise<RateDecision>;
   close(): Promise<void>;
 }
 
@@ -41,6 +43,14 @@ export class MemoryRateLimiter implements RateLimiter {
   private lastSweepMs = 0;
 
   async hit(key: string, limit: number, nowMs: number): Promise<RateDecision> {
+    return this.apply(key, limit, nowMs, true);
+  }
+
+  async peek(key: string, limit: number, nowMs: number): Promise<RateDecision> {
+    return this.apply(key, limit, nowMs, false);
+  }
+
+  private apply(key: string, limit: number, nowMs: number, count: boolean): RateDecision {
     this.sweep(nowMs);
     let log = this.logs.get(key);
     if (!log) {
@@ -55,9 +65,9 @@ export class MemoryRateLimiter implements RateLimiter {
     }
     const used = log.times.length - log.head;
     const allowed = used < limit;
-    if (allowed) log.times.push(nowMs);
+    if (allowed && count) log.times.push(nowMs);
     const oldest = log.head < log.times.length ? log.times[log.head] : null;
-    return decide(limit, allowed ? used + 1 : used, oldest, nowMs, allowed);
+    return decide(limit, allowed && count ? used + 1 : used, oldest, nowMs, allowed);
   }
 
   /** Forget keys idle for a whole window, at most once per window, so memory stays bounded. */
@@ -87,6 +97,8 @@ local used = redis.call('ZCARD', key)
 local fits = 0
 if used < limit then
   fits = 1
+end
+if fits == 1 and ARGV[5] == 'count' then
   redis.call('ZADD', key, now, ARGV[3])
   redis.call('PEXPIRE', key, window)
   used = used + 1
@@ -105,10 +117,18 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async hit(key: string, limit: number, nowMs: number): Promise<RateDecision> {
+    return this.run(key, limit, nowMs, 'count');
+  }
+
+  async peek(key: string, limit: number, nowMs: number): Promise<RateDecision> {
+    return this.run(key, limit, nowMs, 'peek');
+  }
+
+  private async run(key: string, limit: number, nowMs: number, mode: 'count' | 'peek'): Promise<RateDecision> {
     const run = (this.redis as unknown as { quorumRateLog: (...a: unknown[]) => Promise<[number, number, number]> }).quorumRateLog;
     this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER;
     const member = `${nowMs}:${this.instance}:${this.sequence}`;
-    const [fits, used, oldest] = await run.call(this.redis, this.prefix + key, limit, nowMs, member, WINDOW_MS);
+    const [fits, used, oldest] = await run.call(this.redis, this.prefix + key, limit, nowMs, member, WINDOW_MS, mode);
     return decide(limit, used, oldest === -1 ? null : oldest, nowMs, fits === 1);
   }
 

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { Db } from '../../db/database.js';
 import { apiKeys, companies } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
-import { parseToken, secretMatches } from './token.js';
+import { hashSecret, parseToken, secretMatches } from './token.js';
 import { listenChannel, type ChannelListener, type ListenLog } from '../../db/listen-channel.js';
 
 /** Announced by the api_keys triggers (migration 0010) in the transaction that changes a key. */
@@ -34,6 +34,8 @@ interface CachedMiss {
 }
 
 const LAST_USED_EVERY_MS = 60_000;
+/** Compared against when the key id is unknown, so an unknown id costs what a wrong secret costs. */
+const NO_SUCH_SECRET = hashSecret('no key has this secret');
 /** Bounds the cache against floods of random key ids: the oldest entry goes first. */
 const MAX_CACHED_KEYS = 10_000;
 
@@ -71,6 +73,14 @@ export class KeyAuthenticator {
     await this.listener?.close();
   }
 
+  /** True when the token's key id can be answered from the cache (known or known missing), without the database. */
+  answersFromCache(token: string): boolean {
+    const parsed = parseToken(token);
+    if (!parsed) return true;
+    const cached = this.cache.get(parsed.keyId);
+    return cached !== undefined && this.clock.now().getTime() - cached.fetchedAtMs < this.freshFor(cached);
+  }
+
   private freshFor(entry: CachedKey | CachedMiss): number {
     // A miss is not announced when the key is created later: it keeps the short period.
     return this.listener?.connected && !('missing' in entry) ? LISTENING_CACHE_MS : this.cacheMs;
@@ -82,7 +92,8 @@ export class KeyAuthenticator {
     if (!parsed) return null;
     const now = this.clock.now();
     const record = await this.load(parsed.keyId, now.getTime());
-    if (!record || !secretMatches(parsed.secret, record.secretHash)) return null;
+    const matches = secretMatches(parsed.secret, record?.secretHash ?? NO_SUCH_SECRET);
+    if (!record || !matches) return null;
     if (record.revokedAt && record.revokedAt <= now) return null;
     if (record.expiresAt && record.expiresAt <= now) return null;
     this.touchLastUsed(record.key.id, now);
