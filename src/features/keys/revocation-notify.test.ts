@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
+import { eventually } from '../../../test/eventually.js';
 import { buildApp } from '../../app/build-app.js';
 import { revokeKey } from './revoke-key.js';
 
@@ -20,14 +21,6 @@ afterAll(async () => {
 const status = async (app: FastifyInstance, token: string) =>
   (await app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${token}` } })).statusCode;
 
-/** NOTIFY arrives asynchronously after the commit: poll briefly on real time (the test clock stands still). */
-async function eventually(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('not within 2 s');
-}
 
 describe('key changes reach the key cache of every instance at once', () => {
   it('a revocation on one instance refuses the key on both, though both had it cached', async () => {
