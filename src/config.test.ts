@@ -54,6 +54,7 @@ describe('loadConfig', () => {
     ['WEBHOOK_ALLOW_PRIVATE_TARGETS', 'maybe'],
     ['SECRET_KEY', 'short'],
     ['TRUST_PROXY', 'everyone'],
+    ['METRICS_TOKEN', 'short'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     const attempt = () => loadConfig({ QUORUM_DATA_DIR: dataDir(), [name]: value });
     expect(attempt).toThrow(ConfigError);

@@ -19,6 +19,8 @@ export interface Config {
   webhookAllowPrivateTargets: boolean;
   /** Whose X-Forwarded-For to believe for the client address (Fastify's trustProxy). */
   trustProxy: boolean | number | string;
+  /** Bearer token that opens /metrics to non-loopback clients; null keeps it loopback-only. */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -102,6 +104,13 @@ function readSecretKey(env: Env, dataDir: string): string {
   }
 }
 
+function readMetricsToken(env: Env): string | null {
+  const raw = env.METRICS_TOKEN;
+  if (raw === undefined || raw === '') return null;
+  if (raw.length < 16 || /\s/.test(raw)) throw new ConfigError('METRICS_TOKEN must be at least 16 characters without spaces');
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = readPort(env);
   const host = env.HOST || '0.0.0.0';
@@ -121,5 +130,6 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: readLogLevel(env),
     webhookAllowPrivateTargets: readBoolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
     trustProxy: readTrustProxy(env),
+    metricsToken: readMetricsToken(env),
   };
 }

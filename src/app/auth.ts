@@ -4,6 +4,7 @@ import type { AuthenticatedKey, KeyAuthenticator } from '../features/keys/authen
 import { hasScope, type Scope } from '../features/keys/scopes.js';
 import type { RateDecision, RateLimiter } from './rate-limiter.js';
 import type { Clock } from '../lib/clock.js';
+import { urlCarriesKey } from '../lib/log-redaction.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -32,9 +33,18 @@ function rateLimited(decision: RateDecision): ApiError {
   });
 }
 
+/**
+ * The bearer token of the one Authorization header; null when there is none, when there are
+ * several (Node would silently keep the first: ambiguous credentials), or when a key also
+ * appears in the URL (a key anywhere else is no credential, and is refused rather than used).
+ */
 function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (!header) return null;
+  const raw = request.raw.rawHeaders;
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 13 && raw[i].toLowerCase() === 'authorization') count += 1;
+  if (count > 1 || urlCarriesKey(request.url)) return null;
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
   return match ? match[1] : null;
 }
@@ -55,9 +65,19 @@ export function registerAuth(app: FastifyInstance, deps: { authenticator: KeyAut
     // Authenticate first: a valid key always passes, so addresses shared behind a NAT or proxy
     // cannot be locked out by someone else's failures; only failures are counted per address.
     const token = bearerToken(request);
+    const failKey = `authfail:${request.ip}`;
+    // An address over its failure budget gets no database lookup for key ids the cache cannot
+    // answer: guesses from it cost nothing and cannot churn the cache of real keys.
+    if (token && !deps.authenticator.answersFromCache(token)) {
+      const budget = await deps.limiter.peek(failKey, FAILED_AUTH_PER_MIN, nowMs);
+      if (!budget.allowed) {
+        setRateHeaders(reply, budget);
+        throw rateLimited(budget);
+      }
+    }
     const key = token ? await deps.authenticator.authenticate(token) : null;
     if (!key) {
-      const failures = await deps.limiter.hit(`authfail:${request.ip}`, FAILED_AUTH_PER_MIN, nowMs);
+      const failures = await deps.limiter.hit(failKey, FAILED_AUTH_PER_MIN, nowMs);
       setRateHeaders(reply, failures);
       if (!failures.allowed) throw rateLimited(failures);
       throw new ApiError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);

@@ -2,11 +2,14 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPlug
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.js';
 import type { Config } from '../config.js';
-import { registerErrorHandling } from './error-handler.js';
+import { notFoundHandler, registerErrorHandling } from './error-handler.js';
+import { frameworkErrors } from './framework-errors.js';
+import { clientErrorHandler, refuseConnect } from './client-errors.js';
+import { registerStrictInput } from './strict-input.js';
 import { registerAuth } from './auth.js';
 import { registerMetrics } from './metrics.js';
 import { openApiRoute, registerDocs, registerOpenApi } from './openapi.js';
-import { CursorMeta, ErrorEnvelope, OffsetMeta } from './envelope.js';
+import { AnonymityDetails, CursorMeta, ErrorEnvelope, OffsetMeta, QuotaDetails, ValidationDetails } from './envelope.js';
 import { uuidv7 } from '../lib/ids.js';
 import { KeyAuthenticator } from '../features/keys/authenticate-key.js';
 import { features } from '../features/index.js';
@@ -30,7 +33,7 @@ const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** /v1 routes and shared schemas, as the features declare them (src/features/index.ts). */
 const v1Routes = [openApiRoute, ...features.flatMap((feature) => (feature.routes ? [feature.routes] : []))];
-const sharedSchemas = [ErrorEnvelope, OffsetMeta, CursorMeta, ...features.flatMap((feature) => feature.schemas ?? [])];
+const sharedSchemas = [ValidationDetails, QuotaDetails, AnonymityDetails, ErrorEnvelope, OffsetMeta, CursorMeta, ...features.flatMap((feature) => feature.schemas ?? [])];
 
 function registerJsonParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -58,10 +61,15 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : uuidv7();
     },
+    frameworkErrors,
+    clientErrorHandler,
+    // Node would answer a missing Host itself, bare; no route depends on Host, so Fastify answers.
+    http: { requireHostHeader: false },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: true, useDefaults: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('ctx', ctx);
+  app.server.on('connect', refuseConnect);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -72,12 +80,17 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const registry = registerMetrics(app, ctx.pool);
   await registerOpenApi(app, ctx.config.publicApiUrl);
 
-  await app.register(healthRoutes, { pool: ctx.pool, registry });
+  await app.register(healthRoutes, { pool: ctx.pool, registry, metricsToken: ctx.config.metricsToken });
   await registerDocs(app);
   const authenticator = new KeyAuthenticator(ctx.db, ctx.clock, options.authCacheMs);
+  await authenticator.listen(ctx.pool.options, (level, message) => app.log[level](message));
+  app.addHook('onClose', () => authenticator.close());
   await app.register(
     async (v1) => {
       registerAuth(v1, { authenticator, limiter: ctx.limiter, clock: ctx.clock });
+      registerStrictInput(v1);
+      // Under /v1 an unknown route passes authentication and the rate limit like any other (its headers too).
+      v1.setNotFoundHandler(notFoundHandler);
       for (const routes of [...v1Routes, ...(options.v1Plugins ?? [])]) await v1.register(routes);
     },
     { prefix: '/v1' },

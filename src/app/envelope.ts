@@ -2,6 +2,35 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { ErrorCode } from '../lib/errors.js';
 import { ERROR_STATUS } from './error-status.js';
 
+/** details of VALIDATION_ERROR: one entry per invalid field. */
+export const ValidationDetails = Type.Object(
+  {
+    fields: Type.Array(
+      Type.Object({
+        path: Type.String({ description: 'Dotted path of the field: `limit`, `dims.course`, `answers.0`; `body` or `query` for the whole part' }),
+        code: Type.String({ description: 'Stable reason: required, invalid_type, out_of_range, invalid_format, unknown_field, ...' }),
+        message: Type.String({ description: 'Human text' }),
+      }),
+    ),
+  },
+  { $id: 'ValidationDetails', title: 'VALIDATION_ERROR details' },
+);
+
+/** details of QUOTA_EXCEEDED: the month's consumption (contract decisions). */
+export const QuotaDetails = Type.Object(
+  {
+    limit: Type.Integer(),
+    used: Type.Integer(),
+    reserved: Type.Optional(Type.Integer()),
+    requested: Type.Optional(Type.Integer()),
+    period: Type.Optional(Type.String({ description: 'YYYY-MM (UTC)' })),
+  },
+  { $id: 'QuotaDetails', title: 'QUOTA_EXCEEDED details' },
+);
+
+/** details of ANONYMITY_SUPPRESSED: the institution's floor and the possible authors of the cut. */
+export const AnonymityDetails = Type.Object({ floor: Type.Integer(), authors: Type.Integer() }, { $id: 'AnonymityDetails', title: 'ANONYMITY_SUPPRESSED details' });
+
 /** The error envelope of every failed answer. */
 export const ErrorEnvelope = Type.Object(
   {
@@ -9,7 +38,16 @@ export const ErrorEnvelope = Type.Object(
     error: Type.Object({
       code: Type.String({ description: 'Stable error code: the contract. Never compare the message.' }),
       message: Type.String({ description: 'Human text; may change at any time.' }),
-      details: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+      details: Type.Union(
+        [
+          Type.Ref(ValidationDetails),
+          Type.Ref(QuotaDetails),
+          Type.Ref(AnonymityDetails),
+          Type.Object({}, { additionalProperties: true, description: 'Other codes: documented with the code (FORBIDDEN: requiredScope)' }),
+          Type.Null(),
+        ],
+        { description: 'VALIDATION_ERROR: ValidationDetails; QUOTA_EXCEEDED: QuotaDetails; ANONYMITY_SUPPRESSED: AnonymityDetails; null when there is nothing to add' },
+      ),
     }),
   },
   {
@@ -51,7 +89,8 @@ export function successEnvelope<T extends TSchema>(data: T, meta?: TSchema) {
 /** Per-status error responses of a route, for validation of the answer and for the OpenAPI document. */
 export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
   const byStatus: Record<number, Set<string>> = {};
-  for (const code of ['UNAUTHORIZED', 'RATE_LIMITED', 'INTERNAL_ERROR', ...codes] as ErrorCode[]) {
+  // Any /v1 route may refuse its input (platform rules: strict query numbers, no NUL, no unknown parameter).
+  for (const code of ['UNAUTHORIZED', 'VALIDATION_ERROR', 'RATE_LIMITED', 'INTERNAL_ERROR', ...codes] as ErrorCode[]) {
     (byStatus[ERROR_STATUS[code]] ??= new Set()).add(code);
   }
   return Object.fromEntries(

@@ -45,7 +45,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (apiError.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'unhandled error');
     return sendError(reply, apiError);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, new ApiError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`)),
-  );
+  app.setNotFoundHandler(notFoundHandler);
+}
+
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendError(reply, new ApiError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`));
 }

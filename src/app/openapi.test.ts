@@ -68,3 +68,20 @@ describe('GET /docs', () => {
     expect(spec.json().openapi).toBe('3.1.0');
   });
 });
+
+describe('declared answers', () => {
+  it('declare x-request-id on every answer, the rate-limit headers on authenticated ones and retry-after on 429', () => {
+    for (const { path, method, op } of operations()) {
+      for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
+        const names = Object.keys(response.headers ?? {});
+        expect(names, `${method} ${path} ${status}`).toEqual(expect.arrayContaining(['x-request-id', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']));
+        if (status === '429') expect(names).toContain('retry-after');
+      }
+    }
+  });
+
+  it('describe the 200 of GET /me and the VALIDATION_ERROR details shape', () => {
+    expect((doc.paths['/me'].get.responses as Record<string, { description?: string }>)['200'].description).toBe('The company and key behind the token');
+    expect(doc.components.schemas.ValidationDetails.properties.fields.items.required).toEqual(['path', 'code', 'message']);
+  });
+});

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { SCOPES } from '../features/keys/scopes.js';
+import { withResponseHeaders } from './openapi-headers.js';
 
 /** The OpenAPI 3.1 document is generated from the route schemas; nothing is written by hand. */
 export async function registerOpenApi(app: FastifyInstance, publicApiUrl: string): Promise<void> {
@@ -31,6 +32,7 @@ export async function registerOpenApi(app: FastifyInstance, publicApiUrl: string
     },
     // Shared schemas keep their $id as the component name instead of def-N.
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transformObject: (documents) => withResponseHeaders('openapiObject' in documents ? documents.openapiObject : documents.swaggerObject),
     transform: ({ schema, url, route }) => ({
       // Each operation names the scope its key needs, straight from the route's own config.
       schema: { ...schema, security: [{ bearerAuth: route.config?.scope ? [route.config.scope] : [] }] } as typeof schema,

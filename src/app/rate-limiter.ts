@@ -1,79 +1,81 @@
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 
 /**
- * Rolling-minute limiter at one-second granularity: the count is the sum of the last 60
- * one-second buckets, so a burst frees its slots exactly 60 s later (no fixed-window reset
- * that would allow double the limit across a boundary), with O(60) memory per key.
+ * Rolling-minute limiter as a sliding log of accepted requests: a request is accepted when fewer
+ * than `limit` were accepted in the 60 s before it, so no 60-second window ever holds more than
+ * `limit` accepted requests, wherever its edges fall (whole-second buckets let up to twice the
+ * limit through across a bucket edge). Each accepted request frees its slot exactly 60 s later.
+ * Memory per key is bounded by min(limit, requests accepted in the last minute).
  */
 export interface RateDecision {
   allowed: boolean;
   limit: number;
   remaining: number;
-  /** Seconds until at least one more request is allowed (for ratelimit-reset / retry-after). */
+  /** Seconds until the oldest counted request leaves the window (for ratelimit-reset / retry-after). */
   resetSeconds: number;
 }
 
 export interface RateLimiter {
   /** Counts one request against `key` when it fits the limit. */
   hit(key: string, limit: number, nowMs: number): Promise<RateDecision>;
+  /** The decision hit() would make, without counting anything. */
+  peek(key: string, limit: number, nowMs: number): Promise<RateDecision>;
   close(): Promise<void>;
 }
 
-const WINDOW_S = 60;
+export const WINDOW_MS = 60_000;
 
-interface Buckets {
-  seconds: Int32Array;
-  counts: Int32Array;
-}
-
-function decide(limit: number, used: number, oldestSecond: number | null, nowS: number, counted: boolean): RateDecision {
-  const allowed = counted;
+function decide(limit: number, used: number, oldestMs: number | null, nowMs: number, allowed: boolean): RateDecision {
   const remaining = Math.max(0, limit - used);
-  const resetSeconds = oldestSecond === null ? WINDOW_S : Math.max(1, oldestSecond + WINDOW_S - nowS);
+  const resetSeconds = oldestMs === null ? WINDOW_MS / 1000 : Math.max(1, Math.ceil((oldestMs + WINDOW_MS - nowMs) / 1000));
   return { allowed, limit, remaining, resetSeconds };
 }
 
+/** Acceptance times of one key, oldest first; `head` skips expired entries until compaction. */
+interface Log {
+  times: number[];
+  head: number;
+}
+
 export class MemoryRateLimiter implements RateLimiter {
-  private readonly keys = new Map<string, Buckets>();
-  private lastSweepS = 0;
+  private readonly logs = new Map<string, Log>();
+  private lastSweepMs = 0;
 
   async hit(key: string, limit: number, nowMs: number): Promise<RateDecision> {
-    const nowS = Math.floor(nowMs / 1000);
-    this.sweep(nowS);
-    let buckets = this.keys.get(key);
-    if (!buckets) {
-      buckets = { seconds: new Int32Array(WINDOW_S).fill(-1), counts: new Int32Array(WINDOW_S) };
-      this.keys.set(key, buckets);
+    return this.apply(key, limit, nowMs, true);
+  }
+
+  async peek(key: string, limit: number, nowMs: number): Promise<RateDecision> {
+    return this.apply(key, limit, nowMs, false);
+  }
+
+  private apply(key: string, limit: number, nowMs: number, count: boolean): RateDecision {
+    this.sweep(nowMs);
+    let log = this.logs.get(key);
+    if (!log) {
+      log = { times: [], head: 0 };
+      this.logs.set(key, log);
     }
-    let used = 0;
-    let oldest: number | null = null;
-    for (let i = 0; i < WINDOW_S; i++) {
-      const second = buckets.seconds[i];
-      if (second > nowS - WINDOW_S && buckets.counts[i] > 0) {
-        used += buckets.counts[i];
-        if (oldest === null || second < oldest) oldest = second;
-      }
+    while (log.head < log.times.length && log.times[log.head] <= nowMs - WINDOW_MS) log.head += 1;
+    // Compact once the expired prefix dominates, so each entry is moved O(1) times on average.
+    if (log.head > 64 && log.head * 2 > log.times.length) {
+      log.times = log.times.slice(log.head);
+      log.head = 0;
     }
-    const fits = used < limit;
-    if (fits) {
-      const slot = nowS % WINDOW_S;
-      if (buckets.seconds[slot] !== nowS) {
-        buckets.seconds[slot] = nowS;
-        buckets.counts[slot] = 0;
-      }
-      buckets.counts[slot] += 1;
-      used += 1;
-      oldest ??= nowS;
-    }
-    return decide(limit, used, oldest, nowS, fits);
+    const used = log.times.length - log.head;
+    const allowed = used < limit;
+    if (allowed && count) log.times.push(nowMs);
+    const oldest = log.head < log.times.length ? log.times[log.head] : null;
+    return decide(limit, allowed && count ? used + 1 : used, oldest, nowMs, allowed);
   }
 
   /** Forget keys idle for a whole window, at most once per window, so memory stays bounded. */
-  private sweep(nowS: number): void {
-    if (nowS - this.lastSweepS < WINDOW_S) return;
-    this.lastSweepS = nowS;
-    for (const [key, buckets] of this.keys) {
-      if (Math.max(...buckets.seconds) <= nowS - WINDOW_S) this.keys.delete(key);
+  private sweep(nowMs: number): void {
+    if (nowMs - this.lastSweepMs < WINDOW_MS) return;
+    this.lastSweepMs = nowMs;
+    for (const [key, log] of this.logs) {
+      if (log.times.length === 0 || log.times[log.times.length - 1] <= nowMs - WINDOW_MS) this.logs.delete(key);
     }
   }
 
@@ -81,49 +83,53 @@ export class MemoryRateLimiter implements RateLimiter {
 }
 
 /**
- * The same algorithm in one Lua script, so several API instances share one key's limit.
- * A hash per key maps second → count; fields older than the window are deleted as they are read.
+ * The same sliding log in one Lua script over a sorted set (score = acceptance time in ms), so
+ * several API instances share one key's limit. Members carry a random suffix: two instances may
+ * accept in the same millisecond.
  */
 const REDIS_SCRIPT = `
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
 local now = tonumber(ARGV[2])
-local window = 60
-local fields = redis.call('HGETALL', key)
-local used = 0
-local oldest = -1
-for i = 1, #fields, 2 do
-  local second = tonumber(fields[i])
-  if second <= now - window then
-    redis.call('HDEL', key, fields[i])
-  else
-    used = used + tonumber(fields[i + 1])
-    if oldest == -1 or second < oldest then oldest = second end
-  end
-end
+local window = tonumber(ARGV[4])
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+local used = redis.call('ZCARD', key)
 local fits = 0
 if used < limit then
   fits = 1
-  redis.call('HINCRBY', key, tostring(now), 1)
-  redis.call('EXPIRE', key, window + 1)
-  used = used + 1
-  if oldest == -1 then oldest = now end
 end
-return { fits, used, oldest }
+if fits == 1 and ARGV[5] == 'count' then
+  redis.call('ZADD', key, now, ARGV[3])
+  redis.call('PEXPIRE', key, window)
+  used = used + 1
+end
+local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+return { fits, used, tonumber(oldest[2] or -1) }
 `;
 
 export class RedisRateLimiter implements RateLimiter {
   private readonly redis: Redis;
+  private readonly instance = randomBytes(6).toString('base64url');
+  private sequence = 0;
   constructor(url: string, private readonly prefix = 'quorum:rl:') {
     this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
-    this.redis.defineCommand('quorumRateHit', { numberOfKeys: 1, lua: REDIS_SCRIPT });
+    this.redis.defineCommand('quorumRateLog', { numberOfKeys: 1, lua: REDIS_SCRIPT });
   }
 
   async hit(key: string, limit: number, nowMs: number): Promise<RateDecision> {
-    const nowS = Math.floor(nowMs / 1000);
-    const run = (this.redis as unknown as { quorumRateHit: (...a: unknown[]) => Promise<[number, number, number]> }).quorumRateHit;
-    const [fits, used, oldest] = await run.call(this.redis, this.prefix + key, limit, nowS);
-    return decide(limit, used, oldest === -1 ? null : oldest, nowS, fits === 1);
+    return this.run(key, limit, nowMs, 'count');
+  }
+
+  async peek(key: string, limit: number, nowMs: number): Promise<RateDecision> {
+    return this.run(key, limit, nowMs, 'peek');
+  }
+
+  private async run(key: string, limit: number, nowMs: number, mode: 'count' | 'peek'): Promise<RateDecision> {
+    const run = (this.redis as unknown as { quorumRateLog: (...a: unknown[]) => Promise<[number, number, number]> }).quorumRateLog;
+    this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER;
+    const member = `${nowMs}:${this.instance}:${this.sequence}`;
+    const [fits, used, oldest] = await run.call(this.redis, this.prefix + key, limit, nowMs, member, WINDOW_MS, mode);
+    return decide(limit, used, oldest === -1 ? null : oldest, nowMs, fits === 1);
   }
 
   async close(): Promise<void> {

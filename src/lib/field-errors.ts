@@ -14,6 +14,7 @@ import type { FieldError } from './errors.js';
 export const FIELD_ERROR_CODES = {
   required: 'missing, null, empty or blank where a value is needed',
   unknown_field: 'a property or key that does not exist in this place',
+  forbidden_target: 'an address the service refuses to call (private, loopback, link-local or metadata ranges)',
   not_applicable: 'a known property or answer that does not apply here (question type, dim source, hidden question)',
   invalid_type: 'the wrong JSON type',
   invalid_format: 'the right type but not the expected spelling (pattern, date, time, URL, id, JSON or CSV syntax)',

@@ -3,7 +3,8 @@ import type { CursorPage } from '../../lib/pagination.js';
 import type { DbOrTx } from '../../db/database.js';
 import { events } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
-import { decodeCursor, encodeCursor, type CursorBinding } from '../../lib/cursor.js';
+import { decodeCursor, encodeCursor, parseInstant, type CursorBinding } from '../../lib/cursor.js';
+import { validationError } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { eventEnvelope, type EventEnvelope, type EventType } from './catalog.js';
 import { EVENT_RETENTION_DAYS } from './prune-events.job.js';
@@ -29,17 +30,23 @@ function isPosition(p: unknown): p is Position {
   return typeof pos === 'object' && pos !== null && typeof pos.t === 'string' && isUuid(pos.id);
 }
 
-/** The filters decide the row set; since is bound as the instant it names, however it was written. */
-function cursorBinding(input: ListEventsInput): CursorBinding {
-  const since = input.since ? new Date(input.since).toISOString() : undefined;
-  return { companyId: input.companyId, scope: { route: 'events', type: input.type, since } };
+/** since as the instant it names, however it was written (a leap second included). */
+function sinceInstant(input: ListEventsInput): Date | undefined {
+  if (input.since === undefined) return undefined;
+  const since = parseInstant(input.since);
+  if (!since) throw validationError([{ path: 'since', code: 'invalid_format', message: 'must be an RFC 3339 date-time' }]);
+  return since;
+}
+
+/** The filters decide the row set; since is bound as the instant it names. */
+function cursorBinding(input: ListEventsInput, since: Date | undefined): CursorBinding {
+  return { companyId: input.companyId, scope: { route: 'events', type: input.type, since: since?.toISOString() } };
 }
 
 /** Only the last 30 days are offered (older events are being swept), and `since` only narrows that. */
-function windowStart(input: ListEventsInput, now: Date): Date {
+function windowStart(since: Date | undefined, now: Date): Date {
   const retained = new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000);
-  const since = input.since ? new Date(input.since) : retained;
-  return since > retained ? since : retained;
+  return since && since > retained ? since : retained;
 }
 
 /**
@@ -48,11 +55,12 @@ function windowStart(input: ListEventsInput, now: Date): Date {
  * counts the total in the same statement.
  */
 export async function listEvents(db: DbOrTx, deps: { clock: Clock; cursorSecret: string }, input: ListEventsInput): Promise<CursorPage<EventEnvelope>> {
-  const binding = cursorBinding(input);
-  const position = input.cursor ? decodeCursor(deps.cursorSecret, binding, input.cursor, isPosition) : null;
+  const since = sinceInstant(input);
+  const binding = cursorBinding(input, since);
+  const position = input.cursor !== undefined ? decodeCursor(deps.cursorSecret, binding, input.cursor, isPosition) : null;
   const filter = and(
     eq(events.companyId, input.companyId),
-    gte(events.occurredAt, windowStart(input, deps.clock.now())),
+    gte(events.occurredAt, windowStart(since, deps.clock.now())),
     input.type ? eq(events.type, input.type) : undefined,
   ) as SQL;
   const keyset = position ? sql`(${events.occurredAt}, ${events.id}) < (${position.t}::timestamptz, ${position.id}::uuid)` : undefined;

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import type { Registry } from 'prom-client';
 import { ErrorEnvelope, successEnvelope } from '../../app/envelope.js';
@@ -7,8 +8,24 @@ import { ApiError } from '../../lib/errors.js';
 
 const Status = successEnvelope(Type.Object({ status: Type.String() }));
 
+/**
+ * The server listens on 0.0.0.0 by default, and metrics name routes, volumes and queue depths:
+ * only a loopback client (the address as TRUST_PROXY resolves it) or the METRICS_TOKEN bearer may read them.
+ */
+function metricsAllowed(request: FastifyRequest, token: string | null): boolean {
+  if (isLoopback(request.ip)) return true;
+  if (!token) return false;
+  const given = Buffer.from(/^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '');
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function isLoopback(address: string): boolean {
+  return address === '::1' || /^(?:::ffff:)?127\./.test(address);
+}
+
 /** Operational endpoints: liveness, readiness (the database answers) and Prometheus metrics. */
-export async function healthRoutes(app: FastifyInstance, opts: { pool: pg.Pool; registry: Registry }) {
+export async function healthRoutes(app: FastifyInstance, opts: { pool: pg.Pool; registry: Registry; metricsToken: string | null }) {
   const hidden = { hide: true };
   app.get('/healthz', { schema: { ...hidden, response: { 200: Status } } }, async () => ({ success: true, data: { status: 'ok' } }));
   app.get('/readyz', { schema: { ...hidden, response: { 200: Status, 503: Type.Ref(ErrorEnvelope) } } }, async () => {
@@ -19,7 +36,10 @@ export async function healthRoutes(app: FastifyInstance, opts: { pool: pg.Pool; 
     }
     return { success: true, data: { status: 'ready' } };
   });
-  app.get('/metrics', { schema: hidden }, async (_request, reply) => {
+  app.get('/metrics', { schema: hidden }, async (request, reply) => {
+    if (!metricsAllowed(request, opts.metricsToken)) {
+      throw new ApiError('UNAUTHORIZED', 'Metrics answer only to loopback clients or the METRICS_TOKEN bearer.');
+    }
     reply.header('content-type', opts.registry.contentType);
     return opts.registry.metrics();
   });

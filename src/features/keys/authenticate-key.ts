@@ -1,8 +1,15 @@
 import { eq, sql } from 'drizzle-orm';
+import type pg from 'pg';
 import type { Db } from '../../db/database.js';
 import { apiKeys, companies } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
-import { parseToken, secretMatches } from './token.js';
+import { hashSecret, parseToken, secretMatches } from './token.js';
+import { listenChannel, type ChannelListener, type ListenLog } from '../../db/listen-channel.js';
+
+/** Announced by the api_keys triggers (migration 0010) in the transaction that changes a key. */
+export const KEY_CHANGED_CHANNEL = 'quorum_api_key_changed';
+/** While the change channel is heard, a verified key is re-read only this rarely (a safety net). */
+const LISTENING_CACHE_MS = 300_000;
 
 export interface AuthenticatedKey {
   id: string;
@@ -27,17 +34,24 @@ interface CachedMiss {
 }
 
 const LAST_USED_EVERY_MS = 60_000;
+/** Compared against when the key id is unknown, so an unknown id costs what a wrong secret costs. */
+const NO_SUCH_SECRET = hashSecret('no key has this secret');
 /** Bounds the cache against floods of random key ids: the oldest entry goes first. */
 const MAX_CACHED_KEYS = 10_000;
 
 /**
- * Verifies bearer tokens with at most one indexed lookup per key per cache period. A cached
- * record is re-read after `cacheMs`, so a revocation made by another process takes effect
- * within that period on every instance.
+ * Verifies bearer tokens with at most one indexed lookup per key per cache period. Every change
+ * that can end a key's validity is NOTIFYed by the database in the changing transaction; each
+ * instance LISTENs and drops that key at once, so revocation and expiry changes take effect
+ * everywhere immediately while the hot path stays a map lookup. Without the listener (not
+ * started, or reconnecting) a cached record is re-read after `cacheMs`.
  */
 export class KeyAuthenticator {
   private readonly cache = new Map<string, CachedKey | CachedMiss>();
   private readonly lastUsedWrites = new Map<string, number>();
+  private listener: ChannelListener | null = null;
+  /** Bumped by every change notice and reconnection: a lookup that overlapped one is not cached. */
+  private epoch = 0;
 
   constructor(
     private readonly db: Db,
@@ -45,13 +59,41 @@ export class KeyAuthenticator {
     private readonly cacheMs = 5_000,
   ) {}
 
+  /** Starts listening for key changes on a dedicated connection. */
+  async listen(connection: pg.ClientConfig, log: ListenLog): Promise<void> {
+    const forget = (keyId?: string) => {
+      this.epoch += 1;
+      if (keyId === undefined) this.cache.clear();
+      else this.cache.delete(keyId);
+    };
+    this.listener = await listenChannel(connection, KEY_CHANGED_CHANNEL, { onNotify: forget, onConnect: () => forget(), onDisconnect: () => forget() }, log);
+  }
+
+  async close(): Promise<void> {
+    await this.listener?.close();
+  }
+
+  /** True when the token's key id can be answered from the cache (known or known missing), without the database. */
+  answersFromCache(token: string): boolean {
+    const parsed = parseToken(token);
+    if (!parsed) return true;
+    const cached = this.cache.get(parsed.keyId);
+    return cached !== undefined && this.clock.now().getTime() - cached.fetchedAtMs < this.freshFor(cached);
+  }
+
+  private freshFor(entry: CachedKey | CachedMiss): number {
+    // A miss is not announced when the key is created later: it keeps the short period.
+    return this.listener?.connected && !('missing' in entry) ? LISTENING_CACHE_MS : this.cacheMs;
+  }
+
   /** The key for a well-formed, known, unrevoked, unexpired token; null for anything else. */
   async authenticate(token: string): Promise<AuthenticatedKey | null> {
     const parsed = parseToken(token);
     if (!parsed) return null;
     const now = this.clock.now();
     const record = await this.load(parsed.keyId, now.getTime());
-    if (!record || !secretMatches(parsed.secret, record.secretHash)) return null;
+    const matches = secretMatches(parsed.secret, record?.secretHash ?? NO_SUCH_SECRET);
+    if (!record || !matches) return null;
     if (record.revokedAt && record.revokedAt <= now) return null;
     if (record.expiresAt && record.expiresAt <= now) return null;
     this.touchLastUsed(record.key.id, now);
@@ -60,7 +102,8 @@ export class KeyAuthenticator {
 
   private async load(keyId: string, nowMs: number): Promise<CachedKey | null> {
     const cached = this.cache.get(keyId);
-    if (cached && nowMs - cached.fetchedAtMs < this.cacheMs) return 'missing' in cached ? null : cached;
+    if (cached && nowMs - cached.fetchedAtMs < this.freshFor(cached)) return 'missing' in cached ? null : cached;
+    const epoch = this.epoch;
     const [row] = await this.db
       .select({ key: apiKeys, company: { id: companies.id, name: companies.name, slug: companies.slug } })
       .from(apiKeys)
@@ -68,7 +111,7 @@ export class KeyAuthenticator {
       .where(eq(apiKeys.keyId, keyId))
       .limit(1);
     if (!row) {
-      this.remember(keyId, { missing: true, fetchedAtMs: nowMs });
+      this.remember(keyId, { missing: true, fetchedAtMs: nowMs }, epoch);
       return null;
     }
     const record: CachedKey = {
@@ -78,12 +121,13 @@ export class KeyAuthenticator {
       revokedAt: row.key.revokedAt,
       fetchedAtMs: nowMs,
     };
-    this.remember(keyId, record);
+    this.remember(keyId, record, epoch);
     return record;
   }
 
-  private remember(keyId: string, entry: CachedKey | CachedMiss): void {
+  private remember(keyId: string, entry: CachedKey | CachedMiss, epoch: number): void {
     this.cache.delete(keyId);
+    if (epoch !== this.epoch) return;
     this.cache.set(keyId, entry);
     if (this.cache.size > MAX_CACHED_KEYS) this.cache.delete(this.cache.keys().next().value!);
   }

@@ -33,7 +33,7 @@ export async function keyRoutes(app: FastifyInstance) {
         tags: ['Account'],
         summary: 'The company and key behind the token',
         description: 'Needs no scope, only a valid key: the check that a key works.',
-        response: { 200: successEnvelope(Type.Ref(Me)), ...errorResponses() },
+        response: { 200: { ...successEnvelope(Type.Ref(Me)), description: 'The company and key behind the token' }, ...errorResponses() },
       },
     },
     async (request) => {

@@ -9,12 +9,13 @@ import { isEventType } from '../events/catalog.js';
 import { secretBox } from './secret-box.js';
 import { generateWebhookSecret } from './signature.js';
 import { webhookSubscriptions } from './table.js';
-import { validateTargetUrl, type TargetUrlCode } from './target-guard.js';
+import { isIP } from 'node:net';
+import { isForbiddenAddress, validateTargetUrl, type TargetUrlCode } from './target-guard.js';
 
 export interface SubscriptionDeps {
   clock: Clock;
   newId: IdGenerator;
-  config: Pick<Config, 'secretKey'>;
+  config: Pick<Config, 'secretKey' | 'webhookAllowPrivateTargets'>;
 }
 
 export const ALL_TYPES = '*';
@@ -42,9 +43,19 @@ const URL_CODES: Record<TargetUrlCode, FieldErrorCode> = {
   missing_host: 'invalid_value',
 };
 
-function urlErrors(raw: string): FieldError[] {
+/**
+ * An IP-literal host is known now, not only at connect time: one in a forbidden range is refused
+ * at creation instead of failing every delivery later. Names are still checked when connecting.
+ */
+function forbiddenLiteral(url: URL, allowPrivate: boolean): FieldError[] {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (allowPrivate || isIP(host) === 0 || !isForbiddenAddress(host)) return [];
+  return [fieldError('url', 'forbidden_target', `${host} is a private, loopback or reserved address; webhooks go to public addresses only.`)];
+}
+
+function urlErrors(raw: string, allowPrivate: boolean): FieldError[] {
   const url = validateTargetUrl(raw);
-  return url.ok ? [] : [fieldError('url', URL_CODES[url.code], url.message)];
+  return url.ok ? forbiddenLiteral(url.url, allowPrivate) : [fieldError('url', URL_CODES[url.code], url.message)];
 }
 
 function typeErrors(types: string[]): FieldError[] {
@@ -55,16 +66,16 @@ function typeErrors(types: string[]): FieldError[] {
 }
 
 /** Shape first (TypeBox); the URL and type rules only for fields whose shape is right. */
-function checkSubscriptionInput(input: CreateSubscriptionInput, types: string[]): FieldError[] {
+function checkSubscriptionInput(input: CreateSubscriptionInput, types: string[], allowPrivate: boolean): FieldError[] {
   const structural = schemaErrors(CreateSubscriptionInput, input);
   const malformed = (field: string) => structural.some((error) => error.path === field || error.path.startsWith(`${field}[`));
-  return [...(malformed('url') ? [] : urlErrors(input.url)), ...(malformed('types') ? [] : typeErrors(types)), ...structural];
+  return [...(malformed('url') ? [] : urlErrors(input.url, allowPrivate)), ...(malformed('types') ? [] : typeErrors(types)), ...structural];
 }
 
 /** Creates an enabled subscription; its secret is returned once and afterwards only kept sealed. */
 export async function createSubscription(db: DbOrTx, deps: SubscriptionDeps, input: CreateSubscriptionInput) {
   const types = [...new Set(input.types ?? [ALL_TYPES])];
-  const fields = checkSubscriptionInput(input, types);
+  const fields = checkSubscriptionInput(input, types, deps.config.webhookAllowPrivateTargets);
   if (fields.length) throw validationError(fields);
   const id = deps.newId();
   const secret = generateWebhookSecret();

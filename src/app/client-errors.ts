@@ -1,0 +1,44 @@
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { ErrorCode } from '../lib/errors.js';
+import { uuidv7 } from '../lib/ids.js';
+
+/**
+ * Node's HTTP parser refuses some requests before Fastify sees them (headers or URL over 16 KiB,
+ * bytes that are not HTTP, a request that never completes); Fastify would then write a bare body.
+ * This writes the same refusal in the error envelope with a fresh x-request-id and closes.
+ */
+function refusal(code: string | undefined): { status: number; code: ErrorCode; message: string } {
+  if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, code: 'PAYLOAD_TOO_LARGE', message: 'The request headers (URL included) exceed 16 KiB.' };
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, code: 'VALIDATION_ERROR', message: 'The request was not received in time.' };
+  return { status: 400, code: 'VALIDATION_ERROR', message: 'The request is not valid HTTP.' };
+}
+
+function writeRefusal(socket: Duplex, { status, code, message }: ReturnType<typeof refusal>): string {
+  const requestId = uuidv7();
+  const body = JSON.stringify({ success: false, error: { code, message, details: null } });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+        `x-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  }
+  return requestId;
+}
+
+export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+  // A reset connection has nobody left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const requestId = writeRefusal(socket, refusal(error.code));
+  this.log.debug({ err: error, reqId: requestId }, 'client error');
+  socket.destroy(error);
+}
+
+/** CONNECT is no API method; without a listener Node would drop the connection without a word. */
+export function refuseConnect(_request: IncomingMessage, socket: Duplex): void {
+  writeRefusal(socket, { status: 400, code: 'VALIDATION_ERROR', message: 'CONNECT is not supported: this is not a proxy.' });
+  socket.end();
+}

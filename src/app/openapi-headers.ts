@@ -1,0 +1,45 @@
+/**
+ * Response headers of the contract, declared on every documented answer so that generated
+ * clients know them: x-request-id everywhere, the rate-limit trio on every authenticated
+ * operation, retry-after on 429. Route schemas cannot declare headers, so the finished document is completed.
+ */
+const HEADERS = {
+  XRequestId: { name: 'x-request-id', description: "The request's id: the client's x-request-id when it is a safe token, otherwise generated.", schema: { type: 'string' } },
+  RateLimitLimit: { name: 'ratelimit-limit', description: 'Requests allowed to this key per rolling minute.', schema: { type: 'integer' } },
+  RateLimitRemaining: { name: 'ratelimit-remaining', description: 'Requests left in the current rolling minute.', schema: { type: 'integer' } },
+  RateLimitReset: { name: 'ratelimit-reset', description: 'Seconds until the oldest counted request leaves the minute.', schema: { type: 'integer' } },
+  RetryAfter: { name: 'retry-after', description: 'Whole seconds to wait before repeating the request.', schema: { type: 'integer' } },
+} as const;
+
+type HeaderName = keyof typeof HEADERS;
+
+interface Operation {
+  security?: Array<Record<string, unknown>>;
+  responses?: Record<string, { headers?: Record<string, unknown> }>;
+}
+
+interface Document {
+  components?: { headers?: Record<string, unknown> };
+  paths?: Record<string, Record<string, Operation>>;
+}
+
+export function withResponseHeaders<T extends object>(document: T): T {
+  const doc = document as Document;
+  doc.components = {
+    ...doc.components,
+    headers: Object.fromEntries(Object.entries(HEADERS).map(([id, { name: _name, ...header }]) => [id, header])),
+  };
+  const ref = (id: HeaderName) => [HEADERS[id].name, { $ref: `#/components/headers/${id}` }];
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const operation of Object.values(item)) {
+      const authenticated = (operation.security ?? []).length > 0;
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        const ids: HeaderName[] = ['XRequestId'];
+        if (authenticated) ids.push('RateLimitLimit', 'RateLimitRemaining', 'RateLimitReset');
+        if (status === '429') ids.push('RetryAfter');
+        response.headers = { ...response.headers, ...Object.fromEntries(ids.map(ref)) };
+      }
+    }
+  }
+  return document;
+}
