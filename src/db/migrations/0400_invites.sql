@@ -80,6 +80,7 @@ CREATE TABLE invite_messages (
 );
 CREATE INDEX invite_messages_due_idx ON invite_messages (due_at) WHERE status = 'pending';
 CREATE INDEX invite_messages_invite_idx ON invite_messages (company_id, invite_id);
+CREATE INDEX invite_messages_batch_idx ON invite_messages (company_id, batch_id);
 CREATE UNIQUE INDEX invite_messages_provider_idx ON invite_messages (channel, provider_message_id) WHERE provider_message_id IS NOT NULL;
 
 -- The monthly quota: one row per company and UTC month. A send reserves with one conditional
