@@ -54,7 +54,7 @@ function patchErrors(patch: SettingsPatch): FieldError[] {
   if (patch.timeZone !== undefined && !isTimeZone(patch.timeZone)) bad('timeZone', 'must be an IANA time zone, e.g. America/Sao_Paulo');
   if (patch.defaultCountry !== undefined && !getCountries().includes(patch.defaultCountry)) bad('defaultCountry', 'must be a two-letter country code, e.g. BR');
   if (patch.locale !== undefined && !LOCALES.includes(patch.locale)) bad('locale', `must be one of ${LOCALES.join(', ')}`);
-  if (patch.mailFrom != null && !MAIL_FROM_RE.test(patch.mailFrom)) bad('mailFrom', 'must be "Name <address>" or an address');
+  if (patch.mailFrom !== undefined && patch.mailFrom !== null && !MAIL_FROM_RE.test(patch.mailFrom)) bad('mailFrom', 'must be "Name <address>" or an address');
   return errors;
 }
 
