@@ -1,30 +1,16 @@
 import type pg from 'pg';
 import { eventEnvelope, type EventEnvelope, type EventType } from '../events/catalog.js';
+import type { ClaimRequest, OutboundItem } from '../outbound/kind.js';
 import { MAX_ATTEMPTS } from './retry-policy.js';
 
-export interface ClaimedDelivery {
-  id: string;
+export interface ClaimedDelivery extends OutboundItem {
   companyId: string;
   subscriptionId: string;
-  /** This attempt's number (1 for the first); also the fencing token of the lease. */
-  attempt: number;
   url: string;
   secretSealed: Buffer;
   previousSecretSealed: Buffer | null;
   previousSecretExpiresAt: Date | null;
   event: EventEnvelope;
-}
-
-export interface ClaimOptions {
-  /** From the loop's clock: "due" is decided by it, never by the database's now(). */
-  now: Date;
-  /** At most this many deliveries in all. */
-  limit: number;
-  /** At most this many held at once per subscription by this worker... */
-  perSubscription: number;
-  /** ...which already holds this many of these subscriptions. */
-  held: ReadonlyMap<string, number>;
-  leaseMs: number;
 }
 
 interface ClaimedRow {
@@ -103,7 +89,7 @@ const CLAIM_SQL = `
  *
  * Runs on the pool as a named prepared statement: the delivery loop's hot path.
  */
-export async function claimDueDeliveries(pool: pg.Pool, options: ClaimOptions): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(pool: pg.Pool, options: ClaimRequest): Promise<ClaimedDelivery[]> {
   const leaseUntil = new Date(options.now.getTime() + options.leaseMs);
   const result = await pool.query<ClaimedRow>({
     name: 'webhooks.claim',
@@ -112,7 +98,7 @@ export async function claimDueDeliveries(pool: pg.Pool, options: ClaimOptions): 
       options.now,
       leaseUntil,
       options.leaseMs,
-      options.perSubscription,
+      options.perTarget,
       options.limit,
       MAX_ATTEMPTS,
       ABANDONED_ERROR,
@@ -128,6 +114,8 @@ function toClaimedDelivery(row: ClaimedRow): ClaimedDelivery {
     id: row.id,
     companyId: row.company_id,
     subscriptionId: row.subscription_id,
+    // A slow endpoint only occupies its own slots.
+    target: row.subscription_id,
     attempt: row.attempt,
     url: row.url,
     secretSealed: row.secret_sealed,

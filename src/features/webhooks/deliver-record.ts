@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { ApiError } from '../../lib/errors.js';
+import type { LogFn } from '../outbound/kind.js';
 import type { ClaimedDelivery } from './deliver-claim.js';
 import type { AttemptResult } from './deliver-send.js';
 import { disableSubscription } from './disable-subscription.js';
@@ -20,7 +21,8 @@ export interface Verdict {
 /** What an attempt means for its delivery: done, retried at a time from the retry policy, or failed for good. */
 export function judgeAttempt(delivery: ClaimedDelivery, result: AttemptResult, now: Date, random: () => number): Verdict {
   if (result.outcome === 'delivered') return { status: 'succeeded', retryAt: null };
-  if (result.statusCode === GONE) return { status: 'failed', retryAt: null };
+  // The target is gone, or resolves where webhooks may never go: trying again changes nothing.
+  if (result.statusCode === GONE || result.outcome === 'forbidden') return { status: 'failed', retryAt: null };
   const delay = nextAttemptDelay({
     attempt: delivery.attempt,
     outcome: result.outcome,
@@ -114,58 +116,43 @@ export interface RecorderDeps {
   clock: Clock;
   /** Jitter source of the retry schedule. */
   random: () => number;
+  log: LogFn;
 }
 
-/** Most attempts written by one statement. */
-const MAX_BATCH = 200;
+export interface Attempt {
+  item: ClaimedDelivery;
+  result: AttemptResult;
+}
 
 /**
- * Records attempts and their consequences: 410 disables the subscription at once; failing for
- * 5 days without a single success disables it too (any success resets the streak).
- *
- * Attempts finishing while a write is under way are written together by the next one (group
- * commit): one statement and one commit for many deliveries under load, no added wait when idle.
+ * Records a batch of attempts and their consequences in one statement: 410 disables the
+ * subscription at once; failing for 5 days without a single success disables it too (any success
+ * resets the streak). Each failure is logged at warn with its subscription.
  */
-export function attemptRecorder(deps: RecorderDeps): (delivery: ClaimedDelivery, result: AttemptResult) => Promise<Verdict> {
-  const queue: { outcome: Outcome; settle: (err?: unknown) => void }[] = [];
-  let writing = false;
+export async function recordAttempts(deps: RecorderDeps, attempts: Attempt[]): Promise<void> {
+  const at = deps.clock.now();
+  const outcomes = attempts.map(({ item, result }) => ({ delivery: item, result, verdict: judgeAttempt(item, result, at, deps.random), at }));
+  await disableWhereDue(deps, outcomes, await writeOutcomes(deps.pool, outcomes));
+  for (const outcome of outcomes) if (outcome.result.outcome !== 'delivered') deps.log('warn', describeFailure(outcome));
+}
 
-  async function disableWhereDue(outcomes: Outcome[], streaks: Map<string, Date | null>): Promise<void> {
-    const reasons = new Map<string, { companyId: string; reason: DisabledReason }>();
-    for (const { delivery, result, at } of outcomes) {
-      const failingSince = streaks.get(delivery.subscriptionId) ?? null;
-      if (shouldDisableAfterFailures(failingSince, at)) reasons.set(delivery.subscriptionId, { companyId: delivery.companyId, reason: 'failing' });
-      if (result.statusCode === GONE) reasons.set(delivery.subscriptionId, { companyId: delivery.companyId, reason: 'gone' });
-    }
-    for (const [id, { companyId, reason }] of reasons) {
-      await disableSubscription(deps.db, deps, companyId, id, reason).catch((err: unknown) => {
-        // Deleted meanwhile: nothing left to disable.
-        if (!(err instanceof ApiError && err.code === 'NOT_FOUND')) throw err;
-      });
-    }
+function describeFailure({ delivery, result, verdict }: Outcome): string {
+  const answer = result.statusCode === null ? result.error : `HTTP ${result.statusCode}`;
+  const next = verdict.retryAt ? `retry at ${verdict.retryAt.toISOString()}` : 'failed for good';
+  return `webhook delivery failed: subscription ${delivery.subscriptionId} delivery ${delivery.id} attempt ${delivery.attempt}: ${answer}; ${next}`;
+}
+
+async function disableWhereDue(deps: RecorderDeps, outcomes: Outcome[], streaks: Map<string, Date | null>): Promise<void> {
+  const reasons = new Map<string, { companyId: string; reason: DisabledReason }>();
+  for (const { delivery, result, at } of outcomes) {
+    const failingSince = streaks.get(delivery.subscriptionId) ?? null;
+    if (shouldDisableAfterFailures(failingSince, at)) reasons.set(delivery.subscriptionId, { companyId: delivery.companyId, reason: 'failing' });
+    if (result.statusCode === GONE) reasons.set(delivery.subscriptionId, { companyId: delivery.companyId, reason: 'gone' });
   }
-
-  async function writeQueued(): Promise<void> {
-    writing = true;
-    while (queue.length > 0) {
-      const batch = queue.splice(0, MAX_BATCH);
-      const outcomes = batch.map((entry) => entry.outcome);
-      try {
-        await disableWhereDue(outcomes, await writeOutcomes(deps.pool, outcomes));
-        for (const entry of batch) entry.settle();
-      } catch (err) {
-        for (const entry of batch) entry.settle(err);
-      }
-    }
-    writing = false;
-  }
-
-  return (delivery, result) => {
-    const at = deps.clock.now();
-    const verdict = judgeAttempt(delivery, result, at, deps.random);
-    return new Promise<Verdict>((resolve, reject) => {
-      queue.push({ outcome: { delivery, result, verdict, at }, settle: (err) => (err ? reject(err) : resolve(verdict)) });
-      if (!writing) void writeQueued();
+  for (const [id, { companyId, reason }] of reasons) {
+    await disableSubscription(deps.db, deps, companyId, id, reason).catch((err: unknown) => {
+      // Deleted meanwhile: nothing left to disable.
+      if (!(err instanceof ApiError && err.code === 'NOT_FOUND')) throw err;
     });
-  };
+  }
 }

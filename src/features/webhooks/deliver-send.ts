@@ -5,6 +5,7 @@ import type { ClaimedDelivery } from './deliver-claim.js';
 import type { AttemptOutcome } from './retry-policy.js';
 import type { SecretBox } from './secret-box.js';
 import { webhookHeaders } from './signature.js';
+import { TargetForbiddenError } from './target-guard.js';
 
 /** How much of a receiver's answer is read and kept; beyond it the connection is dropped. */
 export const RESPONSE_BODY_LIMIT = 4096;
@@ -19,8 +20,8 @@ export interface SendDeps {
 export interface AttemptResult {
   startedAt: Date;
   durationMs: number;
-  /** delivered: a 2xx answer; otherwise the failure kind the retry policy reads. */
-  outcome: 'delivered' | AttemptOutcome;
+  /** delivered: a 2xx answer; forbidden: refused by the SSRF guard (never retried); otherwise the failure kind the retry policy reads. */
+  outcome: 'delivered' | 'forbidden' | AttemptOutcome;
   statusCode: number | null;
   retryAfter: string | null;
   error: string | null;
@@ -65,6 +66,8 @@ export async function sendDelivery(delivery: ClaimedDelivery, now: Date, deps: S
       responseBody: read.text,
     });
   } catch (err) {
+    const refusal = targetRefusal(err);
+    if (refusal) return result({ outcome: 'forbidden', statusCode: null, retryAfter: null, error: refusal.message, responseBody: null });
     const outcome = timeout.signal.aborted ? 'timeout' : 'error';
     const error = outcome === 'timeout' ? `timeout: no complete answer within ${deps.timeoutMs} ms` : describeError(err);
     return result({ outcome, statusCode: null, retryAfter: null, error, responseBody: null });
@@ -96,6 +99,12 @@ async function readCapped(body: Readable): Promise<{ text: string; error: string
 /** Postgres text cannot hold NUL; a multi-byte character cut at the limit becomes U+FFFD. */
 function bodyText(chunks: Buffer[]): string {
   return Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8').replaceAll('\u0000', '');
+}
+
+/** The SSRF guard's refusal, however deep the HTTP client wrapped it. */
+function targetRefusal(err: unknown): TargetForbiddenError | null {
+  for (let e = err; e instanceof Error; e = e.cause) if (e instanceof TargetForbiddenError) return e;
+  return null;
 }
 
 function headerValue(value: string | string[] | undefined): string | null {

@@ -254,17 +254,66 @@ describe('the subscription failure streak', () => {
 
 describe('private targets', () => {
   let guarded: DeliveryLoop;
+  let warnings: string[];
   afterEach(async () => guarded?.stop());
 
-  it('are refused when WEBHOOK_ALLOW_PRIVATE_TARGETS is off, and the attempt logs why', async () => {
-    guarded = await manualLoop({ ...t, ctx: { ...t.ctx, config: { ...t.ctx.config, webhookAllowPrivateTargets: false } } });
+  async function guardedLoop() {
+    warnings = [];
+    const log = (level: string, message: string) => level === 'warn' && warnings.push(message);
+    guarded = await manualLoop({ ...t, ctx: { ...t.ctx, config: { ...t.ctx.config, webhookAllowPrivateTargets: false } } }, { log });
+  }
+
+  it('are refused when WEBHOOK_ALLOW_PRIVATE_TARGETS is off: failed for good, never retried, the attempt logs why', async () => {
+    await guardedLoop();
     const { company } = await t.tenant();
     await subscribe(t, company.id, receiver.url());
     await emit(t, company.id, 'ping', { message: 'to loopback' });
     await guarded.drain();
     expect(receiver.received).toHaveLength(0);
     const [delivery] = await deliveryRows(t, company.id);
-    expect(delivery).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(delivery).toMatchObject({ status: 'failed', attempts: 1, lease_until: null });
     expect((await attemptLog(delivery.id))[0]).toMatchObject({ status_code: null, error: expect.stringContaining('127.0.0.1') });
+
+    t.clock.advance(DAY);
+    await guarded.drain();
+    expect(await deliveryRows(t, company.id)).toMatchObject([{ status: 'failed', attempts: 1 }]);
+  });
+
+  it('include a host name that DNS answers with a loopback address (localhost), refused at connect time', async () => {
+    await guardedLoop();
+    const { company } = await t.tenant();
+    const { subscription } = await subscribe(t, company.id, receiver.url().replace('127.0.0.1', 'localhost'));
+    await emit(t, company.id, 'ping', { message: 'to localhost' });
+    await guarded.drain();
+    expect(receiver.received).toHaveLength(0);
+    const [delivery] = await deliveryRows(t, company.id);
+    expect(delivery).toMatchObject({ status: 'failed', attempts: 1 });
+    expect((await attemptLog(delivery.id))[0]).toMatchObject({ status_code: null, error: expect.stringMatching(/^Webhook target localhost resolves to .*; refused\.$/) });
+    expect(warnings).toEqual([expect.stringContaining(`subscription ${subscription.id} delivery ${delivery.id} attempt 1: Webhook target localhost`)]);
+    expect(warnings[0]).toMatch(/failed for good$/);
+  });
+});
+
+describe('a failed delivery', () => {
+  it('is logged at warn with its subscription, delivery, attempt, answer and next try; a success is not', async () => {
+    const warnings: string[] = [];
+    const logged = await manualLoop(t, { log: (level, message) => level === 'warn' && warnings.push(message) });
+    try {
+      const { company } = await t.tenant();
+      const { subscription } = await subscribe(t, company.id, receiver.url());
+      receiver.respond = () => ({ status: receiver.received.length === 1 ? 500 : 200 });
+      await emit(t, company.id, 'ping', { message: 'flaky' });
+      await logged.drain();
+      const [delivery] = await deliveryRows(t, company.id);
+      const retryAt = new Date(t.clock.now().getTime() + RETRY_DELAYS_MS[0]).toISOString();
+      expect(warnings).toEqual([`webhook delivery failed: subscription ${subscription.id} delivery ${delivery.id} attempt 1: HTTP 500; retry at ${retryAt}`]);
+
+      t.clock.advance(RETRY_DELAYS_MS[0]);
+      await logged.drain();
+      expect(await deliveryRows(t, company.id)).toMatchObject([{ status: 'succeeded', attempts: 2 }]);
+      expect(warnings).toHaveLength(1);
+    } finally {
+      await logged.stop();
+    }
   });
 });

@@ -1,20 +1,18 @@
 import pg from 'pg';
-import { DELIVERIES_CHANNEL } from './queue-deliveries.js';
+import type { LogFn } from './kind.js';
 
 const RECONNECT_MS = 1000;
-
-export type LogFn = (level: 'info' | 'warn' | 'error', message: string) => void;
 
 export interface Listener {
   close(): Promise<void>;
 }
 
 /**
- * LISTENs for new deliveries on a dedicated connection (a pooled one would be returned and lose
- * the LISTEN), reconnecting when it drops. Notifications sent while disconnected are lost, so
- * every (re)connection also wakes the loop once; the loop's slow poll covers the rest.
+ * LISTENs on `channel` on a dedicated connection (a pooled one would be returned and lose the
+ * LISTEN), reconnecting when it drops. Notifications sent while disconnected are lost, so every
+ * (re)connection also wakes the loop once; the loop's slow poll covers the rest.
  */
-export async function listenForDeliveries(connection: pg.ClientConfig, onWake: () => void, log: LogFn): Promise<Listener> {
+export async function listenForWork(connection: pg.ClientConfig, channel: string, onWake: () => void, log: LogFn): Promise<Listener> {
   let current: pg.Client | null = null;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
@@ -28,7 +26,7 @@ export async function listenForDeliveries(connection: pg.ClientConfig, onWake: (
       if (current === client) current = null;
       if (closed) return;
       void client.end().catch(() => undefined);
-      log('warn', `webhook delivery listener disconnected (${err?.message ?? 'connection ended'}); reconnecting`);
+      log('warn', `listener on ${channel} disconnected (${err?.message ?? 'connection ended'}); reconnecting`);
       retry = setTimeout(() => void connect(), RECONNECT_MS);
     };
     client.on('error', drop);
@@ -36,7 +34,7 @@ export async function listenForDeliveries(connection: pg.ClientConfig, onWake: (
     client.on('notification', onWake);
     try {
       await client.connect();
-      await client.query(`LISTEN ${DELIVERIES_CHANNEL}`);
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
     } catch (err) {
       drop(err as Error);
       return;

@@ -1,0 +1,44 @@
+import type { WorkerContext } from '../../jobs/define-task.js';
+
+export type LogFn = (level: 'info' | 'warn' | 'error', message: string) => void;
+
+/** What the loop asks a kind to lease in one claim pass. */
+export interface ClaimRequest {
+  /** From the loop's clock: "due" is decided by it, never by the database's now(). */
+  now: Date;
+  /** At most this many items in all. */
+  limit: number;
+  /** At most this many held at once per target by this worker... */
+  perTarget: number;
+  /** ...which already holds this many of these targets. */
+  held: ReadonlyMap<string, number>;
+  /** How long a claim is held; a crashed worker's items become due again after it. */
+  leaseMs: number;
+}
+
+export interface OutboundItem {
+  id: string;
+  /** Per-target concurrency key: a subscription id, 'smtp', company + provider... */
+  target: string;
+  /** This attempt's number (1 for the first); also the fencing token of the lease. */
+  attempt: number;
+}
+
+/**
+ * One kind of outbound work (webhooks, e-mail, WhatsApp) for the outbound loop: the loop owns
+ * concurrency, wake-ups and batching; the kind owns its tables, its transport and its retry policy.
+ */
+export interface OutboundKind<I extends OutboundItem, R> {
+  /** 'webhook' | 'email' | 'whatsapp': logs and metrics. */
+  name: string;
+  /** LISTEN channel notified by commits that queue work of this kind. */
+  notifyChannel: string;
+  /** Leases due items (FOR UPDATE SKIP LOCKED, lease end, attempt number as fencing token). */
+  claim(ctx: WorkerContext, request: ClaimRequest): Promise<I[]>;
+  /** One attempt. Must not throw for a delivery failure: the failure is an outcome. */
+  send(item: I, now: Date): Promise<R>;
+  /** Writes a batch of results (group commit); the retry schedule is applied here. */
+  record(ctx: WorkerContext, items: { item: I; result: R }[]): Promise<void>;
+  /** Releases the transport (sockets, SMTP pool). */
+  close?(): Promise<void>;
+}
