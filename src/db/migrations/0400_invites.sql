@@ -114,3 +114,18 @@ CREATE TABLE messaging_channels (
   updated_at          timestamptz(3) NOT NULL,
   PRIMARY KEY (company_id, channel)
 );
+
+-- The development mailbox: without SMTP_URL, e-mail lands here, readable at /dev/mail and with
+-- `quorum mail list|show`. Not tenant data (an operator's tool), so no company key.
+CREATE TABLE dev_mail (
+  id          uuid PRIMARY KEY,
+  message_id  text NOT NULL,
+  sender      text NOT NULL,
+  recipient   text NOT NULL,
+  subject     text NOT NULL,
+  text_body   text NOT NULL,
+  html_body   text NOT NULL,
+  headers     jsonb NOT NULL DEFAULT '{}'::jsonb,
+  created_at  timestamptz(3) NOT NULL
+);
+CREATE INDEX dev_mail_created_idx ON dev_mail (created_at DESC, id DESC);
