@@ -18,6 +18,7 @@ import { eventRoutes, eventSchemas } from '../features/events/routes.js';
 import { healthRoutes } from '../features/health/routes.js';
 import { inviteRoutes } from '../features/invites/routes.js';
 import { inviteSchemas } from '../features/invites/schemas.js';
+import { callbackRoutes } from '../features/callbacks/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -80,6 +81,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   await app.register(healthRoutes, { pool: ctx.pool, registry });
   await registerDocs(app);
+  await app.register(callbackRoutes);
   const authenticator = new KeyAuthenticator(ctx.db, ctx.clock, options.authCacheMs);
   await app.register(
     async (v1) => {

@@ -1,5 +1,6 @@
 import type { WorkerContext } from '../../jobs/define-task.js';
 import type { Mailer } from '../../lib/providers.js';
+import { bareMessageId } from '../callbacks/apply-receipt.js';
 import { inviteUrl } from '../invites/invite-view.js';
 import type { OutboundKind } from '../outbound/kind.js';
 import { claimMessages, type ClaimedMessage } from './claim-messages.js';
@@ -56,7 +57,7 @@ export function emailKind(ctx: WorkerContext, mailer: Mailer = ctx.config.smtpUr
           ...rendered,
           headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
         });
-        return { outcome: 'sent', providerMessageId: messageId };
+        return { outcome: 'sent', providerMessageId: bareMessageId(messageId) };
       } catch (err) {
         return { outcome: 'failed', transient: isTransientSmtpError(err), error: (err as Error).message.slice(0, 500) };
       }
