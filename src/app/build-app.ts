@@ -19,6 +19,7 @@ import { healthRoutes } from '../features/health/routes.js';
 import { inviteRoutes } from '../features/invites/routes.js';
 import { inviteSchemas } from '../features/invites/schemas.js';
 import { callbackRoutes } from '../features/callbacks/routes.js';
+import { unsubscribeRoutes } from '../features/suppression/unsubscribe-page.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -82,6 +83,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(healthRoutes, { pool: ctx.pool, registry });
   await registerDocs(app);
   await app.register(callbackRoutes);
+  await app.register(unsubscribeRoutes);
   const authenticator = new KeyAuthenticator(ctx.db, ctx.clock, options.authCacheMs);
   await app.register(
     async (v1) => {

@@ -1,4 +1,5 @@
 import Mustache from 'mustache';
+import { htmlEscaping } from '../../lib/html.js';
 import type { EmailTemplate } from './email-template.js';
 
 export interface MessageVariables {
@@ -18,14 +19,7 @@ export interface RenderedEmail {
   html: string;
 }
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/**
- * HTML escaping for text and quoted attributes. Mustache's default also escapes / and =, which
- * is safe too but leaves links unreadable in the HTML source some clients show.
- */
-const escapeHtml = (value: unknown) => String(value).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
-const asHtml = { escape: escapeHtml };
+const asHtml = htmlEscaping;
 
 /** Plain-text rendering: no escaping (the subject and the text part are not HTML). */
 export function renderText(template: string, vars: MessageVariables): string {
