@@ -7,9 +7,12 @@ import { registerFormCommands } from './commands/form.js';
 import { registerKeyCommands } from './commands/key.js';
 import { registerServeCommands } from './commands/serve.js';
 import { registerWebhookCommands } from './commands/webhook.js';
+import { registerSuppressionCommands } from './commands/suppression.js';
+import { registerMailCommands } from './commands/mail.js';
+import { registerChannelCommands } from './commands/channel.js';
 
 /** Each feature registers its commands; add new rooms here. */
-const commandGroups = [registerServeCommands, registerDatabaseCommands, registerCompanyCommands, registerKeyCommands, registerFormCommands, registerEntityCommands, registerWebhookCommands];
+const commandGroups = [registerServeCommands, registerDatabaseCommands, registerCompanyCommands, registerKeyCommands, registerFormCommands, registerEntityCommands, registerWebhookCommands, registerSuppressionCommands, registerMailCommands, registerChannelCommands];
 
 const program = new Command()
   .name('quorum')
