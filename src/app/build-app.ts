@@ -20,6 +20,7 @@ import { inviteRoutes } from '../features/invites/routes.js';
 import { inviteSchemas } from '../features/invites/schemas.js';
 import { callbackRoutes } from '../features/callbacks/routes.js';
 import { unsubscribeRoutes } from '../features/suppression/unsubscribe-page.js';
+import { devMailRoutes } from '../features/messaging/dev-mail-page.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -84,6 +85,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await registerDocs(app);
   await app.register(callbackRoutes);
   await app.register(unsubscribeRoutes);
+  await app.register(devMailRoutes);
   const authenticator = new KeyAuthenticator(ctx.db, ctx.clock, options.authCacheMs);
   await app.register(
     async (v1) => {

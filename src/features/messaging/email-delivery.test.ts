@@ -180,5 +180,11 @@ describe('e-mail through the outbound loop', () => {
     expect(mail).toMatchObject({ to: 'dev@school.edu', headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } });
     expect(mail.html).toContain(s.invite.url);
     expect((await state(s.company.id, s.invite.id)).status).toBe('sent');
+    const list = await t.app.inject({ url: '/dev/mail' });
+    expect(list.body).toContain(`href="/dev/mail/${mail.id}"`);
+    const page = await t.app.inject({ url: `/dev/mail/${mail.id}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<iframe sandbox="" srcdoc="&lt;!DOCTYPE html&gt;');
+    expect((await t.app.inject({ url: '/dev/mail/00000000-0000-7000-8000-000000000000' })).statusCode).toBe(404);
   });
 });
