@@ -14,6 +14,16 @@ export interface Config {
   publicFormUrl: string;
   secretKey: string;
   smtpUrl: string | null;
+  /** Default e-mail sender ("Name <addr>"); a company's mailFrom setting overrides it. */
+  mailFrom: string;
+  /** Base URL of the WhatsApp Cloud (Graph) API. */
+  whatsappGraphUrl: string;
+  /** Verifies provider callbacks: the WhatsApp app secret and verify token, the generic e-mail receipts' secret. */
+  whatsappAppSecret: string | null;
+  whatsappVerifyToken: string | null;
+  callbackSecret: string | null;
+  /** NODE_ENV=production: development pages (/dev/mail) are off. */
+  production: boolean;
   redisUrl: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   webhookAllowPrivateTargets: boolean;
@@ -126,6 +136,12 @@ export function loadConfig(env: Env = process.env): Config {
     publicFormUrl: readUrl(env, 'PUBLIC_FORM_URL', ['http:', 'https:'], `${origin}/i`)!,
     secretKey: readSecretKey(env, dataDir),
     smtpUrl: readUrl(env, 'SMTP_URL', ['smtp:', 'smtps:'], null),
+    mailFrom: env.MAIL_FROM || 'Quorum <no-reply@localhost>',
+    whatsappGraphUrl: readUrl(env, 'WHATSAPP_GRAPH_URL', ['http:', 'https:'], 'https://graph.facebook.com/v21.0')!,
+    whatsappAppSecret: env.WHATSAPP_APP_SECRET || null,
+    whatsappVerifyToken: env.WHATSAPP_VERIFY_TOKEN || null,
+    callbackSecret: env.CALLBACK_SECRET || null,
+    production: env.NODE_ENV === 'production',
     redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:'], null),
     logLevel: readLogLevel(env),
     webhookAllowPrivateTargets: readBoolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),

@@ -1,5 +1,6 @@
 import type { TestApp } from './harness.js';
 import { addResponses, createSurvey } from './responses.js';
+import { createInvite } from '../src/features/invites/create-invite.js';
 
 /**
  * Path parameters of a real record of `companyId`, per OpenAPI path: the generated auth suite
@@ -19,5 +20,11 @@ export const routeFixtures: Record<string, RouteFixture> = {
   '/responses/{id}': async (t, companyId) => {
     const [id] = await addResponses(t, await createSurvey(t, companyId), 1);
     return { id };
+  },
+  '/forms/{id}/invites': async (t, companyId) => ({ id: (await createSurvey(t, companyId)).form.id }),
+  '/forms/{id}/invites/send': async (t, companyId) => ({ id: (await createSurvey(t, companyId)).form.id }),
+  '/invites/{id}/revoke': async (t, companyId) => {
+    const survey = await createSurvey(t, companyId);
+    return { id: (await createInvite(t.ctx.db, t.ctx, companyId, survey.form.id, { email: 'fixture@school.edu' })).id };
   },
 };

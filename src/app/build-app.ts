@@ -82,6 +82,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   await app.register(healthRoutes, { pool: ctx.pool, registry, metricsToken: ctx.config.metricsToken });
   await registerDocs(app);
+  // Pages and callbacks outside /v1 (no API key: their own credentials), as the features declare them.
+  for (const feature of features) if (feature.pages) await app.register(feature.pages);
   const authenticator = new KeyAuthenticator(ctx.db, ctx.clock, options.authCacheMs);
   await authenticator.listen(ctx.pool.options, (level, message) => app.log[level](message));
   app.addHook('onClose', () => authenticator.close());

@@ -9,9 +9,25 @@ import { registerServeCommands } from './commands/serve.js';
 import { registerWebhookCommands } from './commands/webhook.js';
 import { registerRosterCommands } from './commands/roster.js';
 import { registerEnrollmentCommands } from './commands/enrollment.js';
+import { registerSuppressionCommands } from './commands/suppression.js';
+import { registerMailCommands } from './commands/mail.js';
+import { registerChannelCommands } from './commands/channel.js';
 
 /** Each feature registers its commands; add new rooms here. */
-const commandGroups = [registerServeCommands, registerDatabaseCommands, registerCompanyCommands, registerKeyCommands, registerFormCommands, registerEntityCommands, registerWebhookCommands, registerRosterCommands, registerEnrollmentCommands];
+const commandGroups = [
+  registerServeCommands,
+  registerDatabaseCommands,
+  registerCompanyCommands,
+  registerKeyCommands,
+  registerFormCommands,
+  registerEntityCommands,
+  registerWebhookCommands,
+  registerRosterCommands,
+  registerEnrollmentCommands,
+  registerSuppressionCommands,
+  registerMailCommands,
+  registerChannelCommands,
+];
 
 const program = new Command()
   .name('quorum')

@@ -12,6 +12,8 @@ export interface Feature {
   name: string;
   /** Authenticated /v1 routes (each declares its scope in config.scope). */
   routes?: (v1: FastifyInstance) => Promise<void>;
+  /** Pages and callbacks outside /v1, with credentials of their own (an invite token, a provider signature). */
+  pages?: (app: FastifyInstance) => Promise<void>;
   /** Shared schemas (with $id) its routes reference; published in the OpenAPI document. */
   schemas?: TSchema[];
   /** Jobs and sweeps the worker runs. */

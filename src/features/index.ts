@@ -4,7 +4,11 @@ import { formsFeature } from './forms/feature.js';
 import { keysFeature } from './keys/feature.js';
 import { responsesFeature } from './responses/feature.js';
 import { rostersFeature } from './rosters/feature.js';
+import { invitesFeature } from './invites/feature.js';
+import { callbacksFeature } from './callbacks/feature.js';
+import { suppressionFeature } from './suppression/feature.js';
+import { messagingFeature } from './messaging/feature.js';
 import { webhooksFeature } from './webhooks/feature.js';
 
 /** Every feature of the service, one line each: the only list a new feature joins. */
-export const features: readonly Feature[] = [keysFeature, formsFeature, responsesFeature, eventsFeature, webhooksFeature, rostersFeature];
+export const features: readonly Feature[] = [keysFeature, formsFeature, responsesFeature, eventsFeature, webhooksFeature, rostersFeature, invitesFeature, callbacksFeature, suppressionFeature, messagingFeature];

@@ -2,6 +2,9 @@ import { Logger, parseCronItems, run, type Runner, type TaskList } from 'graphil
 import type { TaskDefinition, WorkerContext } from './define-task.js';
 import { allTasks } from './tasks.js';
 import { startDeliveryLoop, type DeliveryLoopOptions } from '../features/webhooks/deliver-loop.js';
+import { startOutboundLoop, type OutboundLoopOptions } from '../features/outbound/loop.js';
+import { emailKind } from '../features/messaging/email-kind.js';
+import { whatsappKind } from '../features/messaging/whatsapp-kind.js';
 
 export interface WorkerHandle {
   stop(): Promise<void>;
@@ -13,6 +16,10 @@ export interface WorkerOptions {
   log?: (level: string, message: string) => void;
   /** Webhook delivery loop settings; false: this worker delivers no webhooks. */
   deliveries?: DeliveryLoopOptions | false;
+  /** E-mail loop settings (SMTP_URL or the dev mailbox); false: this worker sends no e-mail. */
+  email?: OutboundLoopOptions | false;
+  /** WhatsApp loop settings; false: this worker sends no WhatsApp messages. */
+  whatsapp?: OutboundLoopOptions | false;
 }
 
 function taskListFor(tasks: TaskDefinition<any>[], ctx: WorkerContext): TaskList {
@@ -37,8 +44,12 @@ export async function startWorker(ctx: WorkerContext, options: WorkerOptions = {
     }),
   });
   const deliveries = options.deliveries === false ? null : await startDeliveryLoop(ctx, { log, ...options.deliveries });
+  const email = options.email === false ? null : await startOutboundLoop(ctx, emailKind(ctx), { perTarget: 16, log, ...options.email });
+  const whatsapp = options.whatsapp === false ? null : await startOutboundLoop(ctx, whatsappKind(ctx), { log, ...options.whatsapp });
   return {
     async stop() {
+      await whatsapp?.stop();
+      await email?.stop();
       await deliveries?.stop();
       await runner.stop();
     },

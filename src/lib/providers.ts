@@ -12,6 +12,7 @@ export interface OutgoingMail {
 }
 
 export interface Mailer {
+  /** Resolves when the server accepted the message; rejects with the server's refusal. */
   send(mail: OutgoingMail): Promise<{ messageId: string }>;
   close(): Promise<void>;
 }

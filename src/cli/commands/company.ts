@@ -1,6 +1,9 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { createCompany } from '../../features/companies/create-company.js';
-import { runCommand } from '../runtime.js';
+import { updateCompanySettings, type Locale } from '../../features/companies/company-settings.js';
+import { showCompany, type CompanyView } from '../../features/companies/show-company.js';
+import type { CountryCode } from 'libphonenumber-js';
+import { companyIdForSlug, runCommand } from '../runtime.js';
 
 export function registerCompanyCommands(program: Command): void {
   const company = program.command('company').description('manage companies (tenants)');
@@ -17,5 +20,52 @@ export function registerCompanyCommands(program: Command): void {
         },
         (c) => `created company ${c.slug} (${c.id})`,
       ),
+    );
+  registerCompanySettingsCommands(company);
+}
+
+function wholeNumber(value: string): number {
+  if (!/^\d{1,9}$/.test(value)) throw new InvalidArgumentError('must be a whole number');
+  return Number(value);
+}
+
+function showText(view: CompanyView): string {
+  const { company, settings, quota } = view;
+  return [
+    `${company.name} (${company.slug}, ${company.id})`,
+    ...Object.entries(settings).map(([key, value]) => `  ${key}: ${value ?? '(deployment default)'}`),
+    `  quota ${quota.period}: ${quota.used} used, ${quota.reserved} reserved of ${quota.limit}`,
+  ].join('\n');
+}
+
+function registerCompanySettingsCommands(company: Command): void {
+  company
+    .command('show')
+    .description("a company's settings and this month's message quota")
+    .requiredOption('--company <slug>', 'company slug')
+    .action(runCommand(async (rt, { opts }) => showCompany(rt.ctx.db, rt.ctx, await companyIdForSlug(rt, opts.company)), showText));
+  company
+    .command('set')
+    .description("change a company's settings")
+    .requiredOption('--company <slug>', 'company slug')
+    .option('--monthly-quota <n>', 'messages per UTC month', wholeNumber)
+    .option('--anonymity-floor <n>', 'smallest cut a report on an anonymous form may show', wholeNumber)
+    .option('--time-zone <iana>', 'time zone for working days, e.g. America/Sao_Paulo')
+    .option('--default-country <cc>', 'country of phone numbers written without +, e.g. BR')
+    .option('--locale <locale>', 'en, pt-BR or es')
+    .option('--mail-from <from>', 'e-mail sender, "Name <address>"')
+    .action(
+      runCommand(async (rt, { opts }) => {
+        const companyId = await companyIdForSlug(rt, opts.company);
+        await updateCompanySettings(rt.ctx.db, rt.ctx, companyId, {
+          monthlyQuota: opts.monthlyQuota as number | undefined,
+          anonymityFloor: opts.anonymityFloor as number | undefined,
+          timeZone: opts.timeZone as string | undefined,
+          defaultCountry: (opts.defaultCountry as string | undefined)?.toUpperCase() as CountryCode | undefined,
+          locale: opts.locale as Locale | undefined,
+          mailFrom: opts.mailFrom as string | undefined,
+        });
+        return showCompany(rt.ctx.db, rt.ctx, companyId);
+      }, showText),
     );
 }

@@ -5,10 +5,12 @@ import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { validationError } from '../../lib/errors.js';
 
-export const DEFAULT_COMPANY_SETTINGS: Required<Pick<CompanySettings, 'monthlyQuota' | 'anonymityFloor' | 'timeZone'>> = {
+export const DEFAULT_COMPANY_SETTINGS: Required<Pick<CompanySettings, 'monthlyQuota' | 'anonymityFloor' | 'timeZone' | 'defaultCountry' | 'locale'>> = {
   monthlyQuota: 10_000,
   anonymityFloor: 5,
   timeZone: 'UTC',
+  defaultCountry: 'BR',
+  locale: 'en',
 };
 
 export interface CreateCompanyInput {

@@ -7,6 +7,9 @@ export interface CompanySettings {
   monthlyQuota?: number;
   anonymityFloor?: number;
   timeZone?: string;
+  defaultCountry?: string;
+  locale?: string;
+  mailFrom?: string | null;
   [key: string]: unknown;
 }
 

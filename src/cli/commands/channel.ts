@@ -1,0 +1,50 @@
+import type { Command } from 'commander';
+import { findWhatsappChannel, WHATSAPP_PROVIDERS, type WhatsappProvider } from '../../features/messaging/channel-settings.js';
+import { removeWhatsappChannel, setWhatsappChannel } from '../../features/messaging/set-whatsapp-channel.js';
+import { CliError } from '../output.js';
+import { companyIdForSlug, runCommand } from '../runtime.js';
+
+export function registerChannelCommands(program: Command): void {
+  const whatsapp = program.command('channel').description("a company's messaging channels").command('whatsapp').description('the WhatsApp channel');
+  whatsapp
+    .command('set')
+    .requiredOption('--company <slug>', 'company slug')
+    .requiredOption('--provider <provider>', WHATSAPP_PROVIDERS.join(' | '))
+    .requiredOption('--token <token>', 'cloud-api: the access token; gateway: the bearer token (sealed at rest)')
+    .option('--phone-number-id <id>', 'cloud-api: the sending phone number id')
+    .option('--template <name...>', 'cloud-api: approved template names')
+    .option('--url <url>', 'gateway: where messages are POSTed')
+    .option('--text <template>', 'gateway: the message text, e.g. "{{formName}}: {{url}}"')
+    .action(
+      runCommand(async (rt, { opts }) => {
+        if (!WHATSAPP_PROVIDERS.includes(opts.provider)) throw new CliError(`--provider must be one of ${WHATSAPP_PROVIDERS.join(', ')}`);
+        const companyId = await companyIdForSlug(rt, opts.company);
+        const settings = { phoneNumberId: opts.phoneNumberId, templates: opts.template, url: opts.url, text: opts.text };
+        await setWhatsappChannel(rt.ctx.db, { clock: rt.ctx.clock, secretKey: rt.config.secretKey }, companyId, {
+          provider: opts.provider as WhatsappProvider,
+          token: opts.token,
+          settings: Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)),
+        });
+        return { provider: opts.provider, settings };
+      }, (r) => `WhatsApp channel set (${r.provider})`),
+    );
+  whatsapp
+    .command('show')
+    .requiredOption('--company <slug>', 'company slug')
+    .action(
+      runCommand(async (rt, { opts }) => {
+        const channel = await findWhatsappChannel(rt.ctx.db, await companyIdForSlug(rt, opts.company));
+        // The token stays sealed: only whether one is set is shown.
+        return channel ? { provider: channel.provider, settings: channel.settings, token: 'set (sealed)' } : null;
+      }, (r) => (r ? `provider: ${r.provider}\ntoken: ${r.token}\n${JSON.stringify(r.settings, null, 2)}` : 'no WhatsApp channel')),
+    );
+  whatsapp
+    .command('remove')
+    .requiredOption('--company <slug>', 'company slug')
+    .action(
+      runCommand(async (rt, { opts }) => {
+        if (!(await removeWhatsappChannel(rt.ctx.db, await companyIdForSlug(rt, opts.company)))) throw new CliError('no WhatsApp channel to remove');
+        return { removed: true };
+      }, () => 'WhatsApp channel removed'),
+    );
+}

@@ -1,0 +1,27 @@
+import type { Command } from 'commander';
+import { findDevMail, listDevMail, type DevMail } from '../../features/messaging/dev-mailbox.js';
+import { CliError } from '../output.js';
+import { runCommand } from '../runtime.js';
+
+export function registerMailCommands(program: Command): void {
+  const group = program.command('mail').description('the development mailbox (e-mail kept in the database when SMTP_URL is unset)');
+  group
+    .command('list')
+    .option('--limit <n>', 'newest n messages', '20')
+    .action(
+      runCommand(
+        async (rt, { opts }) => listDevMail(rt.ctx.db, Math.min(Math.max(Number.parseInt(opts.limit, 10) || 20, 1), 500)),
+        (rows: DevMail[]) => (rows.length === 0 ? 'the mailbox is empty' : rows.map((m) => `${m.id}\t${m.createdAt}\t${m.to}\t${m.subject}`).join('\n')),
+      ),
+    );
+  group
+    .command('show <id>')
+    .description('one message: headers and the plain-text part')
+    .action(
+      runCommand(async (rt, { args }) => {
+        const mail = await findDevMail(rt.ctx.db, args[0]);
+        if (!mail) throw new CliError(`no message ${args[0]}`);
+        return mail;
+      }, (m: DevMail) => [`From: ${m.from}`, `To: ${m.to}`, `Subject: ${m.subject}`, `Date: ${m.createdAt}`, ...Object.entries(m.headers).map(([k, v]) => `${k}: ${v}`), '', m.text].join('\n')),
+    );
+}

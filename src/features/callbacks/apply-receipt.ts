@@ -1,0 +1,54 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import type { EmitDeps } from '../events/emit-event.js';
+import { emitInviteEvent } from '../invites/emit-invite-event.js';
+import { INVITE_COLUMNS, type InviteRow } from '../invites/invite-view.js';
+import { suppress } from '../suppression/suppressions.js';
+
+export type ReceiptOutcome = 'delivered' | 'bounced' | 'complained' | 'failed';
+
+export interface Receipt {
+  channel: 'email' | 'whatsapp';
+  providerMessageId: string;
+  outcome: ReceiptOutcome;
+}
+
+/** Message ids compared without the angle brackets of a Message-ID header. */
+export const bareMessageId = (id: string) => id.trim().replace(/^<|>$/g, '');
+
+/** Statuses each outcome may move from: the main line only moves forward (a late receipt never lowers an opened invite). */
+const MOVABLE: Record<'delivered' | 'failed', string[]> = { delivered: ['created', 'queued', 'sent'], failed: ['created', 'queued', 'sent', 'delivered'] };
+
+/**
+ * A provider's receipt for a message we sent: delivered → invite.delivered; bounced → the
+ * address suppressed and invite.failed (bounced); complained → suppressed; failed →
+ * invite.failed (send_failed). An unknown message id changes nothing (answers false); a receipt
+ * repeated by the provider emits nothing twice.
+ */
+export async function applyReceipt(db: Db, deps: EmitDeps, receipt: Receipt): Promise<boolean> {
+  const now = deps.clock.now();
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ companyId: string; inviteId: string; address: string | null }>(sql`
+      SELECT m.company_id AS "companyId", m.invite_id AS "inviteId", CASE WHEN m.channel = 'email' THEN i.email ELSE i.phone END AS address
+        FROM invite_messages m JOIN invites i ON i.company_id = m.company_id AND i.id = m.invite_id
+       WHERE m.channel = ${receipt.channel} AND m.provider_message_id = ${bareMessageId(receipt.providerMessageId)}`);
+    const message = rows[0];
+    if (!message) return false;
+    if ((receipt.outcome === 'bounced' || receipt.outcome === 'complained') && message.address) {
+      await suppress(tx, deps, message.companyId, [message.address], receipt.outcome);
+    }
+    if (receipt.outcome === 'complained') return true;
+    const to = receipt.outcome === 'delivered' ? 'delivered' : 'failed';
+    const { rows: moved } = await tx.execute<InviteRow & { formName: string }>(sql`
+      UPDATE invites i SET status = ${to}, status_changed_at = ${now}
+        FROM forms f
+       WHERE i.company_id = ${message.companyId} AND i.id = ${message.inviteId} AND f.company_id = i.company_id AND f.id = i.form_id
+         AND i.status = ANY(${`{${MOVABLE[to].join(',')}}`}::text[])
+      RETURNING ${INVITE_COLUMNS}, f.name AS "formName"`);
+    const invite = moved[0];
+    if (!invite) return true;
+    if (to === 'delivered') await emitInviteEvent(tx, deps, 'invite.delivered', invite, invite.formName);
+    else await emitInviteEvent(tx, deps, 'invite.failed', invite, invite.formName, receipt.outcome === 'bounced' ? 'bounced' : 'send_failed');
+    return true;
+  });
+}

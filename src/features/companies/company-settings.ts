@@ -1,0 +1,77 @@
+import { eq, sql } from 'drizzle-orm';
+import { getCountries, type CountryCode } from 'libphonenumber-js';
+import type { DbOrTx } from '../../db/database.js';
+import { companies, type CompanySettings } from '../../db/schema.js';
+import type { Clock } from '../../lib/clock.js';
+import { validationError, type FieldError } from '../../lib/errors.js';
+import { DEFAULT_COMPANY_SETTINGS } from './create-company.js';
+
+export const LOCALES = ['en', 'pt-BR', 'es'] as const;
+export type Locale = (typeof LOCALES)[number];
+
+/** A company's settings with every default filled in (the stored jsonb may predate a setting). */
+export interface Settings {
+  monthlyQuota: number;
+  anonymityFloor: number;
+  timeZone: string;
+  defaultCountry: CountryCode;
+  locale: Locale;
+  /** "Name <addr>"; null: the deployment's MAIL_FROM. */
+  mailFrom: string | null;
+}
+
+export function companySettings(stored: CompanySettings): Settings {
+  const s = { ...DEFAULT_COMPANY_SETTINGS, ...stored };
+  return {
+    monthlyQuota: s.monthlyQuota,
+    anonymityFloor: s.anonymityFloor,
+    timeZone: s.timeZone,
+    defaultCountry: s.defaultCountry as CountryCode,
+    locale: s.locale as Locale,
+    mailFrom: typeof s.mailFrom === 'string' ? s.mailFrom : null,
+  };
+}
+
+export type SettingsPatch = Partial<Settings>;
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const MAIL_FROM_RE = /^[^<>\r\n]{0,100}<[^\s<>@]{1,64}@[^\s<>@]{1,253}>$|^[^\s<>@]{1,64}@[^\s<>@]{1,253}$/;
+
+function patchErrors(patch: SettingsPatch): FieldError[] {
+  const errors: FieldError[] = [];
+  const bad = (path: string, message: string) => errors.push({ path, code: 'invalid_value', message });
+  const count = (v: number | undefined, max: number) => v !== undefined && (!Number.isSafeInteger(v) || v < 0 || v > max);
+  if (count(patch.monthlyQuota, 100_000_000)) bad('monthlyQuota', 'must be a whole number from 0 to 100,000,000');
+  if (count(patch.anonymityFloor, 1000)) bad('anonymityFloor', 'must be a whole number from 0 to 1,000');
+  if (patch.timeZone !== undefined && !isTimeZone(patch.timeZone)) bad('timeZone', 'must be an IANA time zone, e.g. America/Sao_Paulo');
+  if (patch.defaultCountry !== undefined && !getCountries().includes(patch.defaultCountry)) bad('defaultCountry', 'must be a two-letter country code, e.g. BR');
+  if (patch.locale !== undefined && !LOCALES.includes(patch.locale)) bad('locale', `must be one of ${LOCALES.join(', ')}`);
+  if (patch.mailFrom !== undefined && patch.mailFrom !== null && !MAIL_FROM_RE.test(patch.mailFrom)) bad('mailFrom', 'must be "Name <address>" or an address');
+  return errors;
+}
+
+/** Merges the given settings into the company's (one statement, so concurrent edits of other keys survive). */
+export async function updateCompanySettings(db: DbOrTx, deps: { clock: Clock }, companyId: string, patch: SettingsPatch): Promise<Settings> {
+  const errors = patchErrors(patch);
+  if (errors.length > 0) throw validationError(errors);
+  const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+  const [row] = await db
+    .update(companies)
+    .set({ settings: sql`${companies.settings} || ${JSON.stringify(given)}::jsonb`, updatedAt: deps.clock.now() })
+    .where(eq(companies.id, companyId))
+    .returning({ settings: companies.settings });
+  return companySettings(row.settings);
+}
+
+export async function readCompanySettings(db: DbOrTx, companyId: string): Promise<Settings> {
+  const [row] = await db.select({ settings: companies.settings }).from(companies).where(eq(companies.id, companyId));
+  return companySettings(row?.settings ?? {});
+}

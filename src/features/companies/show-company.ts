@@ -1,0 +1,23 @@
+import { eq } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/database.js';
+import { companies } from '../../db/schema.js';
+import type { Clock } from '../../lib/clock.js';
+import { quotaPeriod, quotaStatus, type QuotaStatus } from '../invites/quota.js';
+import { companySettings, type Settings } from './company-settings.js';
+
+export interface CompanyView {
+  company: { id: string; name: string; slug: string; createdAt: string };
+  settings: Settings;
+  quota: QuotaStatus;
+}
+
+/** The company, its settings with defaults, and this month's quota consumption. */
+export async function showCompany(db: DbOrTx, deps: { clock: Clock }, companyId: string): Promise<CompanyView> {
+  const [row] = await db.select().from(companies).where(eq(companies.id, companyId));
+  const settings = companySettings(row.settings);
+  return {
+    company: { id: row.id, name: row.name, slug: row.slug, createdAt: row.createdAt.toISOString() },
+    settings,
+    quota: await quotaStatus(db, companyId, settings.monthlyQuota, quotaPeriod(deps.clock.now())),
+  };
+}

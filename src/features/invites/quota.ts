@@ -1,0 +1,59 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/database.js';
+import { ApiError } from '../../lib/errors.js';
+
+/** The quota month of an instant: its UTC calendar month, YYYY-MM. */
+export function quotaPeriod(now: Date): string {
+  return now.toISOString().slice(0, 7);
+}
+
+export interface QuotaStatus {
+  limit: number;
+  used: number;
+  reserved: number;
+  period: string;
+}
+
+export async function quotaStatus(db: DbOrTx, companyId: string, limit: number, period: string): Promise<QuotaStatus> {
+  const { rows } = await db.execute<{ used: number; reserved: number }>(
+    sql`SELECT used, reserved FROM quota_usage WHERE company_id = ${companyId} AND period = ${period}`,
+  );
+  return { limit, used: rows[0]?.used ?? 0, reserved: rows[0]?.reserved ?? 0, period };
+}
+
+/**
+ * Reserves `requested` units of the month, all or none, decided by one conditional UPDATE: the
+ * row lock orders concurrent sends, and each re-checks used + reserved + n <= limit on the row
+ * as the one before it left it, so no interleaving over-reserves. Refusal is QUOTA_EXCEEDED with
+ * the consumption the caller saw.
+ */
+export async function reserveQuota(tx: DbOrTx, companyId: string, limit: number, period: string, requested: number): Promise<void> {
+  if (requested === 0) return;
+  await tx.execute(sql`INSERT INTO quota_usage (company_id, period) VALUES (${companyId}, ${period}) ON CONFLICT DO NOTHING`);
+  const { rows } = await tx.execute<{ used: number; reserved: number }>(sql`
+    UPDATE quota_usage SET reserved = reserved + ${requested}
+     WHERE company_id = ${companyId} AND period = ${period} AND used + reserved + ${requested} <= ${limit}
+    RETURNING used, reserved`);
+  if (rows.length > 0) return;
+  const status = await quotaStatus(tx, companyId, limit, period);
+  throw new ApiError('QUOTA_EXCEEDED', `The monthly message quota of ${limit} has room for ${Math.max(0, limit - status.used - status.reserved)} more; this send needs ${requested}.`, {
+    ...status,
+    requested,
+  });
+}
+
+/**
+ * Settles the reserved units of the messages `messages` yields (a statement returning
+ * company_id and quota_period per message, possibly a data-modifying one such as an UPDATE ...
+ * RETURNING): `consume` moves them to used (the message left, or failed for good), otherwise
+ * they are returned. One statement whatever the number of messages; answers how many.
+ */
+export async function settleQuota(tx: DbOrTx, messages: SQL, consume: boolean): Promise<number> {
+  const { rows } = await tx.execute<{ n: number }>(sql`
+    WITH m AS (${messages}),
+         s AS (SELECT company_id, quota_period, count(*)::int AS n FROM m GROUP BY 1, 2),
+         u AS (UPDATE quota_usage q SET reserved = q.reserved - s.n${consume ? sql`, used = q.used + s.n` : sql``}
+                 FROM s WHERE q.company_id = s.company_id AND q.period = s.quota_period)
+    SELECT coalesce(sum(n), 0)::int AS n FROM s`);
+  return rows[0].n;
+}

@@ -1,0 +1,136 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import type { Clock } from '../../lib/clock.js';
+import { ApiError, notFound, validationError, type FieldError } from '../../lib/errors.js';
+import { isUuid, type IdGenerator } from '../../lib/ids.js';
+import { readCompanySettings } from '../companies/company-settings.js';
+import { findForm, type FormRecord } from '../forms/find-form.js';
+import { DEFAULT_GATEWAY_TEXT, findWhatsappChannel } from '../messaging/channel-settings.js';
+import { formEmailTemplate } from '../messaging/email-template.js';
+import { MESSAGES_CHANNEL } from '../messaging/email-kind.js';
+import { templateVariables, type TemplateVariables } from '../messaging/template-variables.js';
+import { quotaPeriod, reserveQuota } from './quota.js';
+import type { SendInvitesInput, SkipReason, TemplateInput } from './schemas.js';
+
+export interface SendResultData {
+  batchId: string;
+  queued: number;
+  skipped: { id: string; reason: SkipReason }[];
+}
+
+const CONTACT_COLUMN = { name: 'name', email: 'email', phone: 'phone', externalId: 'external_id', expiresAt: 'expires_at' } as const;
+
+function selectionErrors(input: SendInvitesInput): FieldError[] {
+  const errors: FieldError[] = (input.inviteIds ?? [])
+    .map((id, index) => ({ id, index }))
+    .filter(({ id }) => !isUuid(id))
+    .map(({ index }) => ({ path: `inviteIds.${index}`, code: 'invalid_id', message: 'Not an invite id.' }));
+  if (input.batchId !== undefined && !isUuid(input.batchId)) errors.push({ path: 'batchId', code: 'invalid_id', message: 'Not a batch id.' });
+  return errors;
+}
+
+/** The templates of the channel, checked: the e-mail template of the form, or the WhatsApp channel's. */
+async function channelTemplates(db: Db, companyId: string, form: FormRecord, input: SendInvitesInput): Promise<{ texts: string[]; path: string; template: TemplateInput | null }> {
+  if (input.channel === 'email') {
+    const email = formEmailTemplate(form);
+    return { texts: [email.subject, email.body], path: 'email', template: null };
+  }
+  const channel = await findWhatsappChannel(db, companyId);
+  if (!channel) throw new ApiError('CHANNEL_NOT_CONFIGURED', 'The WhatsApp channel is not configured for this company.');
+  if (channel.provider === 'gateway') return { texts: [channel.settings.text ?? DEFAULT_GATEWAY_TEXT], path: 'text', template: input.template ?? null };
+  const template = input.template;
+  if (!template || !(channel.settings.templates ?? []).includes(template.name)) {
+    throw new ApiError('TEMPLATE_REQUIRED', 'The WhatsApp Cloud API sends only approved templates: pass template { name, language, variables } with an approved name.', {
+      approved: channel.settings.templates ?? [],
+    });
+  }
+  return { texts: Object.values(template.variables ?? {}), path: 'template.variables', template };
+}
+
+function templateErrors(vars: TemplateVariables, path: string): FieldError[] {
+  return [
+    ...vars.unknown.map((name) => ({ path, code: 'unknown_variable', message: `{{${name}}} is not a template variable.` })),
+    ...vars.errors.map((message) => ({ path, code: 'invalid_template', message })),
+  ];
+}
+
+/** The skip reason of each selected invite, first match wins; null: eligible. */
+function skipReasonSql(channel: 'email' | 'whatsapp', vars: TemplateVariables, now: Date): SQL {
+  const contact = channel === 'email' ? sql.raw('i.email') : sql.raw('i.phone');
+  const missing = [
+    ...vars.required.map((name) => sql`i.${sql.raw(CONTACT_COLUMN[name])} IS NULL`),
+    ...vars.requiredDims.map((key) => sql`NOT (i.dims ? ${key})`),
+  ];
+  return sql`CASE
+    WHEN i.status = 'revoked' THEN 'revoked'
+    WHEN i.status = 'responded' THEN 'responded'
+    WHEN i.status = 'expired' OR i.expires_at <= ${now} THEN 'expired'
+    WHEN ${contact} IS NULL THEN ${channel === 'email' ? 'no_email' : 'no_phone'}
+    WHEN EXISTS (SELECT 1 FROM suppressions s WHERE s.company_id = i.company_id AND s.address = ${contact}) THEN 'suppressed'
+    ${missing.length > 0 ? sql`WHEN ${sql.join(missing, sql` OR `)} THEN 'missing_var'` : sql``}
+  END`;
+}
+
+function selectionSql(companyId: string, input: SendInvitesInput): SQL {
+  const conditions: SQL[] = [];
+  if (input.inviteIds) conditions.push(sql`i.id = ANY(${`{${input.inviteIds.join(',')}}`}::uuid[])`);
+  if (input.batchId) {
+    conditions.push(sql`(i.batch_id = ${input.batchId}
+      OR i.id IN (SELECT invite_id FROM invite_messages WHERE company_id = ${companyId} AND batch_id = ${input.batchId}))`);
+  }
+  if (input.filter) conditions.push(sql`i.status = ANY(${`{${input.filter.statuses.join(',')}}`}::text[])`);
+  return conditions.length > 0 ? sql` AND ${sql.join(conditions, sql` AND `)}` : sql``;
+}
+
+/**
+ * A send call: selection, skips and enqueueing in one statement, then the quota for every
+ * queued message in one conditional UPDATE, in one transaction: if the reservation does not
+ * fit, nothing is queued (QUOTA_EXCEEDED). Each queued message is a row of invite_messages due
+ * at scheduleAt (or now); the outbound loop sends it. Created and failed invites become queued.
+ */
+export async function sendInvites(db: Db, deps: { clock: Clock; newId: IdGenerator }, companyId: string, formId: string, input: SendInvitesInput): Promise<SendResultData> {
+  const form = await findForm(db, companyId, formId);
+  if (!form) throw notFound('Form');
+  const errors = selectionErrors(input);
+  const { texts, path, template } = await channelTemplates(db, companyId, form, input);
+  const vars = templateVariables(texts);
+  errors.push(...templateErrors(vars, path));
+  if (errors.length > 0) throw validationError(errors);
+
+  const now = deps.clock.now();
+  const scheduleAt = input.scheduleAt ? new Date(input.scheduleAt) : null;
+  const dueAt = scheduleAt && scheduleAt > now ? scheduleAt : now;
+  const period = quotaPeriod(now);
+  const { monthlyQuota } = await readCompanySettings(db, companyId);
+  const batchId = deps.newId();
+
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`INSERT INTO invite_batches (id, company_id, form_id, kind, channel, created_at)
+      VALUES (${batchId}, ${companyId}, ${form.id}, 'send', ${input.channel}, ${now})`);
+    const { rows } = await tx.execute<{ id: string | null; reason: string }>(sql`
+      WITH sel AS (
+        SELECT i.id, ${skipReasonSql(input.channel, vars, now)} AS reason
+          FROM invites i
+         WHERE i.company_id = ${companyId} AND i.form_id = ${form.id}${selectionSql(companyId, input)}
+      ), ins AS (
+        INSERT INTO invite_messages (id, company_id, invite_id, batch_id, channel, template, due_at, quota_period, created_at)
+        SELECT uuidv7_at(${now}), ${companyId}, sel.id, ${batchId}, ${input.channel}, ${template ? JSON.stringify(template) : null}::jsonb,
+               ${dueAt}, ${period}, ${now}
+          FROM sel WHERE sel.reason IS NULL
+        RETURNING invite_id
+      ), upd AS (
+        UPDATE invites i SET status = CASE WHEN i.status IN ('created', 'failed') THEN 'queued' ELSE i.status END,
+                             status_changed_at = CASE WHEN i.status IN ('created', 'failed') THEN ${now} ELSE i.status_changed_at END,
+                             channel = ${input.channel}, send_batch_id = ${batchId}
+          FROM ins WHERE i.company_id = ${companyId} AND i.id = ins.invite_id
+      )
+      SELECT id::text, reason FROM sel WHERE reason IS NOT NULL
+      UNION ALL SELECT NULL, count(*)::text FROM ins`);
+    const queued = Number(rows.find((row) => row.id === null)!.reason);
+    await reserveQuota(tx, companyId, monthlyQuota, period, queued);
+    // Wakes the message loops at commit; a scheduled send is found by their poll when due.
+    if (queued > 0) await tx.execute(sql`SELECT pg_notify(${MESSAGES_CHANNEL}, '')`);
+    const skipped = rows.filter((row) => row.id !== null).map((row) => ({ id: row.id!, reason: row.reason as SkipReason }));
+    return { batchId, queued, skipped };
+  });
+}

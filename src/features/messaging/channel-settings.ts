@@ -1,0 +1,33 @@
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/database.js';
+
+export const WHATSAPP_PROVIDERS = ['cloud-api', 'gateway'] as const;
+export type WhatsappProvider = (typeof WHATSAPP_PROVIDERS)[number];
+
+/** The non-secret part of a company's WhatsApp channel. */
+export interface WhatsappSettings {
+  /** cloud-api: the sending phone number's id in the Graph API. */
+  phoneNumberId?: string;
+  /** gateway: where the plain-text message is POSTed. */
+  url?: string;
+  /** gateway: the message text (a template with the invite variables). */
+  text?: string;
+  /** cloud-api: the approved template names a send may use. */
+  templates?: string[];
+}
+
+export interface WhatsappChannel {
+  provider: WhatsappProvider;
+  settings: WhatsappSettings;
+  credentialsSealed: Buffer;
+}
+
+export const DEFAULT_GATEWAY_TEXT = '{{formName}}: {{url}}';
+
+export async function findWhatsappChannel(db: DbOrTx, companyId: string): Promise<WhatsappChannel | null> {
+  const { rows } = await db.execute<{ provider: WhatsappProvider; settings: WhatsappSettings; credentials_sealed: Buffer }>(
+    sql`SELECT provider, settings, credentials_sealed FROM messaging_channels WHERE company_id = ${companyId} AND channel = 'whatsapp'`,
+  );
+  const row = rows[0];
+  return row ? { provider: row.provider, settings: row.settings, credentialsSealed: row.credentials_sealed } : null;
+}

@@ -1,0 +1,190 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { SMTPServer } from 'smtp-server';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import type { AddressInfo } from 'node:net';
+import { startTestApp, type TestApp } from '../../../test/harness.js';
+import { createSurvey } from '../../../test/responses.js';
+import { startOutboundLoop, type OutboundLoop } from '../outbound/loop.js';
+import { suppress } from '../suppression/suppressions.js';
+import { emailKind } from './email-kind.js';
+import { smtpMailer } from './smtp-mailer.js';
+import { listDevMail } from './dev-mailbox.js';
+
+/** A real SMTP server on a local port; `refuse` answers the next DATA commands with these codes. */
+class SmtpSink {
+  readonly received: ParsedMail[] = [];
+  refuse: number[] = [];
+  private server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData: (stream, _session, callback) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const code = this.refuse.shift();
+        if (code) return callback(Object.assign(new Error(code < 500 ? 'try again later' : 'no such user'), { responseCode: code }));
+        simpleParser(Buffer.concat(chunks)).then((mail) => {
+          this.received.push(mail);
+          callback();
+        }, callback);
+      });
+    },
+  });
+  url = '';
+  async start() {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', () => resolve()));
+    this.url = `smtp://127.0.0.1:${(this.server.server.address() as AddressInfo).port}`;
+  }
+  close() {
+    return new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+let t: TestApp;
+let sink: SmtpSink;
+let loop: OutboundLoop | null = null;
+beforeAll(async () => {
+  t = await startTestApp();
+  sink = new SmtpSink();
+  await sink.start();
+});
+afterEach(async () => {
+  await loop?.stop();
+  loop = null;
+  sink.received.length = 0;
+  sink.refuse = [];
+});
+afterAll(async () => {
+  await sink.close();
+  await t.close();
+});
+
+async function startLoop(mailer = smtpMailer(sink.url, { maxConnections: 2, timeoutMs: 5000 })) {
+  loop = await startOutboundLoop(t.ctx, emailKind(t.ctx, mailer), { listen: false, pollIntervalMs: null });
+  return loop;
+}
+
+async function setup(inviteBody: object = { email: 'ana@school.edu', name: 'Ana <b>' }) {
+  const tenant = await t.tenant();
+  const survey = await createSurvey(t, tenant.company.id);
+  const base = `/v1/forms/${survey.form.id}/invites`;
+  const invite = (await t.post(tenant.token, base, inviteBody)).json().data;
+  const send = (body: object = {}) => t.post(tenant.token, `${base}/send`, { channel: 'email', ...body });
+  return { ...tenant, survey, invite, send };
+}
+
+async function state(companyId: string, inviteId: string) {
+  const q = await t.ctx.db.execute<{ used: number; reserved: number }>(sql`SELECT used, reserved FROM quota_usage WHERE company_id = ${companyId}`);
+  const i = await t.ctx.db.execute<{ status: string }>(sql`SELECT status FROM invites WHERE id = ${inviteId}`);
+  const e = await t.ctx.db.execute<{ type: string; data: any }>(sql`SELECT type, data FROM events WHERE company_id = ${companyId} AND type IN ('invite.sent', 'invite.failed') ORDER BY occurred_at, id`);
+  const m = await t.ctx.db.execute<{ status: string; attempts: number }>(sql`SELECT status, attempts FROM invite_messages WHERE invite_id = ${inviteId}`);
+  return { quota: q.rows[0], status: i.rows[0].status, events: e.rows, messages: m.rows };
+}
+
+describe('e-mail through the outbound loop', () => {
+  it('delivers over SMTP: both parts, the personal link, one-click unsubscribe headers, the sender; invite.sent; unit consumed', async () => {
+    const s = await setup();
+    await s.send();
+    await (await startLoop()).drain();
+    expect(sink.received).toHaveLength(1);
+    const mail = sink.received[0];
+    expect(mail.to).toMatchObject({ text: 'ana@school.edu' });
+    expect(mail.from?.text).toBe(t.ctx.config.mailFrom.replace(/^(.*) </, '"$1" <'));
+    expect(mail.subject).toBe(`Your invitation: ${s.survey.form.name}`);
+    expect(mail.text).toContain(s.invite.url);
+    expect(mail.text).toContain('Hello Ana <b>,');
+    expect(mail.html).toContain(`href="${s.invite.url}"`);
+    expect(mail.html).toContain('Hello Ana &lt;b&gt;');
+    expect(mail.html).not.toContain('Ana <b>');
+    const unsubscribe = new URL(`/u/${s.invite.token}`, t.ctx.config.publicFormUrl).toString();
+    // Unfolded (RFC 5322 folding puts long values on continuation lines).
+    const header = (key: string) => mail.headerLines.find((line) => line.key === key)?.line.replace(/\r\n\s+/g, ' ');
+    expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
+    expect(header('list-unsubscribe')).toBe(`List-Unsubscribe: <${unsubscribe}>`);
+    const after = await state(s.company.id, s.invite.id);
+    expect(after.quota).toEqual({ used: 1, reserved: 0 });
+    expect(after.status).toBe('sent');
+    expect(after.events).toEqual([
+      {
+        type: 'invite.sent',
+        data: expect.objectContaining({ inviteId: s.invite.id, status: 'sent', channel: 'email', batchId: expect.any(String), failReason: null }),
+      },
+    ]);
+  });
+
+  it('retries transient refusals with backoff: a server failing twice then accepting delivers once', async () => {
+    const s = await setup();
+    sink.refuse = [451, 451];
+    await s.send();
+    const l = await startLoop();
+    await l.drain();
+    expect(sink.received).toHaveLength(0);
+    expect((await state(s.company.id, s.invite.id)).messages).toEqual([{ status: 'pending', attempts: 1 }]);
+    t.clock.advance(60_000);
+    await l.drain();
+    t.clock.advance(10 * 60_000);
+    await l.drain();
+    t.clock.advance(60 * 60_000);
+    await l.drain();
+    expect(sink.received).toHaveLength(1);
+    const after = await state(s.company.id, s.invite.id);
+    expect(after.messages).toEqual([{ status: 'sent', attempts: 3 }]);
+    expect(after.events.map((e) => e.type)).toEqual(['invite.sent']);
+    expect(after.quota).toEqual({ used: 1, reserved: 0 });
+  });
+
+  it('a permanent refusal ends as invite.failed (send_failed) with the unit consumed', async () => {
+    const s = await setup();
+    sink.refuse = [550];
+    await s.send();
+    await (await startLoop()).drain();
+    const after = await state(s.company.id, s.invite.id);
+    expect(after.status).toBe('failed');
+    expect(after.events).toEqual([{ type: 'invite.failed', data: expect.objectContaining({ status: 'failed', failReason: 'send_failed' }) }]);
+    expect(after.quota).toEqual({ used: 1, reserved: 0 });
+  });
+
+  it('revoke during a scheduled send: the unit comes back and nothing is delivered', async () => {
+    const s = await setup();
+    await s.send({ scheduleAt: '2026-03-02T12:00:00.000Z' });
+    const l = await startLoop();
+    await l.drain();
+    expect(sink.received).toHaveLength(0);
+    await t.post(s.token, `/v1/invites/${s.invite.id}/revoke`);
+    t.clock.set('2026-03-02T12:00:01.000Z');
+    await l.drain();
+    expect(sink.received).toHaveLength(0);
+    expect(await state(s.company.id, s.invite.id)).toMatchObject({ quota: { used: 0, reserved: 0 }, status: 'revoked', messages: [{ status: 'cancelled' }] });
+    t.clock.set('2026-03-02T09:00:00.000Z');
+  });
+
+  it('an address suppressed after the send call is not mailed when its turn comes: invite.failed (suppressed), unit returned', async () => {
+    const s = await setup();
+    await s.send();
+    await suppress(t.ctx.db, t.ctx, s.company.id, ['ana@school.edu'], 'unsubscribed');
+    await (await startLoop()).drain();
+    expect(sink.received).toHaveLength(0);
+    const after = await state(s.company.id, s.invite.id);
+    expect(after.events).toEqual([{ type: 'invite.failed', data: expect.objectContaining({ failReason: 'suppressed' }) }]);
+    expect(after.quota).toEqual({ used: 0, reserved: 0 });
+  });
+
+  it('without SMTP_URL the message lands in the development mailbox', async () => {
+    const s = await setup({ email: 'dev@school.edu' });
+    await s.send();
+    loop = await startOutboundLoop(t.ctx, emailKind(t.ctx), { listen: false, pollIntervalMs: null });
+    await loop.drain();
+    const [mail] = await listDevMail(t.ctx.db);
+    expect(mail).toMatchObject({ to: 'dev@school.edu', headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } });
+    expect(mail.html).toContain(s.invite.url);
+    expect((await state(s.company.id, s.invite.id)).status).toBe('sent');
+    const list = await t.app.inject({ url: '/dev/mail' });
+    expect(list.body).toContain(`href="/dev/mail/${mail.id}"`);
+    const page = await t.app.inject({ url: `/dev/mail/${mail.id}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<iframe sandbox="" srcdoc="&lt;!DOCTYPE html&gt;');
+    expect((await t.app.inject({ url: '/dev/mail/00000000-0000-7000-8000-000000000000' })).statusCode).toBe(404);
+  });
+});

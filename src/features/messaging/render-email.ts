@@ -1,0 +1,59 @@
+import Mustache from 'mustache';
+import { htmlEscaping } from '../../lib/html.js';
+import type { EmailTemplate } from './email-template.js';
+
+export interface MessageVariables {
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  externalId: string | null;
+  url: string;
+  formName: string;
+  expiresAt: string | null;
+  dims: Record<string, string>;
+}
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const asHtml = htmlEscaping;
+
+/** Plain-text rendering: no escaping (the subject and the text part are not HTML). */
+export function renderText(template: string, vars: MessageVariables): string {
+  return Mustache.render(template, vars, {}, { escape: (value: unknown) => String(value) });
+}
+
+// A single-column table layout with inline styles: what mail clients (Outlook included) render
+// alike. Every value reaches it through Mustache's HTML escaping; only bodyHtml, built below from
+// escaped paragraphs, is inserted raw.
+const LAYOUT = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>{{subject}}</title></head>
+<body style="margin:0;padding:0;background:#f4f5f7">
+<table role="presentation" width="100%" cellspacing="0" cellpadding="0" border="0" style="background:#f4f5f7"><tr><td align="center" style="padding:24px 12px">
+<table role="presentation" width="600" cellspacing="0" cellpadding="0" border="0" style="max-width:600px;width:100%;background:#ffffff;border-radius:6px">
+<tr><td style="padding:32px 32px 8px;font-family:Arial,Helvetica,sans-serif;font-size:16px;line-height:24px;color:#1f2933">{{{bodyHtml}}}</td></tr>
+<tr><td align="center" style="padding:8px 32px 32px">
+<table role="presentation" cellspacing="0" cellpadding="0" border="0"><tr><td style="border-radius:4px;background:#1d4ed8">
+<a href="{{url}}" style="display:inline-block;padding:12px 24px;font-family:Arial,Helvetica,sans-serif;font-size:16px;color:#ffffff;text-decoration:none">{{button}}</a>
+</td></tr></table></td></tr>
+<tr><td style="padding:0 32px 24px;font-family:Arial,Helvetica,sans-serif;font-size:12px;line-height:18px;color:#6b7280">
+<a href="{{unsubscribeUrl}}" style="color:#6b7280">Unsubscribe</a> from these messages.</td></tr>
+</table></td></tr></table></body></html>`;
+
+/** The body in HTML: escaped by Mustache, blank lines to paragraphs, single newlines to breaks. */
+function bodyHtml(template: string, vars: MessageVariables): string {
+  return Mustache.render(template, vars, {}, asHtml)
+    .split(/\n{2,}/)
+    .map((paragraph) => `<p style="margin:0 0 16px">${paragraph.replace(/\n/g, '<br>')}</p>`)
+    .join('\n');
+}
+
+export function renderEmail(template: EmailTemplate, vars: MessageVariables, unsubscribeUrl: string): RenderedEmail {
+  const subject = renderText(template.subject, vars).replace(/[\r\n]+/g, ' ').trim();
+  const text = `${renderText(template.body, vars)}\n\n--\nUnsubscribe: ${unsubscribeUrl}\n`;
+  const html = Mustache.render(LAYOUT, { subject, url: vars.url, unsubscribeUrl, button: 'Open the survey', bodyHtml: bodyHtml(template.body, vars) }, {}, asHtml);
+  return { subject, text, html };
+}

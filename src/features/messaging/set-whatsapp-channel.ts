@@ -1,0 +1,49 @@
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/database.js';
+import type { Clock } from '../../lib/clock.js';
+import { validationError, type FieldError } from '../../lib/errors.js';
+import { secretBox } from '../webhooks/secret-box.js';
+import type { WhatsappProvider, WhatsappSettings } from './channel-settings.js';
+
+export interface WhatsappChannelInput {
+  provider: WhatsappProvider;
+  /** cloud-api: the Graph API access token; gateway: the bearer token. Sealed at rest. */
+  token: string;
+  settings: WhatsappSettings;
+}
+
+/** The credentials are bound to the company and channel: a sealed value copied elsewhere does not open. */
+export const channelSecretContext = (companyId: string) => `whatsapp:${companyId}`;
+
+function channelErrors(input: WhatsappChannelInput): FieldError[] {
+  const errors: FieldError[] = [];
+  if (!input.token.trim()) errors.push({ path: 'token', code: 'required', message: 'A token is required.' });
+  if (input.provider === 'cloud-api' && !/^\d{1,30}$/.test(input.settings.phoneNumberId ?? '')) {
+    errors.push({ path: 'phoneNumberId', code: 'required', message: 'The cloud API needs the phone number id (digits).' });
+  }
+  if (input.provider === 'gateway') {
+    try {
+      if (!['http:', 'https:'].includes(new URL(input.settings.url ?? '').protocol)) throw new Error();
+    } catch {
+      errors.push({ path: 'url', code: 'invalid_url', message: 'The gateway needs an http(s) URL.' });
+    }
+  }
+  return errors;
+}
+
+/** Sets (or replaces) the company's WhatsApp channel; the token is sealed like webhook secrets. */
+export async function setWhatsappChannel(db: DbOrTx, deps: { clock: Clock; secretKey: string }, companyId: string, input: WhatsappChannelInput): Promise<void> {
+  const errors = channelErrors(input);
+  if (errors.length > 0) throw validationError(errors);
+  const sealed = secretBox(deps.secretKey).seal(input.token, channelSecretContext(companyId));
+  await db.execute(sql`
+    INSERT INTO messaging_channels (company_id, channel, provider, settings, credentials_sealed, updated_at)
+    VALUES (${companyId}, 'whatsapp', ${input.provider}, ${JSON.stringify(input.settings)}::jsonb, ${sealed}, ${deps.clock.now()})
+    ON CONFLICT (company_id, channel) DO UPDATE
+      SET provider = EXCLUDED.provider, settings = EXCLUDED.settings, credentials_sealed = EXCLUDED.credentials_sealed, updated_at = EXCLUDED.updated_at`);
+}
+
+export async function removeWhatsappChannel(db: DbOrTx, companyId: string): Promise<boolean> {
+  const { rows } = await db.execute(sql`DELETE FROM messaging_channels WHERE company_id = ${companyId} AND channel = 'whatsapp' RETURNING 1`);
+  return rows.length > 0;
+}

@@ -1,0 +1,63 @@
+import Mustache from 'mustache';
+
+/**
+ * Message templates are Mustache: {{name}} is HTML-escaped where the HTML part is rendered,
+ * sections ({{#name}}...{{/name}}) make a part conditional. The variables of the contract
+ * decisions: name, email, phone, externalId, url, formName, expiresAt, dims.<key>.
+ */
+export const ALWAYS_PRESENT = ['url', 'formName'] as const;
+const CONTACT_VARIABLES = ['name', 'email', 'phone', 'externalId', 'expiresAt'] as const;
+export type ContactVariable = (typeof CONTACT_VARIABLES)[number];
+
+const DIM_VARIABLE = /^dims\.([a-z][a-zA-Z0-9_]{0,39})$/;
+
+export interface TemplateVariables {
+  /** Contact variables a message cannot do without (used outside any section). */
+  required: ContactVariable[];
+  /** dims.<key> keys used outside any section. */
+  requiredDims: string[];
+  /** Names that are no variable at all. */
+  unknown: string[];
+  /** Syntax errors and unsupported tags (partials, delimiter changes). */
+  errors: string[];
+}
+
+type Token = [string, string, number, number, Token[]?];
+
+function isKnown(name: string): boolean {
+  return (ALWAYS_PRESENT as readonly string[]).includes(name) || (CONTACT_VARIABLES as readonly string[]).includes(name) || DIM_VARIABLE.test(name);
+}
+
+/**
+ * What the templates need from an invite. A variable used only inside a section of itself is
+ * optional; used bare, an invite lacking it is skipped at send time with missing_var.
+ */
+export function templateVariables(templates: readonly string[]): TemplateVariables {
+  const result: TemplateVariables = { required: [], requiredDims: [], unknown: [], errors: [] };
+  const visit = (tokens: Token[], nested: boolean) => {
+    for (const [type, value, , , children] of tokens) {
+      if (type === 'text' || type === '!') continue;
+      if (type === '>' || type === '=') {
+        result.errors.push(`{{${type}${value}}} is not supported`);
+        continue;
+      }
+      if (value !== '.' && !isKnown(value)) result.unknown.push(value);
+      else if (!nested && (type === 'name' || type === '&' || type === '{')) {
+        const dim = DIM_VARIABLE.exec(value);
+        if (dim) result.requiredDims.push(dim[1]);
+        else if ((CONTACT_VARIABLES as readonly string[]).includes(value)) result.required.push(value as ContactVariable);
+      }
+      if (children) visit(children, true);
+    }
+  };
+  for (const template of templates) {
+    try {
+      visit(Mustache.parse(template) as Token[], false);
+    } catch (err) {
+      result.errors.push((err as Error).message);
+    }
+  }
+  result.required = [...new Set(result.required)];
+  result.requiredDims = [...new Set(result.requiredDims)];
+  return result;
+}

@@ -1,0 +1,108 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { startTestApp, type TestApp } from '../../../test/harness.js';
+import { createSurvey } from '../../../test/responses.js';
+import { startOutboundLoop } from '../outbound/loop.js';
+import { setWhatsappChannel } from './set-whatsapp-channel.js';
+import { whatsappKind } from './whatsapp-kind.js';
+
+/** A local HTTP server standing in for the Graph API and a gateway; `statuses` answers the next requests. */
+const received: { url: string; auth: string | undefined; body: any }[] = [];
+let statuses: number[] = [];
+let accepted = 0;
+let server: Server;
+let base = '';
+let t: TestApp;
+
+const readBody = (req: IncomingMessage) => new Promise<string>((resolve) => {
+  let data = '';
+  req.on('data', (chunk) => (data += chunk));
+  req.on('end', () => resolve(data));
+});
+
+beforeAll(async () => {
+  server = createServer(async (req, res) => {
+    const body = await readBody(req);
+    const status = statuses.shift() ?? 200;
+    if (status === 200) received.push({ url: req.url!, auth: req.headers.authorization, body: JSON.parse(body) });
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(status === 200 ? { messages: [{ id: `wamid.${++accepted}` }] } : { error: 'no' }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  t = await startTestApp({ config: { whatsappGraphUrl: `${base}/graph` } });
+});
+afterAll(async () => {
+  await t.close();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+async function setup(provider: 'cloud-api' | 'gateway') {
+  const tenant = await t.tenant();
+  const survey = await createSurvey(t, tenant.company.id);
+  await setWhatsappChannel(t.ctx.db, { clock: t.clock, secretKey: t.ctx.config.secretKey }, tenant.company.id, provider === 'cloud-api'
+    ? { provider, token: 'graph-token', settings: { phoneNumberId: '555', templates: ['survey_invite'] } }
+    : { provider, token: 'gw-token', settings: { url: `${base}/gateway`, text: 'Hi {{name}}: {{url}}' } });
+  const basePath = `/v1/forms/${survey.form.id}/invites`;
+  const invite = (await t.post(tenant.token, basePath, { phone: '+5511987654321', name: 'Ana' })).json().data;
+  const send = (body: object) => t.post(tenant.token, `${basePath}/send`, { channel: 'whatsapp', ...body });
+  const drain = async () => {
+    const loop = await startOutboundLoop(t.ctx, whatsappKind(t.ctx), { listen: false, pollIntervalMs: null });
+    await loop.drain();
+    await loop.stop();
+  };
+  const state = async () => {
+    const { rows } = await t.ctx.db.execute<{ status: string; provider_message_id: string | null }>(
+      sql`SELECT i.status, m.provider_message_id FROM invites i JOIN invite_messages m ON m.invite_id = i.id WHERE i.id = ${invite.id}`,
+    );
+    return rows[0];
+  };
+  return { ...tenant, invite, send, drain, state };
+}
+
+describe('WhatsApp through the outbound loop', () => {
+  it('Cloud API: a template message with the rendered variables, the sealed token as bearer; the wamid is kept', async () => {
+    received.length = 0;
+    const s = await setup('cloud-api');
+    await s.send({ template: { name: 'survey_invite', language: 'pt_BR', variables: { '2': '{{url}}', '1': '{{name}}' } } });
+    await s.drain();
+    expect(received).toEqual([
+      {
+        url: '/graph/555/messages',
+        auth: 'Bearer graph-token',
+        body: {
+          messaging_product: 'whatsapp',
+          to: '5511987654321',
+          type: 'template',
+          template: { name: 'survey_invite', language: { code: 'pt_BR' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ana' }, { type: 'text', text: s.invite.url }] }] },
+        },
+      },
+    ]);
+    expect(await s.state()).toEqual({ status: 'sent', provider_message_id: 'wamid.1' });
+  });
+
+  it('gateway: plain text with a bearer token; a 429 and a 503 are retried, then it is sent once', async () => {
+    received.length = 0;
+    const s = await setup('gateway');
+    statuses = [429, 503];
+    await s.send({});
+    await s.drain();
+    t.clock.advance(2 * 60_000);
+    await s.drain();
+    t.clock.advance(10 * 60_000);
+    await s.drain();
+    expect(received).toEqual([{ url: '/gateway', auth: 'Bearer gw-token', body: { to: '+5511987654321', text: `Hi Ana: ${s.invite.url}` } }]);
+    expect((await s.state()).status).toBe('sent');
+  });
+
+  it('a 400 from the provider is final: invite.failed (send_failed)', async () => {
+    const s = await setup('gateway');
+    statuses = [400];
+    await s.send({});
+    await s.drain();
+    expect((await s.state()).status).toBe('failed');
+    const { rows } = await t.ctx.db.execute<{ data: any }>(sql`SELECT data FROM events WHERE company_id = ${s.company.id} AND type = 'invite.failed'`);
+    expect(rows).toEqual([{ data: expect.objectContaining({ channel: 'whatsapp', failReason: 'send_failed' }) }]);
+  });
+});

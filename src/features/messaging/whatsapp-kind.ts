@@ -1,0 +1,91 @@
+import { request } from 'undici';
+import type { WorkerContext } from '../../jobs/define-task.js';
+import type { OutboundKind } from '../outbound/kind.js';
+import { secretBox } from '../webhooks/secret-box.js';
+import { DEFAULT_GATEWAY_TEXT, findWhatsappChannel, type WhatsappChannel } from './channel-settings.js';
+import { claimMessages, type ClaimedMessage } from './claim-messages.js';
+import { blockedReason, MESSAGES_CHANNEL, messageVariables } from './email-kind.js';
+import { recordMessages, type MessageResult } from './record-messages.js';
+import { renderText } from './render-email.js';
+import { channelSecretContext } from './set-whatsapp-channel.js';
+
+const TIMEOUT_MS = 15_000;
+
+/** The Cloud API's template message: each numbered variable becomes a body parameter, in order. */
+function cloudApiBody(item: ClaimedMessage, vars: ReturnType<typeof messageVariables>) {
+  const template = item.template!;
+  const parameters = Object.entries(template.variables ?? {})
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([, text]) => ({ type: 'text', text: renderText(text, vars) }));
+  return {
+    messaging_product: 'whatsapp',
+    to: item.phone!.slice(1),
+    type: 'template',
+    template: { name: template.name, language: { code: template.language }, components: parameters.length > 0 ? [{ type: 'body', parameters }] : [] },
+  };
+}
+
+/** 429 and 5xx (and no answer at all) may succeed later; any other refusal is final. */
+const transientStatus = (status: number) => status === 429 || status >= 500;
+
+/**
+ * The WhatsApp kind of the outbound loop: the Cloud API (template messages, WHATSAPP_GRAPH_URL)
+ * or a generic gateway (plain text POSTed with a bearer token), per the company's channel. The
+ * target is the company, so one company's slow provider only slows its own messages.
+ */
+export function whatsappKind(ctx: WorkerContext): OutboundKind<ClaimedMessage, MessageResult> {
+  const box = secretBox(ctx.config.secretKey);
+  const formUrl = ctx.config.publicFormUrl;
+
+  async function post(url: string, token: string, body: unknown, messageId: string): Promise<MessageResult> {
+    try {
+      const res = await request(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        headersTimeout: TIMEOUT_MS,
+        bodyTimeout: TIMEOUT_MS,
+      });
+      const text = await res.body.text();
+      if (res.statusCode >= 200 && res.statusCode < 300) {
+        // The Cloud API answers messages[0].id (the wamid its receipts refer to); a gateway may answer id.
+        let answer: { messages?: { id?: string }[]; id?: string } = {};
+        try {
+          answer = JSON.parse(text) as typeof answer;
+        } catch {
+          // An accepted message with an unreadable answer is still sent; receipts just cannot find it.
+        }
+        return { outcome: 'sent', providerMessageId: answer.messages?.[0]?.id ?? answer.id ?? `accepted:${messageId}` };
+      }
+      const retryAfter = res.headers['retry-after'];
+      return { outcome: 'failed', transient: transientStatus(res.statusCode), error: `HTTP ${res.statusCode}: ${text.slice(0, 300)}`, retryAfter: typeof retryAfter === 'string' ? retryAfter : null };
+    } catch (err) {
+      return { outcome: 'failed', transient: true, error: (err as Error).message.slice(0, 300) };
+    }
+  }
+
+  async function sendWith(channel: WhatsappChannel, item: ClaimedMessage): Promise<MessageResult> {
+    const token = box.open(channel.credentialsSealed, channelSecretContext(item.companyId));
+    const vars = messageVariables(item, formUrl);
+    if (channel.provider === 'cloud-api') {
+      return post(`${ctx.config.whatsappGraphUrl}/${channel.settings.phoneNumberId}/messages`, token, cloudApiBody(item, vars), item.id);
+    }
+    return post(channel.settings.url!, token, { to: item.phone, text: renderText(channel.settings.text ?? DEFAULT_GATEWAY_TEXT, vars) }, item.id);
+  }
+
+  return {
+    name: 'whatsapp',
+    notifyChannel: MESSAGES_CHANNEL,
+    claim: (workerCtx, claimRequest) => claimMessages(workerCtx, 'whatsapp', claimRequest),
+    async send(item, now) {
+      const blocked = blockedReason(item, now);
+      if (blocked) return { outcome: 'blocked', reason: blocked };
+      const channel = await findWhatsappChannel(ctx.db, item.companyId);
+      // The channel was removed after the send call: nothing can carry the message.
+      if (!channel) return { outcome: 'failed', transient: false, error: 'the WhatsApp channel is no longer configured' };
+      if (channel.provider === 'cloud-api' && !item.template) return { outcome: 'failed', transient: false, error: 'no template for the cloud API' };
+      return sendWith(channel, item);
+    },
+    record: (workerCtx, items) => recordMessages(workerCtx, items),
+  };
+}

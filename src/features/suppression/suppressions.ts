@@ -1,0 +1,46 @@
+import { sql } from 'drizzle-orm';
+import type { CountryCode } from 'libphonenumber-js';
+import type { DbOrTx } from '../../db/database.js';
+import type { Clock } from '../../lib/clock.js';
+import { validationError } from '../../lib/errors.js';
+import { normaliseEmail, normalisePhone } from '../invites/normalise-contact.js';
+
+export const SUPPRESSION_REASONS = ['bounced', 'complained', 'unsubscribed', 'manual'] as const;
+export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
+
+export type Suppression = {
+  address: string;
+  reason: SuppressionReason;
+  createdAt: string;
+};
+
+/** The stored form of an address: a normalised e-mail or an E.164 phone; VALIDATION_ERROR otherwise. */
+export function suppressionAddress(given: { email?: string; phone?: string }, defaultCountry: CountryCode): string {
+  const address = given.email !== undefined ? normaliseEmail(given.email) : given.phone !== undefined ? normalisePhone(given.phone, defaultCountry) : null;
+  if (!address) throw validationError([{ path: given.email !== undefined ? 'email' : 'phone', code: 'invalid_value', message: 'Give a valid e-mail address or phone number.' }]);
+  return address;
+}
+
+/**
+ * Adds addresses to the company's suppression list; an address already there keeps its first
+ * reason (the earliest cause is the one to respect). One statement for any number.
+ */
+export async function suppress(db: DbOrTx, deps: { clock: Clock }, companyId: string, addresses: readonly string[], reason: SuppressionReason): Promise<void> {
+  if (addresses.length === 0) return;
+  await db.execute(sql`
+    INSERT INTO suppressions (company_id, address, reason, created_at)
+    SELECT ${companyId}, a, ${reason}, ${deps.clock.now()} FROM unnest(${`{${addresses.map((a) => JSON.stringify(a)).join(',')}}`}::text[]) a
+    ON CONFLICT DO NOTHING`);
+}
+
+export async function listSuppressions(db: DbOrTx, companyId: string): Promise<Suppression[]> {
+  const { rows } = await db.execute<Suppression>(sql`
+    SELECT address, reason, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
+      FROM suppressions WHERE company_id = ${companyId} ORDER BY created_at DESC, address`);
+  return rows;
+}
+
+export async function unsuppress(db: DbOrTx, companyId: string, address: string): Promise<boolean> {
+  const { rows } = await db.execute(sql`DELETE FROM suppressions WHERE company_id = ${companyId} AND address = ${address} RETURNING 1`);
+  return rows.length > 0;
+}
