@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { openPool, type Database } from './database.js';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded/index.js';
 
 const EMBEDDED_DATABASE = 'quorum';
 
