@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { createCompany } from '../../features/companies/create-company.js';
+import { listCompanies } from '../../features/companies/list-companies.js';
+import { table } from '../output.js';
 import { runCommand } from '../runtime.js';
 
 export function registerCompanyCommands(program: Command): void {
@@ -18,4 +20,8 @@ export function registerCompanyCommands(program: Command): void {
         (c) => `created company ${c.slug} (${c.id})`,
       ),
     );
+  company
+    .command('list')
+    .description('list every company with its slug')
+    .action(runCommand(async (rt) => listCompanies(rt.ctx.db), (rows) => table(rows, ['slug', 'name', 'id', 'createdAt'])));
 }

@@ -234,7 +234,7 @@ describe('startEmbeddedPostgres', () => {
           reason = why;
           resolve();
         },
-      }).then(async (server) => {
+      }).then(async () => {
         const pid = Number((await fs.readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
         process.kill(pid, 'SIGKILL');
       });
