@@ -48,9 +48,8 @@ export async function openRuntime(options: RuntimeOptions = {}): Promise<CliRunt
  * and migrates only when behind. A database without any Quorum table is the wrong one unless we may create.
  */
 async function migrateIfBehind(connection: Connection, config: Config, create: boolean): Promise<void> {
-  const pending = await pendingMigrations(connection.database.pool);
+  const { pending, empty } = await pendingMigrations(connection.database.pool);
   if (pending.length === 0) return;
-  const empty = !(await connection.database.pool.query("SELECT to_regclass('quorum_migrations') AS t")).rows[0].t;
   if (empty && !create) throw noDatabase(config, 'it has no Quorum tables');
   await migrate(connection.database.pool);
 }

@@ -27,13 +27,12 @@ function migrationFiles(): string[] {
 }
 
 /** What migrate() would do, read cheaply: the CLI checks this instead of migrating on every start. */
-export async function pendingMigrations(pool: pg.Pool): Promise<string[]> {
-  const { rows } = await pool.query<{ names: string[] | null }>(
-    `SELECT CASE WHEN to_regclass('quorum_migrations') IS NULL THEN NULL
-                 ELSE (SELECT coalesce(array_agg(name), '{}') FROM quorum_migrations) END AS names`,
-  );
-  const done = new Set(rows[0].names ?? []);
-  return [...migrationFiles(), WORKER_SCHEMA_MARK].filter((name) => !done.has(name));
+export async function pendingMigrations(pool: pg.Pool): Promise<{ pending: string[]; empty: boolean }> {
+  // A query naming a missing table fails at planning time, so existence is checked first.
+  const [{ exists }] = (await pool.query<{ exists: boolean }>(`SELECT to_regclass('quorum_migrations') IS NOT NULL AS exists`)).rows;
+  const names = exists ? (await pool.query<{ name: string }>('SELECT name FROM quorum_migrations')).rows.map((r) => r.name) : [];
+  const done = new Set(names);
+  return { pending: [...migrationFiles(), WORKER_SCHEMA_MARK].filter((name) => !done.has(name)), empty: !exists };
 }
 
 /** Applies pending SQL migrations in name order, each in its own transaction, then graphile-worker's. */

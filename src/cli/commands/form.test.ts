@@ -74,7 +74,7 @@ describe('quorum form commands', () => {
     expect(await failure(formImport(rt, { args: [join(dir, 'missing.json')], opts: { company: slug } }))).toMatch(/^cannot read .*missing\.json/);
     expect(await failure(formImport(rt, { args: [file('broken.json', '{"slug": ')], opts: { company: slug } }))).toMatch(/broken\.json is not valid JSON/);
     expect(await failure(formExport(rt, { args: ['nope'], opts: { company: slug } }))).toBe('Form not found.');
-    expect(await failure(formImport(rt, { args: [EXAMPLE], opts: { company: 'no-such-company' } }))).toBe('no company with slug "no-such-company"');
+    expect(await failure(formImport(rt, { args: [EXAMPLE], opts: { company: 'no-such-company' } }))).toBe('no company with slug "no-such-company" (see: quorum company list)');
   });
 });
 
