@@ -74,6 +74,10 @@ describe('quorum form commands', () => {
     expect(await failure(formImport(rt, { args: [join(dir, 'missing.json')], opts: { company: slug } }))).toMatch(/^cannot read .*missing\.json/);
     expect(await failure(formImport(rt, { args: [file('broken.json', '{"slug": ')], opts: { company: slug } }))).toMatch(/broken\.json is not valid JSON/);
     expect(await failure(formExport(rt, { args: ['nope'], opts: { company: slug } }))).toBe('Form not found.');
+    const nulInJson = file('nul.json', '{"slug": "x",\n "name": "A\\u0000B"}');
+    expect(await failure(formImport(rt, { args: [nulInJson], opts: { company: slug } }))).toBe(`${nulInJson} contains a NUL character (written \\u0000, line 2); remove it and try again`);
+    const nulInCsv = file('nul.csv', 'kind,code,name,parentCode\nunit,A,A\u0000,\n');
+    expect(await failure(entityImport(rt, { args: [nulInCsv], opts: { company: slug } }))).toBe(`${nulInCsv} contains a NUL character (a zero byte, line 2); remove it and try again`);
     expect(await failure(formImport(rt, { args: [EXAMPLE], opts: { company: 'no-such-company' } }))).toBe('no company with slug "no-such-company" (see: quorum company list)');
   });
 });
