@@ -122,7 +122,8 @@ describe('quorum entity commands', () => {
   });
 });
 
-describe('the quorum binary', () => {
+// Spawns the CLI; on a loaded machine one process takes seconds.
+describe('the quorum binary', { timeout: 120_000 }, () => {
   const run = promisify(execFile);
   async function quorum(args: string[]) {
     const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');

@@ -91,7 +91,7 @@ describe('quorum webhook (process)', () => {
   const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
   const MAIN = join(process.cwd(), 'src', 'cli', 'main.ts');
 
-  it('is registered, prints --json and exits non-zero with a clear message on bad input', async () => {
+  it('is registered, prints --json and exits non-zero with a clear message on bad input', { timeout: 120_000 }, async () => {
     const env = { ...process.env, DATABASE_URL: t.databaseUrl, QUORUM_DATA_DIR: mkdtempSync(join(tmpdir(), 'quorum-cli-')), SECRET_KEY: t.ctx.config.secretKey };
     const quorum = (args: string[]) =>
       promisify(execFile)(TSX, [MAIN, ...args], { env }).then(
