@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import type { Config } from './config.js';
 import { openPool, type Database, type Db } from './db/database.js';
-import { connectDatabase } from './db/connect.js';
-import type { EmbeddedPostgres } from './db/embedded.js';
+import { connectDatabase, type ConnectOptions } from './db/connect.js';
+import type { EmbeddedPostgres } from './db/embedded/index.js';
 import { createRateLimiter, type RateLimiter } from './app/rate-limiter.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { idGeneratorFor, type IdGenerator } from './lib/ids.js';
@@ -43,6 +43,8 @@ export interface ContextOverrides {
   poolSize?: number;
   /** Progress lines of the embedded Postgres start. */
   log?: (line: string) => void;
+  /** Whether a missing embedded cluster may be created, and who hears of its death (see ConnectOptions). */
+  connect?: Pick<ConnectOptions, 'create' | 'onUnexpectedExit'>;
   clock?: Clock;
   newId?: IdGenerator;
   logger?: Logger;
@@ -67,7 +69,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     let database = overrides.database;
     let embedded: EmbeddedPostgres | null = null;
     if (!database) {
-      const connection = await connectDatabase(config, { poolSize: overrides.poolSize, log: overrides.log });
+      const connection = await connectDatabase(config, { poolSize: overrides.poolSize, log: overrides.log, ...overrides.connect });
       closers.push(() => connection.close());
       database = connection.database;
       embedded = connection.embedded;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrate } from '../src/db/migrate.js';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../src/db/embedded.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../src/db/embedded/index.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,17 +1,30 @@
 import { readFileSync } from 'node:fs';
 import { CliError } from './output.js';
 
+/** Postgres text and jsonb cannot hold U+0000: refused here with its place, not later as a database failure. */
+function refuseNul(file: string, text: string, what: string): void {
+  const at = text.indexOf('\u0000');
+  if (at === -1) return;
+  const line = text.slice(0, at).split('\n').length;
+  throw new CliError(`${file} contains a NUL character (${what}, line ${line}); remove it and try again`);
+}
+
 /** The text of an input file; a missing or unreadable file is one clear line. */
 export function readInputFile(file: string): string {
+  let text: string;
   try {
-    return readFileSync(file, 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch (err) {
     throw new CliError(`cannot read ${file}: ${(err as Error).message}`);
   }
+  refuseNul(file, text, 'a zero byte');
+  return text;
 }
 
 export function readJsonFile(file: string): unknown {
   const text = readInputFile(file);
+  // JSON may also spell it as an escape inside a string.
+  refuseNul(file, text.replace(/\\u0000/gi, '\u0000'), 'written \\u0000');
   try {
     return JSON.parse(text);
   } catch (err) {

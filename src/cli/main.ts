@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { registerCompanyCommands } from './commands/company.js';
 import { registerDatabaseCommands } from './commands/database.js';
 import { registerEntityCommands } from './commands/entity.js';
@@ -12,6 +12,7 @@ import { registerEnrollmentCommands } from './commands/enrollment.js';
 import { registerSuppressionCommands } from './commands/suppression.js';
 import { registerMailCommands } from './commands/mail.js';
 import { registerChannelCommands } from './commands/channel.js';
+import { printError } from './output.js';
 
 /** Each feature registers its commands; add new rooms here. */
 const commandGroups = [
@@ -29,16 +30,24 @@ const commandGroups = [
   registerChannelCommands,
 ];
 
+// Commander reports argument errors before any action runs, so --json is read from argv itself.
+const json = process.argv.slice(2, (process.argv.indexOf('--') + 1 || process.argv.length + 1) - 1).includes('--json');
+
+// Set before the commands are added: subcommands copy these settings when created.
 const program = new Command()
   .name('quorum')
   .description('Quorum operator CLI: run the service and manage companies, keys, forms and webhooks')
-  .option('--json', 'print results as JSON for scripts')
-  .showHelpAfterError()
-  .configureOutput({ outputError: (text, write) => write(text) });
+  .option('--json', 'print results, and errors, as JSON for scripts')
+  .exitOverride()
+  .configureOutput({ outputError: (text, write) => !json && write(text) });
+if (!json) program.showHelpAfterError();
 
 for (const register of commandGroups) register(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
+  // Help and version "errors" exit 0 after printing.
+  if (err instanceof CommanderError && err.exitCode === 0) process.exit(0);
+  // Commander already printed its own message in human mode.
+  if (json || !(err instanceof CommanderError)) printError(err, { json });
+  process.exit(err instanceof CommanderError ? err.exitCode : 1);
 });

@@ -1,7 +1,20 @@
+import { CommanderError } from 'commander';
+import { ConfigError } from '../config.js';
 import { ApiError } from '../lib/errors.js';
 
+/** Stable codes of CLI failures for scripts (--json); API errors keep the API's codes. */
+export type CliErrorCode = 'USAGE_ERROR' | 'CONFIG_ERROR' | 'NO_DATABASE' | 'NOT_FOUND' | 'INVALID_INPUT' | 'INTERNAL_ERROR';
+
 /** Raised for operator mistakes: printed as one clear line, exit code 1. */
-export class CliError extends Error {}
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly code: CliErrorCode = 'INVALID_INPUT',
+    readonly details: Record<string, unknown> | null = null,
+  ) {
+    super(message);
+  }
+}
 
 export interface OutputOptions {
   json?: boolean;
@@ -13,19 +26,30 @@ export function printResult(result: unknown, options: OutputOptions, human: (r: 
   else process.stdout.write(`${human(result)}\n`);
 }
 
-export function describeError(err: unknown): { message: string; details?: unknown } {
+export interface DescribedError {
+  code: string;
+  message: string;
+  details: unknown;
+}
+
+export function describeError(err: unknown): DescribedError {
   if (err instanceof ApiError) {
     const fields = (err.details?.fields as { path: string; message: string }[] | undefined) ?? [];
     // One line per problem with its path; a whole-file problem has the empty path.
     const lines = fields.map((f) => `  ${f.path ? `${f.path}: ` : ''}${f.message}`);
-    return { message: [err.message, ...lines].join('\n'), details: err.details };
+    return { code: err.code, message: [err.message, ...lines].join('\n'), details: err.details };
   }
-  return { message: err instanceof Error ? err.message : String(err) };
+  if (err instanceof CliError) return { code: err.code, message: err.message, details: err.details };
+  if (err instanceof ConfigError) return { code: 'CONFIG_ERROR', message: err.message, details: null };
+  // Commander's own message starts with "error: "; its code says which argument rule failed.
+  if (err instanceof CommanderError) return { code: 'USAGE_ERROR', message: err.message.replace(/^error: /, ''), details: { reason: err.code } };
+  return { code: 'INTERNAL_ERROR', message: err instanceof Error ? err.message : String(err), details: null };
 }
 
+/** One line on stderr for people; with --json also the error object on stdout, so scripts parse one shape. */
 export function printError(err: unknown, options: OutputOptions): void {
-  const { message, details } = describeError(err);
-  if (options.json) process.stdout.write(`${JSON.stringify({ error: { message, details: details ?? null } })}\n`);
+  const { code, message, details } = describeError(err);
+  if (options.json) process.stdout.write(`${JSON.stringify({ error: { code, message, details: details ?? null } })}\n`);
   process.stderr.write(`error: ${message}\n`);
 }
 

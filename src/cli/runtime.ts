@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config.js';
 import { createContext, type Context } from '../context.js';
-import { migrate } from '../db/migrate.js';
+import { describeDatabase, NoDatabaseError } from '../db/connect.js';
+import { migrate, pendingMigrations } from '../db/migrate.js';
+import type pg from 'pg';
 import { findCompanyBySlug } from '../features/companies/create-company.js';
 import { CliError, printError, printResult, type OutputOptions } from './output.js';
 
@@ -11,11 +13,22 @@ export interface CliRuntime {
   ctx: Context;
 }
 
-export async function openRuntime(options: { poolSize?: number } = {}): Promise<CliRuntime> {
+export interface RuntimeOptions {
+  poolSize?: number;
+  /** Only commands that set a service up (migrate, demo) may create the cluster or an empty schema. */
+  createsDatabase?: boolean;
+  /** false for the migrate command itself, which reports what it applied. Default true. */
+  autoMigrate?: boolean;
+}
+
+export async function openRuntime(options: RuntimeOptions = {}): Promise<CliRuntime> {
   const config = loadConfig();
-  const ctx = await createContext(config, { poolSize: options.poolSize ?? 4 });
+  const create = options.createsDatabase ?? false;
+  const ctx = await createContext(config, { poolSize: options.poolSize ?? 4, connect: { create } }).catch((err: unknown) => {
+    throw err instanceof NoDatabaseError ? noDatabase(config, err.message) : err;
+  });
   try {
-    await migrate(ctx.pool);
+    if (options.autoMigrate !== false) await migrateIfBehind(ctx.pool, config, create);
   } catch (err) {
     await ctx.close();
     throw err;
@@ -23,9 +36,29 @@ export async function openRuntime(options: { poolSize?: number } = {}): Promise<
   return { config, ctx };
 }
 
+/**
+ * Migrating takes seconds (graphile-worker checks its whole schema): the CLI reads the state in one query
+ * and migrates only when behind. A database without any Quorum table is the wrong one unless we may create.
+ */
+async function migrateIfBehind(pool: pg.Pool, config: Config, create: boolean): Promise<void> {
+  const { pending, empty } = await pendingMigrations(pool);
+  if (pending.length === 0) return;
+  if (empty && !create) throw noDatabase(config, 'it has no Quorum tables');
+  await migrate(pool);
+}
+
+function noDatabase(config: Config, why: string): CliError {
+  return new CliError(
+    `no Quorum database at ${describeDatabase(config)} (${why}). Point QUORUM_DATA_DIR at the data directory the service ` +
+      'uses, or DATABASE_URL at its PostgreSQL; "quorum start", "quorum migrate" or "quorum demo" create a new one.',
+    'NO_DATABASE',
+    { looked: describeDatabase(config) },
+  );
+}
+
 export async function companyIdForSlug(rt: CliRuntime, slug: string): Promise<string> {
   const company = await findCompanyBySlug(rt.ctx.db, slug);
-  if (!company) throw new CliError(`no company with slug "${slug}"`);
+  if (!company) throw new CliError(`no company with slug "${slug}" (see: quorum company list)`, 'NOT_FOUND');
   return company.id;
 }
 
@@ -45,13 +78,17 @@ export interface CommandInput {
  * Wraps a one-shot command: opens the runtime, runs, prints the result (JSON with --json),
  * closes everything, and turns any failure into one clear line and exit code 1.
  */
-export function runCommand(work: (rt: CliRuntime, input: CommandInput) => Promise<unknown>, human: (result: any) => string) {
+export function runCommand(
+  work: (rt: CliRuntime, input: CommandInput) => Promise<unknown>,
+  human: (result: any) => string,
+  options: RuntimeOptions = {},
+) {
   return async (...actionArgs: unknown[]): Promise<void> => {
     const command = actionArgs[actionArgs.length - 1] as Command;
     const output = outputOptions(command);
     let rt: CliRuntime | null = null;
     try {
-      rt = await openRuntime();
+      rt = await openRuntime(options);
       const result = await work(rt, { args: command.processedArgs as string[], opts: command.opts() });
       printResult(result, output, human);
     } catch (err) {

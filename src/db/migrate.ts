@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type pg from 'pg';
+import pg from 'pg';
 import { Logger, runMigrations as runWorkerMigrations } from 'graphile-worker';
 
 export const silentWorkerLogger = new Logger(() => () => undefined);
@@ -9,6 +10,11 @@ export const silentWorkerLogger = new Logger(() => () => undefined);
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 /** One advisory lock serialises concurrent instances migrating at start. */
 const MIGRATION_LOCK = 727_011_001;
+/**
+ * graphile-worker's schema is recorded beside ours under its package version, so "is anything pending?"
+ * is one query over our own table, without reading the queue's private tables.
+ */
+const WORKER_SCHEMA_MARK = `graphile-worker ${(createRequire(import.meta.url)('graphile-worker/package.json') as { version: string }).version}`;
 
 export interface MigrationResult {
   applied: string[];
@@ -18,6 +24,15 @@ function migrationFiles(): string[] {
   return readdirSync(MIGRATIONS_DIR)
     .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
     .sort();
+}
+
+/** What migrate() would do, read cheaply: the CLI checks this instead of migrating on every start. */
+export async function pendingMigrations(pool: pg.Pool): Promise<{ pending: string[]; empty: boolean }> {
+  // A query naming a missing table fails at planning time, so existence is checked first.
+  const [{ exists }] = (await pool.query<{ exists: boolean }>(`SELECT to_regclass('quorum_migrations') IS NOT NULL AS exists`)).rows;
+  const names = exists ? (await pool.query<{ name: string }>('SELECT name FROM quorum_migrations')).rows.map((r) => r.name) : [];
+  const done = new Set(names);
+  return { pending: [...migrationFiles(), WORKER_SCHEMA_MARK].filter((name) => !done.has(name)), empty: !exists };
 }
 
 /** Applies pending SQL migrations in name order, each in its own transaction, then graphile-worker's. */
@@ -43,10 +58,29 @@ export async function migrate(pool: pg.Pool): Promise<MigrationResult> {
       }
       applied.push(file);
     }
-    await runWorkerMigrations({ pgPool: pool, logger: silentWorkerLogger });
+    await migrateWorkerSchema(client, pool);
+    await client.query('INSERT INTO quorum_migrations (name) VALUES ($1) ON CONFLICT DO NOTHING', [WORKER_SCHEMA_MARK]);
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
     client.release();
   }
   return { applied };
+}
+
+/**
+ * graphile-worker installs its schema by first querying its migrations table and catching the failure,
+ * which Postgres logs as an ERROR on every fresh database. A superuser (the embedded cluster) runs that
+ * first install on a connection that logs only FATAL; anyone else gets that one harmless line.
+ */
+async function migrateWorkerSchema(client: pg.PoolClient, pool: pg.Pool): Promise<void> {
+  const { rows } = await client.query<{ quiet: boolean }>(
+    `SELECT to_regclass('graphile_worker.migrations') IS NULL AND (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) AS quiet`,
+  );
+  if (!rows[0].quiet) return runWorkerMigrations({ pgPool: pool, logger: silentWorkerLogger });
+  const quietPool = new pg.Pool({ ...pool.options, max: 1, options: '-c log_min_messages=fatal' });
+  try {
+    await runWorkerMigrations({ pgPool: quietPool, logger: silentWorkerLogger });
+  } finally {
+    await quietPool.end();
+  }
 }

@@ -3,6 +3,8 @@ import { createCompany } from '../../features/companies/create-company.js';
 import { updateCompanySettings, type Locale } from '../../features/companies/company-settings.js';
 import { showCompany, type CompanyView } from '../../features/companies/show-company.js';
 import type { CountryCode } from 'libphonenumber-js';
+import { listCompanies } from '../../features/companies/list-companies.js';
+import { table } from '../output.js';
 import { companyIdForSlug, runCommand } from '../runtime.js';
 
 export function registerCompanyCommands(program: Command): void {
@@ -21,6 +23,10 @@ export function registerCompanyCommands(program: Command): void {
         (c) => `created company ${c.slug} (${c.id})`,
       ),
     );
+  company
+    .command('list')
+    .description('list every company with its slug')
+    .action(runCommand(async (rt) => listCompanies(rt.ctx.db), (rows) => table(rows, ['slug', 'name', 'id', 'createdAt'])));
   registerCompanySettingsCommands(company);
 }
 

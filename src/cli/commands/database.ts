@@ -11,6 +11,7 @@ export function registerDatabaseCommands(program: Command): void {
       runCommand(
         async (rt) => migrate(rt.ctx.pool),
         (r) => (r.applied.length ? `applied ${r.applied.join(', ')}` : 'database is up to date'),
+        { createsDatabase: true, autoMigrate: false },
       ),
     );
   program
@@ -23,6 +24,7 @@ export function registerDatabaseCommands(program: Command): void {
           const origin = new URL(process.env.PUBLIC_API_URL || 'http://localhost:3000/v1').origin;
           return demoBanner(r, { api: process.env.PUBLIC_API_URL || `${origin}/v1`, docs: `${origin}/docs` });
         },
+        { createsDatabase: true },
       ),
     );
 }

@@ -41,13 +41,29 @@ describe('quorum form commands', () => {
     const { slug } = await t.company();
     const created = await formImport(rt, { args: [EXAMPLE], opts: { company: slug } });
     expect(describeImport(created)).toBe(`created form course-experience (${created.id}) with 18 questions`);
-    expect(describeImport(await formImport(rt, { args: [EXAMPLE], opts: { company: slug } }))).toMatch(/^updated form course-experience/);
+    expect(describeImport(await formImport(rt, { args: [EXAMPLE], opts: { company: slug } }))).toMatch(/^unchanged form course-experience/);
+    const renamed = file('renamed.json', { ...JSON.parse(readFileSync(EXAMPLE, 'utf8')), name: 'Renamed' });
+    expect(describeImport(await formImport(rt, { args: [renamed], opts: { company: slug } }))).toMatch(/^updated form course-experience/);
+    expect(describeImport(await formImport(rt, { args: [renamed], opts: { company: slug } }))).toMatch(/^unchanged form course-experience/);
 
     expect(await formList(rt, { args: [], opts: { company: slug } })).toMatchObject({ page: 1, limit: 100, total: 1, forms: [{ id: created.id, questionCount: 18 }] });
 
     const out = join(dir, 'exported.json');
     expect(await formExport(rt, { args: ['course-experience'], opts: { company: slug, out } })).toEqual({ slug: 'course-experience', file: out });
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(await formExport(rt, { args: [created.id], opts: { company: slug } }));
+    // Re-importing the unchanged export changes nothing.
+    expect((await formImport(rt, { args: [out], opts: { company: slug } })).status).toBe('unchanged');
+
+    const portable = join(dir, 'portable.json');
+    await formExport(rt, { args: ['course-experience'], opts: { company: slug, out: portable, portable: true } });
+    const text = readFileSync(portable, 'utf8');
+    expect(text).not.toMatch(/"id":/);
+    expect(text).toContain('"key":');
+    const other = await t.company();
+    const copied = await formImport(rt, { args: [portable], opts: { company: other.slug } });
+    expect(copied).toMatchObject({ status: 'created', questionCount: 18 });
+    expect(copied.id).not.toBe(created.id);
+    expect((await formImport(rt, { args: [portable], opts: { company: other.slug } })).status).toBe('unchanged');
   });
 
   it('lists every validation problem on its own line with its JSON path', async () => {
@@ -74,7 +90,11 @@ describe('quorum form commands', () => {
     expect(await failure(formImport(rt, { args: [join(dir, 'missing.json')], opts: { company: slug } }))).toMatch(/^cannot read .*missing\.json/);
     expect(await failure(formImport(rt, { args: [file('broken.json', '{"slug": ')], opts: { company: slug } }))).toMatch(/broken\.json is not valid JSON/);
     expect(await failure(formExport(rt, { args: ['nope'], opts: { company: slug } }))).toBe('Form not found.');
-    expect(await failure(formImport(rt, { args: [EXAMPLE], opts: { company: 'no-such-company' } }))).toBe('no company with slug "no-such-company"');
+    const nulInJson = file('nul.json', '{"slug": "x",\n "name": "A\\u0000B"}');
+    expect(await failure(formImport(rt, { args: [nulInJson], opts: { company: slug } }))).toBe(`${nulInJson} contains a NUL character (written \\u0000, line 2); remove it and try again`);
+    const nulInCsv = file('nul.csv', 'kind,code,name,parentCode\nunit,A,A\u0000,\n');
+    expect(await failure(entityImport(rt, { args: [nulInCsv], opts: { company: slug } }))).toBe(`${nulInCsv} contains a NUL character (a zero byte, line 2); remove it and try again`);
+    expect(await failure(formImport(rt, { args: [EXAMPLE], opts: { company: 'no-such-company' } }))).toBe('no company with slug "no-such-company" (see: quorum company list)');
   });
 });
 
@@ -102,7 +122,8 @@ describe('quorum entity commands', () => {
   });
 });
 
-describe('the quorum binary', () => {
+// Spawns the CLI; on a loaded machine one process takes seconds.
+describe('the quorum binary', { timeout: 120_000 }, () => {
   const run = promisify(execFile);
   async function quorum(args: string[]) {
     const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');

@@ -17,9 +17,17 @@ export async function formImport(rt: CliRuntime, { args, opts }: CommandInput): 
   return importForm(rt.ctx.db, rt.ctx, await companyIdForSlug(rt, opts.company), definition);
 }
 
+/** The definition without the ids of sections, questions and choices: importing it elsewhere makes new ones. */
+function withoutIds(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutIds);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'id').map(([key, v]) => [key, withoutIds(v)]));
+}
+
 /** The definition itself, or where it was written with --out. */
 export async function formExport(rt: CliRuntime, { args, opts }: CommandInput) {
-  const definition = await exportForm(rt.ctx.db, await companyIdForSlug(rt, opts.company), args[0]);
+  const stored = await exportForm(rt.ctx.db, await companyIdForSlug(rt, opts.company), args[0]);
+  const definition = (opts.portable ? withoutIds(stored) : stored) as typeof stored;
   if (!opts.out) return definition;
   writeFileSync(opts.out, `${JSON.stringify(definition, null, 2)}\n`);
   return { slug: definition.slug, file: opts.out };
@@ -47,6 +55,7 @@ export function registerFormCommands(program: Command): void {
     .requiredOption('--company <slug>', 'company slug')
     .argument('<formIdOrSlug>', 'id or slug of the form')
     .option('--out <file>', 'write the definition to this file instead of printing it')
+    .option('--portable', 'leave the ids out, to copy the form to another company (ids are made anew there)')
     .action(runCommand(formExport, (r) => (r.file ? `exported form ${r.slug} to ${r.file}` : JSON.stringify(r, null, 2))));
   form
     .command('list')

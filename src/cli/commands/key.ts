@@ -1,13 +1,36 @@
 import { type Command, InvalidArgumentError } from 'commander';
+import { and, eq } from 'drizzle-orm';
+import { apiKeys } from '../../db/schema.js';
 import { createKey } from '../../features/keys/create-key.js';
 import { listKeys } from '../../features/keys/list-keys.js';
 import { revokeKey } from '../../features/keys/revoke-key.js';
 import { SCOPES } from '../../features/keys/scopes.js';
+import { parseToken } from '../../features/keys/token.js';
+import { isUuid } from '../../lib/ids.js';
+import { notFound } from '../../lib/errors.js';
 import { table } from '../output.js';
-import { companyIdForSlug, runCommand } from '../runtime.js';
+import { companyIdForSlug, runCommand, type CliRuntime } from '../runtime.js';
 
 function parseScopes(value: string): string[] {
-  return value === 'all' ? [...SCOPES] : value.split(',').map((s) => s.trim()).filter(Boolean);
+  const scopes = value === 'all' ? [...SCOPES] : value.split(',').map((s) => s.trim()).filter(Boolean);
+  // A key without scopes can do nothing: surely a mistake (an empty variable in a script).
+  if (scopes.length === 0) throw new InvalidArgumentError(`give at least one scope, or "all": ${SCOPES.join(', ')}`);
+  return scopes;
+}
+
+const TOKEN_ID_RE = /^[0-9A-Za-z]{12}$/;
+
+/** The key's id from what an operator has in hand: the id, the id inside the token, or the whole (leaked) token. */
+export async function keyIdFromReference(rt: CliRuntime, companyId: string, reference: string): Promise<string> {
+  if (isUuid(reference)) return reference;
+  const tokenId = parseToken(reference)?.keyId ?? (TOKEN_ID_RE.test(reference) ? reference : null);
+  if (!tokenId) throw notFound('API key');
+  const [row] = await rt.ctx.db
+    .select({ id: apiKeys.id })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.companyId, companyId), eq(apiKeys.keyId, tokenId)));
+  if (!row) throw notFound('API key');
+  return row.id;
 }
 
 function parseInteger(value: string): number {
@@ -43,7 +66,7 @@ export function registerKeyCommands(program: Command): void {
             expiresAt: opts.expiresAt ?? null,
           });
         },
-        (r) => `created key ${r.key.id} (${r.key.scopes.join(', ') || 'no scopes'})\ntoken (shown once, store it now): ${r.token}`,
+        (r) => `created key ${r.key.id} (${r.key.scopes.join(', ')})\ntoken (shown once, store it now): ${r.token}`,
       ),
     );
   key
@@ -53,17 +76,20 @@ export function registerKeyCommands(program: Command): void {
     .action(
       runCommand(
         async (rt, { opts }) => listKeys(rt.ctx.db, await companyIdForSlug(rt, opts.company)),
-        (rows) => table(rows, ['id', 'name', 'scopes', 'rateLimitPerMin', 'expiresAt', 'revokedAt', 'lastUsedAt']),
+        (rows) => table(rows, ['id', 'tokenId', 'name', 'scopes', 'rateLimitPerMin', 'expiresAt', 'revokedAt', 'lastUsedAt']),
       ),
     );
   key
     .command('revoke')
     .description('revoke a key; requests with it answer 401 within seconds')
     .requiredOption('--company <slug>', 'company slug')
-    .argument('<keyId>', 'id of the key (from key list)')
+    .argument('<key>', 'the key: its id or token id (from key list), or the whole token')
     .action(
       runCommand(
-        async (rt, { args, opts }) => revokeKey(rt.ctx.db, rt.ctx, await companyIdForSlug(rt, opts.company), args[0]),
+        async (rt, { args, opts }) => {
+          const companyId = await companyIdForSlug(rt, opts.company);
+          return revokeKey(rt.ctx.db, rt.ctx, companyId, await keyIdFromReference(rt, companyId, args[0]));
+        },
         (k) => `revoked key ${k.id} at ${k.revokedAt}`,
       ),
     );

@@ -22,21 +22,31 @@ function log(line: string): void {
 /** Set once a stop signal arrives: connections dropping after that are expected, not errors. */
 let stopping = false;
 
-/** Stops on SIGINT/SIGTERM in reverse order of start; a second signal forces the exit. */
-function closeOnSignals(closers: Closer[]): void {
-  const stop = async (signal: string) => {
+/** Stops in reverse order of start, then exits with `code`; a second request forces the exit. */
+function stopper(closers: Closer[]) {
+  return async (reason: string, code: number) => {
     if (stopping) process.exit(1);
     stopping = true;
-    log(`${signal} received, stopping...`);
+    log(`${reason}, stopping...`);
     for (const close of [...closers].reverse()) await close().catch((err) => log(`while stopping: ${(err as Error).message}`));
-    process.exit(0);
+    process.exit(code);
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
-async function startTiers(config: Config, tiers: Tiers, closers: Closer[]): Promise<void> {
-  const ctx = await createContext(config, { poolSize: 20, log });
+type Stop = ReturnType<typeof stopper>;
+
+function closeOnSignals(stop: Stop): void {
+  process.on('SIGINT', () => void stop('SIGINT received', 0));
+  process.on('SIGTERM', () => void stop('SIGTERM received', 0));
+}
+
+async function startTiers(config: Config, tiers: Tiers, closers: Closer[], stop: Stop): Promise<void> {
+  const ctx = await createContext(config, {
+    poolSize: 20,
+    log,
+    // Answering with a dead database helps no one: exit non-zero so the supervisor restarts us (and it).
+    connect: { onUnexpectedExit: (reason) => void stop(`${reason}`, 1) },
+  });
   closers.push(() => ctx.close());
   if (ctx.embedded) log(`embedded Postgres on 127.0.0.1:${ctx.embedded.port} (${ctx.embedded.owned ? 'started' : 'joined'}), data in ${config.dataDir}`);
   await migrate(ctx.pool);
@@ -61,9 +71,10 @@ async function startTiers(config: Config, tiers: Tiers, closers: Closer[]): Prom
 function serveAction(tiers: (opts: Record<string, unknown>) => Tiers) {
   return async (opts: Record<string, unknown>) => {
     const closers: Closer[] = [];
-    closeOnSignals(closers);
+    const stop = stopper(closers);
+    closeOnSignals(stop);
     try {
-      await startTiers(loadConfig(), tiers(opts), closers);
+      await startTiers(loadConfig(), tiers(opts), closers, stop);
     } catch (err) {
       printError(err, {});
       for (const close of closers.reverse()) await close().catch(() => undefined);

@@ -39,8 +39,8 @@ describe('quorum webhook commands', () => {
         `secret (shown once, store it now; receivers verify with it): ${created.secret}`,
     );
     const listed = await run.list(rt, { args: [], opts: { company: slug } });
-    expect(listed).toEqual([created.subscription]);
-    expect(describeWebhook.list(listed)).toMatch(/^id\s+url\s+types\s+enabled/);
+    expect(listed).toEqual([{ company: slug, ...created.subscription }]);
+    expect(describeWebhook.list(listed)).toMatch(new RegExp(`^id\\s+company\\s+url\\s+types\\s+enabled.*\\n\\S+\\s+${slug}\\s`));
     expect(JSON.stringify(await run.list(rt, { args: [], opts: {} }))).not.toContain(created.secret);
   });
 
@@ -48,7 +48,7 @@ describe('quorum webhook commands', () => {
     const message = await failure(create({ url: 'ftp://x.example/', types: ['invite.bounced'] }));
     expect(message).toContain('url: The URL must use http or https.');
     expect(message).toContain('types[0]: "invite.bounced" is not an event type');
-    expect(await failure(run.create(rt, { args: [], opts: { company: 'nope', url: 'https://a.example/' } }))).toBe('no company with slug "nope"');
+    expect(await failure(run.create(rt, { args: [], opts: { company: 'nope', url: 'https://a.example/' } }))).toBe('no company with slug "nope" (see: quorum company list)');
   });
 
   it('disable, enable, rotate-secret and delete take the id alone', async () => {
@@ -80,7 +80,9 @@ describe('quorum webhook commands', () => {
     t.clock.advance(1000);
     await emit(t, company.id, 'form.goal_reached', goalData());
     const recovered = await run.recover(rt, { args: [], opts: { company: company.slug, since: '2020-01-01T00:00:00Z' } });
-    expect(describeWebhook.recover(recovered)).toBe('queued 1 deliveries of the events since 2020-01-01T00:00:00.000Z');
+    expect(describeWebhook.recover(recovered)).toBe(
+      'queued 1 deliveries of the events since 2020-01-01T00:00:00.000Z (pings are not re-delivered: send a new one with webhook ping)',
+    );
     expect(await failure(run.recover(rt, { args: [], opts: { company: company.slug, since: 'yesterday' } }))).toContain('since: must be a valid time');
   });
 });
@@ -89,7 +91,7 @@ describe('quorum webhook (process)', () => {
   const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
   const MAIN = join(process.cwd(), 'src', 'cli', 'main.ts');
 
-  it('is registered, prints --json and exits non-zero with a clear message on bad input', async () => {
+  it('is registered, prints --json and exits non-zero with a clear message on bad input', { timeout: 120_000 }, async () => {
     const env = { ...process.env, DATABASE_URL: t.databaseUrl, QUORUM_DATA_DIR: mkdtempSync(join(tmpdir(), 'quorum-cli-')), SECRET_KEY: t.ctx.config.secretKey };
     const quorum = (args: string[]) =>
       promisify(execFile)(TSX, [MAIN, ...args], { env }).then(

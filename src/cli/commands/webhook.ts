@@ -1,5 +1,8 @@
-import type { Command } from 'commander';
-import { createSubscription, type PublicSubscription } from '../../features/webhooks/create-subscription.js';
+import { InvalidArgumentError, type Command } from 'commander';
+import { eq, inArray } from 'drizzle-orm';
+import { companies } from '../../db/schema.js';
+import { EVENT_TYPES, isEventType } from '../../features/events/catalog.js';
+import { ALL_TYPES, createSubscription, type PublicSubscription } from '../../features/webhooks/create-subscription.js';
 import { deleteSubscription } from '../../features/webhooks/delete-subscription.js';
 import { disableSubscription } from '../../features/webhooks/disable-subscription.js';
 import { enableSubscription } from '../../features/webhooks/enable-subscription.js';
@@ -10,12 +13,34 @@ import { pingSubscription } from '../../features/webhooks/ping-subscription.js';
 import { recoverDeliveries } from '../../features/webhooks/recover-deliveries.js';
 import { resendDelivery } from '../../features/webhooks/resend-delivery.js';
 import { rotateSubscriptionSecret } from '../../features/webhooks/rotate-subscription-secret.js';
+import { webhookSubscriptions } from '../../features/webhooks/table.js';
 import { table } from '../output.js';
 import { companyIdForSlug, runCommand, type CliRuntime, type CommandInput } from '../runtime.js';
 
 type Work = (rt: CliRuntime, input: CommandInput) => Promise<unknown>;
 
 const splitList = (value: string) => value.split(',').map((item) => item.trim()).filter(Boolean);
+/** --types: refused with the catalog in the message, so the operator sees what to type. */
+function parseTypes(value: string): string[] {
+  const types = splitList(value);
+  const unknown = types.filter((type) => type !== ALL_TYPES && !isEventType(type));
+  if (unknown.length) throw new InvalidArgumentError(`unknown event type ${unknown.map((t) => `"${t}"`).join(', ')}; valid: *, ${EVENT_TYPES.join(', ')}`);
+  return types;
+}
+
+/** Subscriptions with the slug of their company: the operator view spans companies. */
+async function listWithCompany(rt: CliRuntime, companyId: string | null) {
+  const rows = await listSubscriptions(rt.ctx.db, companyId);
+  if (rows.length === 0) return [];
+  const owners = await rt.ctx.db
+    .select({ id: webhookSubscriptions.id, company: companies.slug })
+    .from(webhookSubscriptions)
+    .innerJoin(companies, eq(companies.id, webhookSubscriptions.companyId))
+    .where(inArray(webhookSubscriptions.id, rows.map((r) => r.id)));
+  const slugOf = new Map(owners.map((o) => [o.id, o.company]));
+  return rows.map((row) => ({ company: slugOf.get(row.id) ?? null, ...row }));
+}
+
 const optionalCompany = async (rt: CliRuntime, slug: string | undefined) => (slug ? companyIdForSlug(rt, slug) : null);
 
 /** A command on one subscription named by id: the operator gives no company, the id knows it. */
@@ -32,7 +57,7 @@ export const webhookCommands = {
       types: opts.types,
       description: opts.description,
     })) satisfies Work,
-  list: (async (rt, { opts }) => listSubscriptions(rt.ctx.db, await optionalCompany(rt, opts.company))) satisfies Work,
+  list: (async (rt, { opts }) => listWithCompany(rt, await optionalCompany(rt, opts.company))) satisfies Work,
   disable: onSubscription((rt, companyId, id) => disableSubscription(rt.ctx.db, rt.ctx, companyId, id)),
   enable: onSubscription((rt, companyId, id) => enableSubscription(rt.ctx.db, rt.ctx, companyId, id)),
   rotateSecret: onSubscription((rt, companyId, id) => rotateSubscriptionSecret(rt.ctx.db, rt.ctx, companyId, id)),
@@ -63,7 +88,7 @@ type Deliveries = Awaited<ReturnType<typeof listDeliveries>>;
 export const describeWebhook = {
   create: (r: { subscription: PublicSubscription; secret: string }) =>
     `created webhook ${r.subscription.id} -> ${r.subscription.url} (${r.subscription.types.join(', ')})\nsecret ${SECRET_NOTE}: ${r.secret}`,
-  list: (rows: PublicSubscription[]) => table(rows, ['id', 'url', 'types', 'enabled', 'disabledReason', 'failingSince', 'description']),
+  list: (rows: PublicSubscription[]) => table(rows, ['id', 'company', 'url', 'types', 'enabled', 'disabledReason', 'failingSince', 'description']),
   disable: (s: PublicSubscription) => `disabled webhook ${s.id}; its pending deliveries wait until it is enabled`,
   enable: (s: PublicSubscription) => `enabled webhook ${s.id}`,
   rotateSecret: (r: { subscription: PublicSubscription; secret: string }) =>
@@ -77,7 +102,8 @@ export const describeWebhook = {
       ['id', 'subscriptionId', 'eventType', 'status', 'attempts', 'lastStatus', 'lastError', 'nextAttemptAt'],
     ),
   resend: (r: { id: string; resendOf: string }) => `queued delivery ${r.id} (resend of ${r.resendOf})`,
-  recover: (r: { queued: number; since: string }) => `queued ${r.queued} deliveries of the events since ${r.since}`,
+  recover: (r: { queued: number; since: string }) =>
+    `queued ${r.queued} deliveries of the events since ${r.since} (pings are not re-delivered: send a new one with webhook ping)`,
 };
 
 export function registerWebhookCommands(program: Command): void {
@@ -88,7 +114,7 @@ export function registerWebhookCommands(program: Command): void {
     .description('subscribe a URL to events; the signing secret is printed once')
     .requiredOption('--company <slug>', 'company slug')
     .requiredOption('--url <url>', 'http(s) URL receiving the POSTs')
-    .option('--types <a,b|*>', 'comma-separated event types, or * for all (default *)', splitList)
+    .option('--types <a,b|*>', 'comma-separated event types, or * for all (default *)', parseTypes)
     .option('--description <text>', 'what the subscription is for')
     .action(action('create'));
   webhook.command('list').description('list subscriptions (never their secrets)').option('--company <slug>', 'only this company').action(action('list'));
@@ -112,7 +138,7 @@ export function registerWebhookCommands(program: Command): void {
   webhook.command('resend').description('send a delivery again, as a new delivery').argument('<deliveryId>', 'delivery id').action(action('resend'));
   webhook
     .command('recover')
-    .description('re-deliver every event since a time (events are kept 30 days)')
+    .description('re-deliver every event since a time (events are kept 30 days; pings are not re-delivered)')
     .requiredOption('--company <slug>', 'company slug')
     .requiredOption('--since <time>', 'ISO 8601 time, inclusive')
     .option('--subscription <id>', 'only this subscription (default: every enabled one)')

@@ -93,7 +93,7 @@ describe('importForm: create', () => {
   it('creates once when two imports of a new slug race', async () => {
     const company = await t.company();
     const results = await Promise.all([importInto(company.id, small), importInto(company.id, small)]);
-    expect(results.map((r) => r.status).sort()).toEqual(['created', 'updated']);
+    expect(results.map((r) => r.status).sort()).toEqual(['created', 'unchanged']);
     expect(results[0].id).toBe(results[1].id);
   });
 });

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { lockForTransaction } from '../../db/advisory-lock.js';
 import type { DbOrTx } from '../../db/database.js';
@@ -9,7 +10,7 @@ import { assignIds, questionCount, validateFormDefinition, type FormDefinition, 
 import { findFormBySlug } from './find-form.js';
 
 export interface ImportFormResult {
-  status: 'created' | 'updated';
+  status: 'created' | 'updated' | 'unchanged';
   id: string;
   slug: string;
   name: string;
@@ -29,6 +30,12 @@ function definitionColumns(def: FormDefinition, content: ResolvedForm, now: Date
   };
 }
 
+/** Whether writing `columns` would change nothing but updated_at (compared as stored: JSON, key order free). */
+function sameDefinition(columns: Record<string, unknown>, previous: Record<string, unknown>): boolean {
+  const asStored = (value: unknown) => (value === undefined ? null : JSON.parse(JSON.stringify(value)));
+  return Object.keys(columns).every((key) => key === 'updatedAt' || isDeepStrictEqual(asStored(columns[key]), asStored(previous[key])));
+}
+
 /**
  * Creates the company's form with the file's slug, or updates it. Ids of sections, questions
  * and choices are kept by key across updates (stored answers keep pointing at them), so the
@@ -44,6 +51,9 @@ export async function importForm(db: DbOrTx, deps: { clock: Clock; newId: IdGene
     const previous = await findFormBySlug(tx, companyId, def.slug);
     const content = assignIds(def, previous?.content ?? null, deps.newId);
     const columns = definitionColumns(def, content, deps.clock.now());
+    if (previous && sameDefinition(columns, previous)) {
+      return { status: 'unchanged', id: previous.id, slug: previous.slug, name: previous.name, questionCount: previous.questionCount };
+    }
     const [row] = previous
       ? await tx.update(forms).set(columns).where(eq(forms.id, previous.id)).returning()
       : await tx

@@ -27,12 +27,15 @@ function isLoopback(address: string): boolean {
 /** Operational endpoints: liveness, readiness (the database answers) and Prometheus metrics. */
 export async function healthRoutes(app: FastifyInstance, opts: { pool: pg.Pool; registry: Registry; metricsToken: string | null }) {
   const hidden = { hide: true };
-  app.get('/healthz', { schema: { ...hidden, response: { 200: Status } } }, async () => ({ success: true, data: { status: 'ok' } }));
-  app.get('/readyz', { schema: { ...hidden, response: { 200: Status, 503: Type.Ref(ErrorEnvelope) } } }, async () => {
+  // Probes arrive every few seconds: their request lines only when the service itself logs at debug.
+  const logLevel = app.log.level === 'debug' || app.log.level === 'trace' ? 'debug' : 'warn';
+  app.get('/healthz', { logLevel, schema: { ...hidden, response: { 200: Status } } }, async () => ({ success: true, data: { status: 'ok' } }));
+  app.get('/readyz', { logLevel, schema: { ...hidden, response: { 200: Status, 503: Type.Ref(ErrorEnvelope) } } }, async (_request, reply) => {
     try {
       await opts.pool.query('SELECT 1');
     } catch {
-      throw new ApiError('INTERNAL_ERROR', 'The database does not answer.');
+      // 503, not 500: load balancers take the instance out until the database is back.
+      return reply.code(503).send({ success: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'The database does not answer.', details: null } });
     }
     return { success: true, data: { status: 'ready' } };
   });

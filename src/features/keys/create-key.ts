@@ -59,6 +59,8 @@ export async function createKey(db: DbOrTx, deps: { clock: Clock; newId: IdGener
 export function publicKey(row: typeof apiKeys.$inferSelect) {
   return {
     id: row.id,
+    /** the id inside the token (qk_<tokenId>_...): what a person holding a leaked token can name */
+    tokenId: row.keyId,
     name: row.name,
     scopes: row.scopes,
     rateLimitPerMin: row.rateLimitPerMin,

@@ -1,10 +1,11 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EmbeddedPostgresError, startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
+import { EmbeddedPostgresError, NoClusterError, startEmbeddedPostgres, type EmbeddedOptions, type EmbeddedPostgres } from './index.js';
 
 const isRoot = process.getuid?.() === 0;
 const removeAfterwards: string[] = [];
@@ -18,8 +19,8 @@ async function tempDataDir(mode = 0o755): Promise<string> {
   return path.join(parent, 'data');
 }
 
-async function start(dataDir: string, logLines: string[] = []): Promise<EmbeddedPostgres> {
-  const server = await startEmbeddedPostgres({ dataDir, fast: true, log: (line) => logLines.push(line) });
+async function start(dataDir: string, logLines: string[] = [], more: Partial<EmbeddedOptions> = {}): Promise<EmbeddedPostgres> {
+  const server = await startEmbeddedPostgres({ dataDir, fast: true, log: (line) => logLines.push(line), ...more });
   servers.push(server);
   return server;
 }
@@ -55,7 +56,9 @@ describe('startEmbeddedPostgres', () => {
     const server = await start(dataDir, lines);
 
     expect(server.owned).toBe(true);
-    expect(server.url).toBe(`postgres://postgres@127.0.0.1:${server.port}/postgres`);
+    const password = (await fs.readFile(path.join(dataDir, 'pg-password'), 'utf8')).trim();
+    expect(password).toMatch(/^[\w-]{43}$/);
+    expect(server.url).toBe(`postgres://postgres:${password}@127.0.0.1:${server.port}/postgres`);
     expect(initialising(lines)).toHaveLength(1);
     expect(await query(server.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
     const [settings] = await query<Record<string, string>>(
@@ -155,9 +158,94 @@ describe('startEmbeddedPostgres', () => {
     expect((failure as Error).message).toContain('contains errors');
   });
 
+  it('refuses connections without the generated password; password file and log are 0600', async () => {
+    const dataDir = await tempDataDir();
+    const server = await start(dataDir);
+    const bare = `postgres://postgres@127.0.0.1:${server.port}/postgres`;
+    const wrong = `postgres://postgres:guess@127.0.0.1:${server.port}/postgres`;
+    for (const url of [bare, wrong]) await expect(query(url, 'SELECT 1')).rejects.toThrow(/password/);
+    expect(await accepts(server.url)).toBe(true);
+    expect((await fs.stat(path.join(dataDir, 'pg-password'))).mode & 0o777).toBe(0o600);
+    expect((await fs.stat(path.join(dataDir, 'postgres.log'))).mode & 0o777).toBe(0o600);
+    const [{ method }] = await query<{ method: string }>(server.url, "SELECT rolpassword LIKE 'SCRAM-SHA-256$%' AS method FROM pg_authid WHERE rolname = 'postgres'");
+    expect(method).toBe(true);
+    await server.stop();
+  });
+
+  it('upgrades a cluster made when local connections were trusted, keeping its data', async () => {
+    const dataDir = await tempDataDir();
+    const first = await start(dataDir);
+    await query(first.url, "CREATE TABLE kept (v text); INSERT INTO kept VALUES ('survives')");
+    await first.stop();
+    // What earlier versions left behind: a trusting pg_hba.conf, no password file, a world-readable log.
+    await fs.writeFile(path.join(dataDir, 'pg', 'pg_hba.conf'), 'host all all 127.0.0.1/32 trust\n');
+    await fs.rm(path.join(dataDir, 'pg-password'));
+    await fs.chmod(path.join(dataDir, 'postgres.log'), 0o644);
+
+    const lines: string[] = [];
+    const second = await start(dataDir, lines);
+    expect(lines.some((line) => line.includes('switching') && line.includes('password'))).toBe(true);
+    expect(await query(second.url, 'SELECT v FROM kept')).toEqual([{ v: 'survives' }]);
+    await expect(query(`postgres://postgres@127.0.0.1:${second.port}/postgres`, 'SELECT 1')).rejects.toThrow(/password/);
+    expect((await fs.stat(path.join(dataDir, 'postgres.log'))).mode & 0o777).toBe(0o600);
+    await second.stop();
+  });
+
+  it('does not create a cluster when asked not to, and says where it looked', async () => {
+    const dataDir = await tempDataDir();
+    const failure = await start(dataDir, [], { create: false }).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(NoClusterError);
+    expect((failure as Error).message).toContain(path.join(dataDir, 'pg'));
+    await expect(fs.access(path.join(dataDir, 'pg'))).rejects.toThrow();
+  });
+
+  it('takes over the server of a process that was SIGKILLed, and stops it', async () => {
+    const dataDir = await tempDataDir();
+    const script = path.join(path.dirname(dataDir), 'owner.mts');
+    const entry = path.join(process.cwd(), 'src', 'db', 'embedded', 'index.ts');
+    await fs.writeFile(
+      script,
+      `import { startEmbeddedPostgres } from ${JSON.stringify(entry)};\n` +
+        `const s = await startEmbeddedPostgres({ dataDir: ${JSON.stringify(dataDir)}, fast: true });\n` +
+        'console.log(s.port);\nsetInterval(() => undefined, 1000);\n',
+    );
+    const owner = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const [line] = (await once(owner.stdout!, 'data')) as [Buffer];
+    const orphanPort = Number(line.toString().trim());
+    owner.kill('SIGKILL');
+    await once(owner, 'exit');
+    expect(await accepts(`postgres://postgres:${(await fs.readFile(path.join(dataDir, 'pg-password'), 'utf8')).trim()}@127.0.0.1:${orphanPort}/postgres`)).toBe(true);
+
+    const lines: string[] = [];
+    const heir = await start(dataDir, lines);
+    expect(heir).toMatchObject({ owned: true, port: orphanPort });
+    expect(lines.some((l) => l.includes('taking over'))).toBe(true);
+    await heir.stop();
+    expect(await accepts(heir.url)).toBe(false);
+    await expect(fs.access(path.join(dataDir, 'pg', 'postmaster.pid'))).rejects.toThrow();
+  });
+
+  it('reports a server that dies under its owner', async () => {
+    const dataDir = await tempDataDir();
+    let reason: string | null = null;
+    const died = new Promise<void>((resolve) => {
+      void start(dataDir, [], {
+        onUnexpectedExit: (why) => {
+          reason = why;
+          resolve();
+        },
+      }).then(async () => {
+        const pid = Number((await fs.readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+        process.kill(pid, 'SIGKILL');
+      });
+    });
+    await died;
+    expect(reason).toMatch(/PostgreSQL exited \(signal SIGKILL\)/);
+  });
+
   // Only root switches to the service user, which cannot traverse a 0700 parent owned by root; as any
   // other user the data dir stays where it is asked to be, which the tests above already cover.
-  it.runIf(isRoot)('relocates cluster and binaries when the service user cannot reach the data dir', async () => {
+  it.runIf(isRoot)('relocates the cluster when the service user cannot reach the data dir', async () => {
     const dataDir = await tempDataDir(0o700);
     const lines: string[] = [];
     const first = await start(dataDir, lines);
@@ -169,8 +257,6 @@ describe('startEmbeddedPostgres', () => {
     expect(initialising(lines)).toHaveLength(1);
     const [{ dir }] = await query<{ dir: string }>(first.url, 'SELECT current_setting(\'data_directory\') AS dir');
     expect(dir).toBe(location);
-    const binDirs = (await fs.readdir('/var/lib/quorum')).filter((name) => name.startsWith('pg-'));
-    expect(binDirs.length).toBeGreaterThan(0);
     await query(first.url, 'CREATE TABLE kept (v int)');
     await first.stop();
 
