@@ -17,6 +17,8 @@ export interface Config {
   webhookAllowPrivateTargets: boolean;
   /** Whose X-Forwarded-For to believe for the client address (Fastify's trustProxy). */
   trustProxy: boolean | number | string;
+  /** Most responses one statistics request reads when the rollups cannot answer its cut. */
+  statisticsScanCeiling: number;
 }
 
 export class ConfigError extends Error {}
@@ -73,6 +75,13 @@ function readTrustProxy(env: Env): Config['trustProxy'] {
   throw new ConfigError(`TRUST_PROXY must be true, false, a hop count or a comma-separated list of addresses, got "${raw}"`);
 }
 
+function readPositiveInteger(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[1-9]\d{0,8}$/.test(raw)) throw new ConfigError(`${name} must be a positive whole number, got "${raw}"`);
+  return Number(raw);
+}
+
 function readLogLevel(env: Env): Config['logLevel'] {
   const raw = env.LOG_LEVEL ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
@@ -118,5 +127,6 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: readLogLevel(env),
     webhookAllowPrivateTargets: readBoolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
     trustProxy: readTrustProxy(env),
+    statisticsScanCeiling: readPositiveInteger(env, 'STATISTICS_SCAN_CEILING', 200_000),
   };
 }

@@ -16,6 +16,8 @@ import { responseRoutes } from '../features/responses/routes.js';
 import { responseSchemas } from '../features/responses/schemas.js';
 import { eventRoutes, eventSchemas } from '../features/events/routes.js';
 import { healthRoutes } from '../features/health/routes.js';
+import { statisticsRoutes } from '../features/statistics/routes.js';
+import { statisticsSchemas } from '../features/statistics/schemas.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,8 +37,8 @@ export const BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** /v1 routes by feature; each plugin is one room. */
-const v1Features = [openApiRoute, keyRoutes, formRoutes, responseRoutes, eventRoutes];
-const sharedSchemas = [ErrorEnvelope, OffsetMeta, CursorMeta, ...keySchemas, ...formSchemas, ...responseSchemas, ...eventSchemas];
+const v1Features = [openApiRoute, keyRoutes, formRoutes, responseRoutes, eventRoutes, statisticsRoutes];
+const sharedSchemas = [ErrorEnvelope, OffsetMeta, CursorMeta, ...keySchemas, ...formSchemas, ...responseSchemas, ...eventSchemas, ...statisticsSchemas];
 
 function registerJsonParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');

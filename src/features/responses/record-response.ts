@@ -6,6 +6,7 @@ import type { IdGenerator } from '../../lib/ids.js';
 import { respondentData, type OrgSource, type RespondentInput } from '../events/catalog.js';
 import { validateAnswers, type Answers } from '../forms/definition.js';
 import type { FormRecord } from '../forms/find-form.js';
+import { applyResponseToRollups } from '../statistics/apply-response-to-rollups.js';
 
 export interface RecordResponseInput {
   /** The answered form as read by findForm: the response belongs to its company. */
@@ -56,5 +57,6 @@ export async function recordResponse(tx: DbOrTx, deps: { clock: Clock; newId: Id
       createdAt: now,
     })
     .returning();
+  await applyResponseToRollups(tx, input.form.content, row);
   return row;
 }
