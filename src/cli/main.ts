@@ -6,10 +6,11 @@ import { registerEntityCommands } from './commands/entity.js';
 import { registerFormCommands } from './commands/form.js';
 import { registerKeyCommands } from './commands/key.js';
 import { registerServeCommands } from './commands/serve.js';
+import { registerStatsCommands } from './commands/stats.js';
 import { registerWebhookCommands } from './commands/webhook.js';
 
 /** Each feature registers its commands; add new rooms here. */
-const commandGroups = [registerServeCommands, registerDatabaseCommands, registerCompanyCommands, registerKeyCommands, registerFormCommands, registerEntityCommands, registerWebhookCommands];
+const commandGroups = [registerServeCommands, registerDatabaseCommands, registerCompanyCommands, registerKeyCommands, registerFormCommands, registerEntityCommands, registerWebhookCommands, registerStatsCommands];
 
 const program = new Command()
   .name('quorum')
