@@ -5,6 +5,7 @@
 const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   me: () => import('./me.js'),
   'responses-scan': () => import('./responses-scan.js'),
+  statistics: () => import('./statistics.js'),
   webhooks: () => import('./webhooks.js'),
 };
 
