@@ -3,7 +3,7 @@ import { recordResponse } from '../src/features/responses/record-response.js';
 import { responses } from '../src/db/schema.js';
 import { getReport } from '../src/features/statistics/get-report.js';
 import { getStatistics } from '../src/features/statistics/get-statistics.js';
-import { rebuildRollupsOfDay } from '../src/features/statistics/rebuild-rollups.js';
+import { rebuildRollupsOfForm } from '../src/features/statistics/rebuild-rollups.js';
 import { systemClock } from '../src/lib/clock.js';
 import { idGeneratorFor } from '../src/lib/ids.js';
 import { ensureBenchData, RESPONSE_COUNT } from './responses-scan-seed.js';
@@ -35,16 +35,15 @@ export async function run(): Promise<void> {
   const { companyId, formId } = await ensureBenchData(pool, log);
   const form = (await findFormBySlug(db, companyId, 'scan'))!;
 
-  // Rollups seeded set-wise, one UTC day per statement group, with the service deletions use.
+  // Rollups seeded set-wise, a UTC day per read and insert, with the service deletions use.
   const { rows: rolled } = await pool.query(
     `SELECT coalesce(sum(n), 0)::int8 AS n FROM statistics_rollups WHERE form_id = $1 AND cut_key = '' AND question_id = '' AND item = 'responses'`,
     [formId],
   );
   if (Number(rolled[0].n) !== RESPONSE_COUNT) {
     const started = performance.now();
-    const { rows: days } = await pool.query(`SELECT DISTINCT (created_at AT TIME ZONE 'UTC')::date::text AS day FROM responses WHERE form_id = $1 ORDER BY 1`, [formId]);
-    log(`Seeding rollups for ${days.length} days ...`);
-    for (const { day } of days) await db.transaction((tx) => rebuildRollupsOfDay(tx, companyId, formId, form.content, day));
+    log('Seeding rollups, a day at a time ...');
+    await db.transaction((tx) => rebuildRollupsOfForm(tx, companyId, formId, form.content));
     await pool.query('VACUUM (ANALYZE) statistics_rollups');
     log(`Rollups seeded in ${((performance.now() - started) / 1000).toFixed(0)} s.`);
   }

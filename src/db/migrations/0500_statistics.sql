@@ -28,3 +28,5 @@ CREATE TABLE statistics_rollups (
   PRIMARY KEY (company_id, form_id, cut_key, cut_value, day, question_id, question_type, item),
   FOREIGN KEY (company_id, form_id) REFERENCES forms (company_id, id) ON DELETE CASCADE
 );
+-- A day's rows, for deleteResponse and bulk loads that rebuild one day (rebuild-rollups.ts).
+CREATE INDEX statistics_rollups_day_idx ON statistics_rollups (company_id, form_id, day);

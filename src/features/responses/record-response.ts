@@ -35,7 +35,13 @@ function undeclaredDimErrors(form: RecordResponseInput['form'], dims: Record<str
  * Not here yet: the response.created event (emitEvent in the same transaction) and the invite's
  * move to responded belong to the invite and webhook work that calls this service.
  */
-export async function recordResponse(tx: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: RecordResponseInput) {
+export async function recordResponse(
+  tx: DbOrTx,
+  deps: { clock: Clock; newId: IdGenerator },
+  input: RecordResponseInput,
+  /** deferRollups: a bulk caller (the demo seeder) calls rebuildRollupsOfForm in the same transaction instead. */
+  options: { deferRollups?: boolean } = {},
+) {
   const dims = input.dims ?? {};
   const errors = [...validateAnswers(input.form.content, input.answers), ...undeclaredDimErrors(input.form, dims)];
   if (errors.length > 0) throw validationError(errors, 'The response is invalid.');
@@ -57,6 +63,6 @@ export async function recordResponse(tx: DbOrTx, deps: { clock: Clock; newId: Id
       createdAt: now,
     })
     .returning();
-  await applyResponseToRollups(tx, input.form.content, row);
+  if (!options.deferRollups) await applyResponseToRollups(tx, input.form.content, row);
   return row;
 }

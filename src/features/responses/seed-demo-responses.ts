@@ -9,6 +9,7 @@ import { listEntities } from '../entities/list-entities.js';
 import type { OrgSource } from '../events/catalog.js';
 import { isVisible, RANGE_DEFAULT_STEP, STAR_DEFAULT_MAX, type Answers, type ResolvedDim, type ResolvedForm, type ResolvedQuestion } from '../forms/definition.js';
 import type { FormRecord } from '../forms/find-form.js';
+import { rebuildRollupsOfForm } from '../statistics/rebuild-rollups.js';
 import { recordResponse, type RecordResponseInput } from './record-response.js';
 
 /**
@@ -162,8 +163,9 @@ async function seedForm(db: Db, form: FormRecord, entities: EntitiesByKind, nowM
       clock.set(at);
       const answers = demoAnswers(random, form.content, at);
       const { dims, org } = demoDims(random, form, answers, entities, at);
-      await recordResponse(tx, deps, { form, answers, dims, org, respondent: demoRespondent(random, form, n) });
+      await recordResponse(tx, deps, { form, answers, dims, org, respondent: demoRespondent(random, form, n) }, { deferRollups: true });
     }
+    await rebuildRollupsOfForm(tx, form.companyId, form.id, form.content);
   });
 }
 

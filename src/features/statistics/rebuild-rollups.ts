@@ -56,3 +56,10 @@ export async function rebuildRollupsOfDay(tx: DbOrTx, companyId: string, formId:
                 ${p(columns.n)}::int8[], ${p(columns.total)}::numeric[], ${p(columns.sq)}::numeric[], ${p(columns.min)}::numeric[],
                 ${p(columns.max)}::numeric[]) AS x(k, v, q, t, i, n, total, sq, mn, mx)`);
 }
+
+/** Every day of a form, a day at a time: for bulk loads (the demo, the bench) that defer the rollups. */
+export async function rebuildRollupsOfForm(tx: DbOrTx, companyId: string, formId: string, form: ResolvedForm): Promise<void> {
+  const { rows } = await tx.execute<{ day: string }>(sql`
+    SELECT DISTINCT (created_at AT TIME ZONE 'UTC')::date::text AS day FROM responses WHERE company_id = ${companyId} AND form_id = ${formId}`);
+  for (const { day } of rows) await rebuildRollupsOfDay(tx, companyId, formId, form, day);
+}
