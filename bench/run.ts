@@ -6,6 +6,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   me: () => import('./me.js'),
   'responses-scan': () => import('./responses-scan.js'),
   'roster-import': () => import('./roster-import.js'),
+  statistics: () => import('./statistics.js'),
   webhooks: () => import('./webhooks.js'),
 };
 

@@ -31,6 +31,8 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** Bearer token that opens /metrics to non-loopback clients; null keeps it loopback-only. */
   metricsToken: string | null;
+  /** Most responses one statistics request reads when the rollups cannot answer its cut. */
+  statisticsScanCeiling: number;
 }
 
 export class ConfigError extends Error {}
@@ -85,6 +87,13 @@ function readTrustProxy(env: Env): Config['trustProxy'] {
   if (/^\d{1,2}$/.test(raw)) return Number(raw);
   if (/^[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*$/.test(raw)) return raw;
   throw new ConfigError(`TRUST_PROXY must be true, false, a hop count or a comma-separated list of addresses, got "${raw}"`);
+}
+
+function readPositiveInteger(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[1-9]\d{0,8}$/.test(raw)) throw new ConfigError(`${name} must be a positive whole number, got "${raw}"`);
+  return Number(raw);
 }
 
 function readLogLevel(env: Env): Config['logLevel'] {
@@ -147,5 +156,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivateTargets: readBoolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
     trustProxy: readTrustProxy(env),
     metricsToken: readMetricsToken(env),
+    statisticsScanCeiling: readPositiveInteger(env, 'STATISTICS_SCAN_CEILING', 200_000),
   };
 }

@@ -1,6 +1,7 @@
 import type { TestApp } from './harness.js';
 import { addResponses, createSurvey } from './responses.js';
 import { createInvite } from '../src/features/invites/create-invite.js';
+import { createStatsSurvey } from './statistics.js';
 
 /**
  * Path parameters of a real record of `companyId`, per OpenAPI path: the generated auth suite
@@ -27,4 +28,6 @@ export const routeFixtures: Record<string, RouteFixture> = {
     const survey = await createSurvey(t, companyId);
     return { id: (await createInvite(t.ctx.db, t.ctx, companyId, survey.form.id, { email: 'fixture@school.edu' })).id };
   },
+  '/forms/{id}/statistics': async (t, companyId) => ({ id: (await createStatsSurvey(t, companyId)).form.id }),
+  '/forms/{id}/report': async (t, companyId) => ({ id: (await createStatsSurvey(t, companyId)).form.id }),
 };

@@ -6,6 +6,7 @@ import { registerEntityCommands } from './commands/entity.js';
 import { registerFormCommands } from './commands/form.js';
 import { registerKeyCommands } from './commands/key.js';
 import { registerServeCommands } from './commands/serve.js';
+import { registerStatsCommands } from './commands/stats.js';
 import { registerWebhookCommands } from './commands/webhook.js';
 import { registerRosterCommands } from './commands/roster.js';
 import { registerEnrollmentCommands } from './commands/enrollment.js';
@@ -28,6 +29,7 @@ const commandGroups = [
   registerSuppressionCommands,
   registerMailCommands,
   registerChannelCommands,
+  registerStatsCommands,
 ];
 
 // Commander reports argument errors before any action runs, so --json is read from argv itself.

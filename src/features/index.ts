@@ -8,7 +8,8 @@ import { invitesFeature } from './invites/feature.js';
 import { callbacksFeature } from './callbacks/feature.js';
 import { suppressionFeature } from './suppression/feature.js';
 import { messagingFeature } from './messaging/feature.js';
+import { statisticsFeature } from './statistics/feature.js';
 import { webhooksFeature } from './webhooks/feature.js';
 
 /** Every feature of the service, one line each: the only list a new feature joins. */
-export const features: readonly Feature[] = [keysFeature, formsFeature, responsesFeature, eventsFeature, webhooksFeature, rostersFeature, invitesFeature, callbacksFeature, suppressionFeature, messagingFeature];
+export const features: readonly Feature[] = [keysFeature, formsFeature, responsesFeature, eventsFeature, webhooksFeature, rostersFeature, invitesFeature, callbacksFeature, suppressionFeature, messagingFeature, statisticsFeature];

@@ -22,7 +22,7 @@ describe('ensureDemo', () => {
       demoSeeders.pop();
     }
     expect(await demoCompanies()).toBe(0);
-  });
+  }, 180_000);
 
   it('creates the demo once with a working all-scopes key and demo data, then reuses it without the secret', async () => {
     const first = await ensureDemo(t.ctx);
@@ -41,5 +41,5 @@ describe('ensureDemo', () => {
     expect(again).not.toContain('qk_');
     expect(again).toContain('quorum key create --company demo');
     expect(await demoCompanies()).toBe(1);
-  });
+  }, 180_000);
 });

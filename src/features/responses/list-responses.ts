@@ -43,8 +43,10 @@ function cursorBinding(input: ListResponsesInput): CursorBinding {
   return { companyId: input.companyId, scope: { route: 'forms.responses', formId: input.formId, from: input.from, to: input.to, dims: input.dims } };
 }
 
-/** The filters (and the form) as a WHERE clause on alias r; shared by the page and its total. */
-function filterSql(input: ListResponsesInput): SQL {
+export type ResponseFilter = Pick<ListResponsesInput, 'companyId' | 'formId' | 'from' | 'to' | 'dims'>;
+
+/** The filters (and the form) as a WHERE clause on alias r; shared by the page, its total and statistics scans. */
+export function filterSql(input: ResponseFilter): SQL {
   const conditions = [sql`r.company_id = ${input.companyId}`, sql`r.form_id = ${input.formId}`];
   // Whole UTC days, inclusive at both ends: [from 00:00, to + 1 day 00:00).
   if (input.from) conditions.push(sql`r.created_at >= (${input.from}::date::timestamp AT TIME ZONE 'UTC')`);
@@ -97,7 +99,7 @@ export function responsePageSql(input: ListResponsesInput, position: ScanPositio
     ORDER BY r.created_at DESC, r.id DESC`;
 }
 
-function checkPeriod(input: ListResponsesInput): void {
+export function checkPeriod(input: Pick<ListResponsesInput, 'from' | 'to'>): void {
   if (input.from && input.to && input.from > input.to) {
     throw validationError([{ path: 'from', code: 'invalid_value', message: 'from must not be after to.' }]);
   }

@@ -7,6 +7,7 @@ import { respondentData, type OrgSource, type RespondentInput } from './responde
 import type { Answers } from '../forms/definition/index.js';
 import { validateAnswers } from '../forms/rules/index.js';
 import type { FormRecord } from '../forms/find-form.js';
+import { applyResponseToRollups } from '../statistics/apply-response-to-rollups.js';
 
 export interface RecordResponseInput {
   /** The answered form as read by findForm: the response belongs to its company. */
@@ -35,7 +36,13 @@ function undeclaredDimErrors(form: RecordResponseInput['form'], dims: Record<str
  * Not here yet: the response.created event (emitEvent in the same transaction) and the invite's
  * move to responded belong to the invite and webhook work that calls this service.
  */
-export async function recordResponse(tx: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: RecordResponseInput) {
+export async function recordResponse(
+  tx: DbOrTx,
+  deps: { clock: Clock; newId: IdGenerator },
+  input: RecordResponseInput,
+  /** deferRollups: a bulk caller (the demo seeder) calls rebuildRollupsOfForm in the same transaction instead. */
+  options: { deferRollups?: boolean } = {},
+) {
   const dims = input.dims ?? {};
   const errors = [...validateAnswers(input.form.content, input.answers), ...undeclaredDimErrors(input.form, dims)];
   if (errors.length > 0) throw validationError(errors, 'The response is invalid.');
@@ -57,5 +64,6 @@ export async function recordResponse(tx: DbOrTx, deps: { clock: Clock; newId: Id
       createdAt: now,
     })
     .returning();
+  if (!options.deferRollups) await applyResponseToRollups(tx, input.form.content, row);
   return row;
 }

@@ -7,11 +7,11 @@ import { listResponses } from './list-responses.js';
 import { ResponseItem, ResponseRecord } from './schemas.js';
 
 /** `dim.<key>` parameters; the key follows the dim keys forms may declare. */
-const DIM_PARAM = '^dim\\.[a-z][a-zA-Z0-9_]{0,39}$';
+export const DIM_PARAM = '^dim\\.[a-z][a-zA-Z0-9_]{0,39}$';
 const DIM_PREFIX = 'dim.';
 
 /** YYYY-MM-DD naming a real day (format: date checks the calendar); year 0000 does not exist in Postgres. */
-const Day = (description: string) => Type.String({ format: 'date', pattern: '^(?!0000)\\d{4}-\\d{2}-\\d{2}$', description });
+export const Day = (description: string) => Type.String({ format: 'date', pattern: '^(?!0000)\\d{4}-\\d{2}-\\d{2}$', description });
 
 const ListResponsesQuery = Type.Object(
   {
@@ -29,7 +29,7 @@ const ListResponsesQuery = Type.Object(
 
 const IdParams = (description: string) => Type.Object({ id: Type.String({ description }) });
 
-function dimFilters(query: Record<string, unknown>): Record<string, string> {
+export function dimFilters(query: Record<string, unknown>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(query)
       .filter(([name]) => name.startsWith(DIM_PREFIX))

@@ -10,6 +10,7 @@ import type { OrgSource } from './respondent.js';
 import { RANGE_DEFAULT_STEP, STAR_DEFAULT_MAX, type Answers, type ResolvedDim, type ResolvedForm, type ResolvedQuestion } from '../forms/definition/index.js';
 import { isVisible } from '../forms/rules/index.js';
 import type { FormRecord } from '../forms/find-form.js';
+import { rebuildRollupsOfForm } from '../statistics/rebuild-rollups.js';
 import { recordResponse, type RecordResponseInput } from './record-response.js';
 
 /**
@@ -163,8 +164,9 @@ async function seedForm(db: Db, form: FormRecord, entities: EntitiesByKind, nowM
       clock.set(at);
       const answers = demoAnswers(random, form.content, at);
       const { dims, org } = demoDims(random, form, answers, entities, at);
-      await recordResponse(tx, deps, { form, answers, dims, org, respondent: demoRespondent(random, form, n) });
+      await recordResponse(tx, deps, { form, answers, dims, org, respondent: demoRespondent(random, form, n) }, { deferRollups: true });
     }
+    await rebuildRollupsOfForm(tx, form.companyId, form.id, form.content);
   });
 }
 

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/harness.js';
+import { createStatsSurvey, record } from '../../../test/statistics.js';
+import { describeError } from '../output.js';
+import type { CliRuntime } from '../runtime.js';
+import { describeStats, statsCommand } from './stats.js';
+
+let t: TestApp;
+let rt: CliRuntime;
+beforeAll(async () => {
+  t = await startTestApp();
+  rt = { ctx: t.ctx } as unknown as CliRuntime;
+});
+afterAll(async () => t?.close());
+
+describe('quorum stats', () => {
+  it('prints the figures with bars for option shares, and a report per group', async () => {
+    const company = await t.company();
+    const s = await createStatsSurvey(t, company.id, { slug: 'cli-stats' });
+    await record(t, s, [
+      { at: '2026-03-01T09:00:00.000Z', dims: { course: 'math' }, answers: { [s.q.pick.id]: s.o.pick.A, [s.q.stars.id]: 5, [s.q.nps.id]: 10 } },
+      { at: '2026-03-01T10:00:00.000Z', dims: { course: 'math' }, answers: { [s.q.pick.id]: s.o.pick.A, [s.q.stars.id]: 4, [s.q.nps.id]: 2 } },
+      { at: '2026-03-02T09:00:00.000Z', dims: { course: 'hist' }, answers: { [s.q.pick.id]: s.o.pick.B, [s.q.stars.id]: 4 } },
+      { at: '2026-03-02T10:00:00.000Z', dims: { course: 'hist' }, answers: { [s.q.pick.id]: s.o.pick.A } },
+    ]);
+    const whole = await statsCommand(rt, { args: [], opts: { company: company.slug, form: 'cli-stats' } });
+    expect(whole.statistics).toMatchObject({ responseCount: 4 });
+    const text = describeStats(whole);
+    expect(text).toContain('4 responses (4 completed), 2026-03-01T09:00:00.000Z .. 2026-03-02T10:00:00.000Z');
+    expect(text).toContain(`Option A  ${'█'.repeat(18)}${'·'.repeat(6)}  75.0%  3`);
+    expect(text).toContain('mean 4.33  median 4  min 4  max 5');
+    expect(text).toContain('NPS 0 (promoters 1, passives 0, detractors 1)');
+
+    const filtered = await statsCommand(rt, { args: [], opts: { company: company.slug, form: s.form.id, from: '2026-03-02', dim: { course: 'hist' } } });
+    expect(describeStats(filtered)).toMatch(/^form cli-stats; period 2026-03-02 to …\n2 responses/);
+
+    const report = await statsCommand(rt, { args: [], opts: { company: company.slug, form: 'cli-stats', groupBy: { kind: 'dim', key: 'course' } } });
+    const lines = describeStats(report).split('\n');
+    expect(lines[0]).toBe('form cli-stats by dim.course: 2 group(s)');
+    expect(lines).toContain('== hist');
+    expect(lines).toContain('== math');
+  });
+
+  it('says which company or form is missing', async () => {
+    const company = await t.company();
+    await expect(statsCommand(rt, { args: [], opts: { company: 'no-such-company', form: 'x' } }).catch((e) => describeError(e).message)).resolves.toBe(
+      'no company with slug "no-such-company"',
+    );
+    await expect(statsCommand(rt, { args: [], opts: { company: company.slug, form: 'nope' } }).catch((e) => describeError(e).message)).resolves.toMatch(/no form "nope"/);
+  });
+});

@@ -1,0 +1,92 @@
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/database.js';
+import type { ResolvedForm } from '../forms/definition/index.js';
+import { filterSql, type ResponseFilter } from '../responses/list-responses.js';
+import { responseCuts, responseFacts } from './response-facts.js';
+import { addCounter, addFacts, tallyKey, type Tally } from './tally.js';
+
+export interface RollupCut {
+  companyId: string;
+  formId: string;
+  cutKey: string;
+  /** one value of the cut key; all of them when absent (a grouped report) */
+  cutValue?: string;
+  from?: string;
+  to?: string;
+}
+
+type RollupRow = {
+  cutValue: string;
+  questionId: string;
+  questionType: string;
+  item: string;
+  n: number;
+  total: number;
+  totalSq: number;
+  min: number | null;
+  max: number | null;
+};
+
+/** Tallies per cut value, summed over the days of [from, to] in one statement (one snapshot). */
+export async function rollupTallies(db: DbOrTx, cut: RollupCut): Promise<Map<string, Tally>> {
+  const { rows } = await db.execute<RollupRow>(sql`
+    SELECT cut_value AS "cutValue", question_id AS "questionId", question_type AS "questionType", item,
+           sum(n)::int8 AS n, sum(total)::float8 AS total, sum(total_sq)::float8 AS "totalSq",
+           min(min_value)::float8 AS min, max(max_value)::float8 AS max
+    FROM statistics_rollups
+    WHERE company_id = ${cut.companyId} AND form_id = ${cut.formId} AND cut_key = ${cut.cutKey}
+      ${cut.cutValue === undefined ? sql`` : sql`AND cut_value = ${cut.cutValue}`}
+      ${cut.from ? sql`AND day >= ${cut.from}::date` : sql``}
+      ${cut.to ? sql`AND day <= ${cut.to}::date` : sql``}
+    GROUP BY 1, 2, 3, 4
+    HAVING sum(n) <> 0`);
+  const tallies = new Map<string, Tally>();
+  for (const row of rows) {
+    let tally = tallies.get(row.cutValue);
+    if (!tally) tallies.set(row.cutValue, (tally = new Map()));
+    addCounter(tally, tallyKey(row.questionId, row.questionType, row.item), row);
+  }
+  return tallies;
+}
+
+export interface ScanResult {
+  /** cut key → cut value → tally */
+  tallies: Map<string, Map<string, Tally>>;
+  scanned: number;
+  truncated: boolean;
+}
+
+type ScanRow = {
+  answers: Record<string, unknown>;
+  dims: Record<string, string>;
+  orgPath: string | null;
+  createdAt: Date;
+  completedAt: Date | null;
+};
+
+/**
+ * For cuts the rollups do not hold (several dims, a dim with another grouping): the newest
+ * `ceiling` matching responses, turned into the same facts as the rollups, per value of each
+ * of cutKeys ('' gives the whole filtered cut).
+ */
+export async function scanTallies(db: DbOrTx, form: ResolvedForm, filter: ResponseFilter, cutKeys: string[], ceiling: number): Promise<ScanResult> {
+  const { rows } = await db.execute<ScanRow>(sql`
+    SELECT r.answers, r.dims, r.org_path AS "orgPath", r.created_at AS "createdAt", r.completed_at AS "completedAt"
+    FROM responses r
+    WHERE ${filterSql(filter)}
+    ORDER BY r.created_at DESC, r.id DESC
+    LIMIT ${ceiling + 1}`);
+  const scanned = Math.min(rows.length, ceiling);
+  const tallies = new Map(cutKeys.map((key) => [key, new Map<string, Tally>()]));
+  for (const row of rows.slice(0, scanned)) {
+    const facts = responseFacts(form, row);
+    for (const cut of responseCuts(row.dims, row.orgPath)) {
+      const byValue = tallies.get(cut.key);
+      if (!byValue) continue;
+      let tally = byValue.get(cut.value);
+      if (!tally) byValue.set(cut.value, (tally = new Map()));
+      addFacts(tally, facts);
+    }
+  }
+  return { tallies, scanned, truncated: rows.length > ceiling };
+}
