@@ -31,3 +31,13 @@ export const routeFixtures: Record<string, RouteFixture> = {
   '/forms/{id}/statistics': async (t, companyId) => ({ id: (await createStatsSurvey(t, companyId)).form.id }),
   '/forms/{id}/report': async (t, companyId) => ({ id: (await createStatsSurvey(t, companyId)).form.id }),
 };
+
+/**
+ * A request the route accepts, per "METHOD path", for routes whose required query or body would
+ * otherwise be refused (400) before the record is looked up: the 404 test must reach the lookup.
+ */
+export const routeInputs: Record<string, { query?: string; body?: object }> = {
+  'GET /forms/{id}/report': { query: 'groupBy=dim.course' },
+  'POST /forms/{id}/invites': { body: { email: 'fixture@school.edu' } },
+  'POST /forms/{id}/invites/send': { body: { channel: 'email' } },
+};

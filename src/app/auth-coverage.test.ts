@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, testConfig, type TestApp } from '../../test/harness.js';
-import { routeFixtures } from '../../test/route-fixtures.js';
+import { routeFixtures, routeInputs } from '../../test/route-fixtures.js';
 import type { OpenApiDocument } from '../../test/contract.js';
 import { hasScope, SCOPES, type Scope } from '../features/keys/scopes.js';
 import { revokeKey } from '../features/keys/revoke-key.js';
@@ -58,10 +58,12 @@ function expectError(res: { statusCode: number; body: string; json(): any }, sta
 async function urlFor(operation: Operation, companyId: string): Promise<string> {
   const fixture = routeFixtures[operation.path];
   const values = fixture ? await fixture(t, companyId) : Object.fromEntries(operation.params.map((name) => [name, randomUUID()]));
-  return `/v1${operation.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(values[name]))}`;
+  const query = routeInputs[`${operation.method} ${operation.path}`]?.query;
+  return `/v1${operation.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(values[name]))}${query ? `?${query}` : ''}`;
 }
 
-const call = (operation: Operation, token: string | null, url: string) => t.request(token, { method: operation.method as 'GET', url, ...(operation.method === 'GET' ? {} : { payload: {} }) });
+const call = (operation: Operation, token: string | null, url: string) =>
+  t.request(token, { method: operation.method as 'GET', url, ...(operation.method === 'GET' ? {} : { payload: routeInputs[`${operation.method} ${operation.path}`]?.body ?? {} }) });
 
 it('finds the authenticated operations in the document', () => {
   expect(operations.length).toBeGreaterThanOrEqual(features.filter((feature) => feature.routes).length);

@@ -37,7 +37,7 @@ export function valueErrors(value: unknown, rootName: string): FieldError[] {
       if (refused(current)) found.push(textError(path || rootName));
     } else if (current !== null && typeof current === 'object') {
       if (depth >= MAX_JSON_DEPTH) {
-        found.push({ path: path || rootName, code: 'too_deep', message: `nests deeper than ${MAX_JSON_DEPTH} levels` });
+        found.push({ path: path || rootName, code: 'invalid_value', message: `nests deeper than ${MAX_JSON_DEPTH} levels` });
         continue;
       }
       for (const [key, child] of Object.entries(current)) {

@@ -1,3 +1,4 @@
+import type { FieldErrorCode } from './field-errors.js';
 /**
  * Every error code of the contract. The code is the contract; messages are for people. Codes only:
  * what an error means over HTTP is the error handler's table (src/app/error-status.ts), so a
@@ -27,7 +28,8 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface FieldError {
   path: string;
-  code: string;
+  /** One of the one vocabulary (src/lib/field-errors.ts), so every surface names a fault alike. */
+  code: FieldErrorCode;
   message: string;
 }
 

@@ -44,7 +44,7 @@ describe('quorum stats', () => {
   it('says which company or form is missing', async () => {
     const company = await t.company();
     await expect(statsCommand(rt, { args: [], opts: { company: 'no-such-company', form: 'x' } }).catch((e) => describeError(e).message)).resolves.toBe(
-      'no company with slug "no-such-company"',
+      'no company with slug "no-such-company" (see: quorum company list)',
     );
     await expect(statsCommand(rt, { args: [], opts: { company: company.slug, form: 'nope' } }).catch((e) => describeError(e).message)).resolves.toMatch(/no form "nope"/);
   });

@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../db/database.js';
 import { companies, type CompanySettings } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
-import { validationError } from '../../lib/errors.js';
+import { validationError, type FieldError } from '../../lib/errors.js';
 
 export const DEFAULT_COMPANY_SETTINGS: Required<Pick<CompanySettings, 'monthlyQuota' | 'anonymityFloor' | 'timeZone' | 'defaultCountry' | 'locale'>> = {
   monthlyQuota: 10_000,
@@ -23,7 +23,7 @@ const SLUG_RE = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 export async function createCompany(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: CreateCompanyInput) {
   const name = input.name.trim();
-  const fields = [];
+  const fields: FieldError[] = [];
   if (name.length < 1 || name.length > 200) fields.push({ path: 'name', code: name.length < 1 ? 'required' : 'too_long', message: 'must be 1 to 200 characters' });
   if (!SLUG_RE.test(input.slug)) fields.push({ path: 'slug', code: 'invalid_format', message: 'must be lower-case letters, digits and dashes' });
   if (fields.length) throw validationError(fields);

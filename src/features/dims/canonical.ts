@@ -1,3 +1,4 @@
+import type { FieldErrorCode } from '../../lib/field-errors.js';
 /**
  * Canonical stored form of scalar dim values (contract: "a number as its decimal text, a date
  * as YYYY-MM-DD"). Dims are filtered by plain string comparison (`dim.<key>=<value>`), so every
@@ -7,7 +8,7 @@
 
 export type ScalarDimKind = 'text' | 'number' | 'date';
 
-export type CanonicalResult = { ok: true; value: string } | { ok: false; code: string; message: string };
+export type CanonicalResult = { ok: true; value: string } | { ok: false; code: FieldErrorCode; message: string };
 
 export const MAX_TEXT_DIM_LENGTH = 200;
 
@@ -28,7 +29,7 @@ export function canonicalScalarDim(kind: ScalarDimKind, raw: unknown): Canonical
   }
 }
 
-function fail(code: string, message: string): CanonicalResult {
+function fail(code: FieldErrorCode, message: string): CanonicalResult {
   return { ok: false, code, message };
 }
 

@@ -1,3 +1,4 @@
+import type { FieldErrorCode } from '../../lib/field-errors.js';
 import { and, eq, or, sql } from 'drizzle-orm';
 import { lockForTransaction } from '../../db/advisory-lock.js';
 import type { DbOrTx, Tx } from '../../db/database.js';
@@ -123,7 +124,7 @@ function unitTree(stored: StoredEntity[], incoming: (EntityInput & { id: string 
 
 function treeErrors(units: Map<string, UnitNode>, pathOf: (index: number) => string): FieldError[] {
   const fromFile = [...units.values()].filter((unit) => unit.index !== undefined).sort((a, b) => a.index! - b.index!);
-  const at = (unit: UnitNode, code: string, message: string) => ({ path: `${pathOf(unit.index!)}.parentCode`, code, message });
+  const at = (unit: UnitNode, code: FieldErrorCode, message: string) => ({ path: `${pathOf(unit.index!)}.parentCode`, code, message });
   const unknown = fromFile
     .filter((unit) => unit.parentCode !== null && !units.has(unit.parentCode))
     .map((unit) => at(unit, 'unknown_entity', `No unit has the code "${unit.parentCode}", in this file or stored.`));

@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import { Registry } from 'prom-client';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ErrorEnvelope } from '../../app/envelope.js';
+import { AnonymityDetails, ErrorEnvelope, QuotaDetails, ValidationDetails } from '../../app/envelope.js';
 import { healthRoutes } from './routes.js';
 
 // Nothing listens on port 1: a database that has gone away.
@@ -19,7 +19,7 @@ async function appLogging(level: string, lines: string[]) {
     },
   });
   const app = Fastify({ logger: { level, stream } });
-  app.addSchema(ErrorEnvelope);
+  for (const schema of [ValidationDetails, QuotaDetails, AnonymityDetails, ErrorEnvelope]) app.addSchema(schema);
   await app.register(healthRoutes, { pool: deadPool, registry: new Registry(), metricsToken: null });
   return app;
 }

@@ -18,7 +18,7 @@ export function newInviteToken(): string {
 
 function expiryErrors(expiresAt: string | undefined, now: Date): FieldError[] {
   if (expiresAt === undefined || new Date(expiresAt) > now) return [];
-  return [{ path: 'expiresAt', code: 'in_the_past', message: 'expiresAt must be in the future.' }];
+  return [{ path: 'expiresAt', code: 'too_small', message: 'expiresAt must be in the future.' }];
 }
 
 /**

@@ -28,8 +28,8 @@ export function normaliseContact(input: ContactInput, defaultCountry: CountryCod
   const errors: FieldError[] = [];
   const email = input.email?.trim() ? normaliseEmail(input.email) : null;
   const phone = input.phone?.trim() ? normalisePhone(input.phone, defaultCountry) : null;
-  if (input.email?.trim() && !email) errors.push({ path: 'email', code: 'invalid_email', message: 'This is not an e-mail address.' });
-  if (input.phone?.trim() && !phone) errors.push({ path: 'phone', code: 'invalid_phone', message: `This is not a valid phone number (read in ${defaultCountry} when written without +).` });
+  if (input.email?.trim() && !email) errors.push({ path: 'email', code: 'invalid_format', message: 'This is not an e-mail address.' });
+  if (input.phone?.trim() && !phone) errors.push({ path: 'phone', code: 'invalid_format', message: `This is not a valid phone number (read in ${defaultCountry} when written without +).` });
   if (!input.email?.trim() && !input.phone?.trim()) errors.push({ path: 'email', code: 'required', message: 'At least one of email and phone is required.' });
   return errors.length > 0 ? { ok: false, errors } : { ok: true, email, phone };
 }

@@ -163,7 +163,7 @@ describe('POST /v1/forms/{id}/invites/send', () => {
     expect(none.json().error.code).toBe('TEMPLATE_REQUIRED');
     expect((await s.send({ channel: 'whatsapp', template: { name: 'not_approved', language: 'pt_BR' } })).json().error.code).toBe('TEMPLATE_REQUIRED');
     const unknownVar = await s.send({ channel: 'whatsapp', template: { name: 'survey_invite', language: 'pt_BR', variables: { '1': '{{password}}' } } });
-    expect(unknownVar.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [expect.objectContaining({ code: 'unknown_variable' })] } });
+    expect(unknownVar.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [expect.objectContaining({ code: 'unknown_reference' })] } });
 
     const res = await s.send({ channel: 'whatsapp', template: { name: 'survey_invite', language: 'pt_BR', variables: { '1': '{{name}}', '2': '{{url}}' } } });
     expect(res.statusCode).toBe(200);

@@ -24,8 +24,8 @@ function selectionErrors(input: SendInvitesInput): FieldError[] {
   const errors: FieldError[] = (input.inviteIds ?? [])
     .map((id, index) => ({ id, index }))
     .filter(({ id }) => !isUuid(id))
-    .map(({ index }) => ({ path: `inviteIds.${index}`, code: 'invalid_id', message: 'Not an invite id.' }));
-  if (input.batchId !== undefined && !isUuid(input.batchId)) errors.push({ path: 'batchId', code: 'invalid_id', message: 'Not a batch id.' });
+    .map(({ index }) => ({ path: `inviteIds.${index}`, code: 'invalid_format' as const, message: 'Not an invite id.' }));
+  if (input.batchId !== undefined && !isUuid(input.batchId)) errors.push({ path: 'batchId', code: 'invalid_format', message: 'Not a batch id.' });
   return errors;
 }
 
@@ -49,8 +49,8 @@ async function channelTemplates(db: Db, companyId: string, form: FormRecord, inp
 
 function templateErrors(vars: TemplateVariables, path: string): FieldError[] {
   return [
-    ...vars.unknown.map((name) => ({ path, code: 'unknown_variable', message: `{{${name}}} is not a template variable.` })),
-    ...vars.errors.map((message) => ({ path, code: 'invalid_template', message })),
+    ...vars.unknown.map((name) => ({ path, code: 'unknown_reference' as const, message: `{{${name}}} is not a template variable.` })),
+    ...vars.errors.map((message) => ({ path, code: 'invalid_format' as const, message })),
   ];
 }
 

@@ -25,7 +25,7 @@ function channelErrors(input: WhatsappChannelInput): FieldError[] {
     try {
       if (!['http:', 'https:'].includes(new URL(input.settings.url ?? '').protocol)) throw new Error();
     } catch {
-      errors.push({ path: 'url', code: 'invalid_url', message: 'The gateway needs an http(s) URL.' });
+      errors.push({ path: 'url', code: 'invalid_format', message: 'The gateway needs an http(s) URL.' });
     }
   }
   return errors;

@@ -183,14 +183,14 @@ describe('POST /v1/enrollments/import', () => {
     expect(data.errors.map((e: { index: number; path: string; code: string }) => [e.index, e.path, e.code])).toEqual([
       [1, 'classes[1].courseCode', 'required'],
       [2, 'classes[2].orgUnitCode', 'unknown_entity'],
-      [1, 'enrollments[1].classCode', 'unknown_class'],
-      [2, 'enrollments[2].status', 'invalid_status'],
-      [3, 'enrollments[3]', 'duplicate_row'],
-      [4, 'enrollments[4].externalId', 'unknown_person'],
-      [5, 'enrollments[5].externalId', 'unknown_person'],
+      [1, 'enrollments[1].classCode', 'unknown_reference'],
+      [2, 'enrollments[2].status', 'invalid_value'],
+      [3, 'enrollments[3]', 'not_unique'],
+      [4, 'enrollments[4].externalId', 'unknown_reference'],
+      [5, 'enrollments[5].externalId', 'unknown_reference'],
       [6, 'enrollments[6]', 'invalid_type'],
-      [7, 'enrollments[7].classCode', 'unknown_class'],
-      [1, 'people[1].email', 'invalid_email'],
+      [7, 'enrollments[7].classCode', 'unknown_reference'],
+      [1, 'people[1].email', 'invalid_format'],
     ]);
     expect(data.created).toEqual({ people: 2, classes: 1, classGroups: 0, enrollments: 1 });
     const { rows } = await t.ctx.pool.query(`SELECT external_id, phone FROM people WHERE company_id = $1 ORDER BY external_id`, [company.id]);
@@ -208,7 +208,7 @@ describe('POST /v1/enrollments/import', () => {
     payload.enrollments[0] = { ...payload.enrollments[0], status: 'on-leave' };
     const res = await importRoster(token, payload);
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ dropped: 0, errors: [{ index: 0, code: 'invalid_status' }] });
+    expect(res.json().data).toMatchObject({ dropped: 0, errors: [{ index: 0, code: 'invalid_value' }] });
     expect(await scalar(`SELECT count(*) FROM enrollments WHERE company_id = $1 AND status = 'dropped'`, [company.id])).toBe(0);
   });
 
@@ -239,7 +239,7 @@ describe('POST /v1/enrollments/import', () => {
     const two = await school();
     await importRoster(one.token, rosterPayload(1, 2));
     const res = await importRoster(two.token, { mode: 'upsert', enrollments: [{ externalId: studentId(0), classCode: 'C0', status: 'enrolled' }] });
-    expect(res.json().data.errors.map((e: { code: string }) => e.code)).toEqual(['unknown_person']);
+    expect(res.json().data.errors.map((e: { code: string }) => e.code)).toEqual(['unknown_reference']);
     expect(await countOf('enrollments', two.company.id)).toBe(0);
   });
 

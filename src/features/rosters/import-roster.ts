@@ -1,3 +1,4 @@
+import type { FieldErrorCode } from '../../lib/field-errors.js';
 import { sql } from 'drizzle-orm';
 import type { CountryCode } from 'libphonenumber-js';
 import type { Db, Tx } from '../../db/database.js';
@@ -78,7 +79,7 @@ async function readStored(tx: Tx, companyId: string, parsed: ParsedRoster): Prom
   return stored;
 }
 
-function rowError(list: string, index: number, field: string, code: string, message: string): RowError {
+function rowError(list: string, index: number, field: string, code: FieldErrorCode, message: string): RowError {
   return { index, path: `${list}[${index}].${field}`, code, message };
 }
 
@@ -94,12 +95,12 @@ async function resolveClasses(tx: Tx, companyId: string, parsed: ParsedRoster, s
   const valid: Array<ClassInput & { courseItemId?: string; orgUnitId?: string; teacherIds?: string[] }> = [];
   const errors: RowError[] = [];
   for (const cls of parsed.classes) {
-    const fail = (field: string, code: string, message: string) => errors.push(rowError('classes', cls.index, field, code, message));
+    const fail = (field: string, code: FieldErrorCode, message: string) => errors.push(rowError('classes', cls.index, field, code, message));
     const isNew = !stored.classes.has(cls.code);
     const course = cls.courseCode ? entities.get('course', cls.courseCode) : null;
     const unit = cls.orgUnitCode ? entities.get('unit', cls.orgUnitCode) : null;
     const teachers = (cls.teacherCodes ?? []).map((code) => entities.get('teacher', code));
-    if (cls.classGroupCode && !groups.has(cls.classGroupCode)) fail('classGroupCode', 'unknown_class_group', `No class group ${cls.classGroupCode}.`);
+    if (cls.classGroupCode && !groups.has(cls.classGroupCode)) fail('classGroupCode', 'unknown_reference', `No class group ${cls.classGroupCode}.`);
     else if (isNew && !cls.courseCode) fail('courseCode', 'required', 'courseCode is required for a new class.');
     else if (isNew && !cls.orgUnitCode) fail('orgUnitCode', 'required', 'orgUnitCode is required for a new class.');
     else if (cls.courseCode && !course) fail('courseCode', 'unknown_entity', `No course ${cls.courseCode} is registered.`);
@@ -123,8 +124,8 @@ function checkEnrollments(parsed: ParsedRoster, stored: Stored, classCodes: Set<
   const valid: EnrollmentInput[] = [];
   const errors: RowError[] = [];
   for (const row of parsed.enrollments) {
-    if (!people.has(row.externalId)) errors.push(rowError('enrollments', row.index, 'externalId', 'unknown_person', `No person ${row.externalId}.`));
-    else if (!classes.has(row.classCode)) errors.push(rowError('enrollments', row.index, 'classCode', 'unknown_class', `No class ${row.classCode}.`));
+    if (!people.has(row.externalId)) errors.push(rowError('enrollments', row.index, 'externalId', 'unknown_reference', `No person ${row.externalId}.`));
+    else if (!classes.has(row.classCode)) errors.push(rowError('enrollments', row.index, 'classCode', 'unknown_reference', `No class ${row.classCode}.`));
     else valid.push(row);
   }
   return { valid, errors };

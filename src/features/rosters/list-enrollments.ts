@@ -36,7 +36,7 @@ function changedSinceInstant(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const at = new Date(value);
   if (Number.isNaN(at.getTime()) || at.getUTCFullYear() < 1 || at.getUTCFullYear() > 9999) {
-    throw validationError([{ path: 'changedSince', code: 'invalid_timestamp', message: 'changedSince must be an ISO 8601 timestamp.' }]);
+    throw validationError([{ path: 'changedSince', code: 'invalid_format', message: 'changedSince must be an ISO 8601 timestamp.' }]);
   }
   return at.toISOString();
 }

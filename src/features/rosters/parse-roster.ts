@@ -1,3 +1,4 @@
+import type { FieldErrorCode } from '../../lib/field-errors.js';
 /**
  * Row checks of a roster payload that need nothing stored: shapes, lengths, formats, statuses and
  * duplicates within the payload. A bad row is reported (`{ index, path, code, message }`) and
@@ -9,7 +10,7 @@ import { ENROLLMENT_STATUSES, type EnrollmentStatus } from './table.js';
 export interface RowError {
   index: number;
   path: string;
-  code: string;
+  code: FieldErrorCode;
   message: string;
 }
 
@@ -79,14 +80,14 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 class RowFailure extends Error {
   constructor(
     readonly field: string,
-    readonly code: string,
+    readonly code: FieldErrorCode,
     message: string,
   ) {
     super(message);
   }
 }
 
-const fail = (field: string, code: string, message: string): never => {
+const fail = (field: string, code: FieldErrorCode, message: string): never => {
   throw new RowFailure(field, code, message);
 };
 
@@ -97,7 +98,7 @@ function text(row: Record<string, unknown>, field: string, max: number): string 
   const trimmed = value.trim();
   if (trimmed === '') return fail(field, 'required', `${field} must not be blank.`);
   if (trimmed.length > max) return fail(field, 'too_long', `${field} must be at most ${max} characters.`);
-  if (trimmed.includes('\u0000')) return fail(field, 'invalid', `${field} must not contain NUL.`);
+  if (trimmed.includes('\u0000')) return fail(field, 'invalid_value', `${field} must not contain NUL.`);
   return trimmed;
 }
 
@@ -114,7 +115,7 @@ function optionalDay(row: Record<string, unknown>, field: string): string | null
   if (value === null || value === undefined) return value;
   const parsed = new Date(`${value}T00:00:00.000Z`);
   if (!DAY.test(value) || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== value || value < '0001') {
-    fail(field, 'invalid_date', `${field} must be a date YYYY-MM-DD.`);
+    fail(field, 'invalid_format', `${field} must be a date YYYY-MM-DD.`);
   }
   return value;
 }
@@ -122,12 +123,12 @@ function optionalDay(row: Record<string, unknown>, field: string): string | null
 function parsePerson(row: Record<string, unknown>, index: number, defaultCountry: CountryCode): PersonInput {
   const person: PersonInput = { index, externalId: text(row, 'externalId', MAX_EXTERNAL_ID_LENGTH), name: text(row, 'name', MAX_NAME_LENGTH) };
   const email = optionalText(row, 'email', MAX_EMAIL_LENGTH);
-  if (email && !EMAIL.test(email)) fail('email', 'invalid_email', 'email is not an e-mail address.');
+  if (email && !EMAIL.test(email)) fail('email', 'invalid_format', 'email is not an e-mail address.');
   if (email !== undefined) person.email = email?.toLowerCase() ?? null;
   const phone = optionalText(row, 'phone', 40);
   if (phone) {
     const parsed = parsePhoneNumberFromString(phone, defaultCountry);
-    if (!parsed?.isValid()) fail('phone', 'invalid_phone', 'phone is not a valid phone number.');
+    if (!parsed?.isValid()) fail('phone', 'invalid_format', 'phone is not a valid phone number.');
     person.phone = parsed!.number;
   } else if (phone === null) person.phone = null;
   return person;
@@ -137,7 +138,7 @@ function parseClassGroup(row: Record<string, unknown>, index: number): ClassGrou
   const group: ClassGroupInput = { index, code: text(row, 'code', MAX_CODE_LENGTH), name: text(row, 'name', MAX_NAME_LENGTH) };
   const startsOn = optionalDay(row, 'startsOn');
   const endsOn = optionalDay(row, 'endsOn');
-  if (startsOn && endsOn && startsOn > endsOn) fail('endsOn', 'invalid_range', 'endsOn must not be before startsOn.');
+  if (startsOn && endsOn && startsOn > endsOn) fail('endsOn', 'invalid_value', 'endsOn must not be before startsOn.');
   if (startsOn !== undefined) group.startsOn = startsOn;
   if (endsOn !== undefined) group.endsOn = endsOn;
   return group;
@@ -154,7 +155,7 @@ function parseClass(row: Record<string, unknown>, index: number): ClassInput {
   }
   const teachers = row.teacherCodes;
   if (teachers !== undefined && teachers !== null) {
-    if (!Array.isArray(teachers) || teachers.length > MAX_TEACHERS) fail('teacherCodes', 'invalid', `teacherCodes must be a list of at most ${MAX_TEACHERS} codes.`);
+    if (!Array.isArray(teachers) || teachers.length > MAX_TEACHERS) fail('teacherCodes', 'invalid_value', `teacherCodes must be a list of at most ${MAX_TEACHERS} codes.`);
     cls.teacherCodes = [...new Set((teachers as unknown[]).map((code, i) => text({ [`teacherCodes[${i}]`]: code }, `teacherCodes[${i}]`, MAX_CODE_LENGTH)))];
   } else if (teachers === null) cls.teacherCodes = [];
   return cls;
@@ -165,7 +166,7 @@ function parseEnrollment(row: Record<string, unknown>, index: number): Enrollmen
   const classCode = text(row, 'classCode', MAX_CODE_LENGTH);
   const status = row.status;
   if (!ENROLLMENT_STATUSES.includes(status as EnrollmentStatus)) {
-    fail('status', 'invalid_status', `status must be one of ${ENROLLMENT_STATUSES.join(', ')}.`);
+    fail('status', 'invalid_value', `status must be one of ${ENROLLMENT_STATUSES.join(', ')}.`);
   }
   return { index, externalId, classCode, status: status as EnrollmentStatus };
 }
@@ -183,7 +184,7 @@ function parseList<T>(list: string, rows: unknown[] | undefined, parse: (row: Re
       if (typeof row !== 'object' || row === null || Array.isArray(row)) fail('', 'invalid_type', 'A row must be an object.');
       const value = parse(row as Record<string, unknown>, index);
       const rowKey = key(value);
-      if (seen.has(rowKey)) fail('', 'duplicate_row', `This row repeats an earlier row of ${list} with the same key; only the first is applied.`);
+      if (seen.has(rowKey)) fail('', 'not_unique', `This row repeats an earlier row of ${list} with the same key; only the first is applied.`);
       seen.add(rowKey);
       parsed.push(value);
     } catch (err) {

@@ -56,7 +56,7 @@ export async function inRequestSnapshot<T>(db: Db, query: StatisticsQuery, read:
   );
 }
 
-const notAllowed = (path: string, message: string) => validationError([{ path, code: 'not_allowed', message }], message);
+const notAllowed = (path: string, message: string) => validationError([{ path, code: 'not_applicable', message }], message);
 
 /**
  * The cuts an anonymous form allows. Each figure a reader can get is then the whole form over
