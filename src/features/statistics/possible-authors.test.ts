@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { registerSchool, rosterPayload, studentId } from '../../../test/rosters.js';
-import { createStatsSurvey, loadSurvey, record, type Spec, type StatsSurvey } from '../../../test/statistics.js';
+import { createStatsSurvey, createUnits, loadSurvey, record, type Spec, type StatsSurvey } from '../../../test/statistics.js';
 import { listEntities } from '../entities/list-entities.js';
 import { importForm } from '../forms/import-form.js';
 
@@ -56,6 +56,28 @@ describe('possible authors of an invite form', () => {
     const whole = await call(tenant.token, survey, 'statistics');
     expect(whole.status).toBe(409);
     expect(whole.body.error.details).toEqual({ floor: 5, authors: 4 });
+  });
+
+  it("counts an org unit's invites in its subtree", async () => {
+    const tenant = await t.tenant();
+    const units = await createUnits(t, tenant.company.id);
+    const survey = await createStatsSurvey(t, tenant.company.id, { anonymous: true });
+    const invites = [...Array(6).fill('U1a'), ...Array(5).fill('U2')];
+    for (const [i, unit] of invites.entries()) {
+      const res = await t.post(tenant.token, `/v1/forms/${survey.form.id}/invites`, { email: `u${i}@example.test`, dims: { campus: unit } });
+      expect(res.statusCode).toBe(201);
+    }
+    const from = (code: string) => ({ org: { unitId: units[code].id, path: units[code].path, source: 'invite' as const } });
+    await record(t, survey, [...specs(2, from('U1a')), ...specs(1, from('U2'))]);
+    const groups = (await call(tenant.token, survey, 'report', 'groupBy=orgUnit')).body.data.groups;
+    const byId = Object.fromEntries(Object.entries(units).map(([code, unit]) => [unit.id, code]));
+    // ROOT 11, U1 6, U1a 6, U2 5: all at the floor or above, and ROOT minus U1 and U2 leaves nothing.
+    expect(Object.fromEntries(groups.map((g: { key: string; suppressed: boolean }) => [byId[g.key], g.suppressed]))).toEqual({
+      ROOT: false,
+      U1: false,
+      U1a: false,
+      U2: false,
+    });
   });
 
   it('never counts fewer authors than responses, nor another company\'s invites', async () => {
