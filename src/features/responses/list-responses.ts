@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../db/database.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../../lib/cursor.js';
 import { notFound, validationError } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
+import { rollupResponseCountSql } from '../statistics/rollup-response-count.js';
 import { itemColumns, itemJson, type ResponseItemTextRow } from './response-columns.js';
 
 export interface ListResponsesInput {
@@ -47,10 +48,7 @@ export type ResponseFilter = Pick<ListResponsesInput, 'companyId' | 'formId' | '
 
 /** The filters (and the form) as a WHERE clause on alias r; shared by the page, its total and statistics scans. */
 export function filterSql(input: ResponseFilter): SQL {
-  const conditions = [sql`r.company_id = ${input.companyId}`, sql`r.form_id = ${input.formId}`];
-  // Whole UTC days, inclusive at both ends: [from 00:00, to + 1 day 00:00).
-  if (input.from) conditions.push(sql`r.created_at >= (${input.from}::date::timestamp AT TIME ZONE 'UTC')`);
-  if (input.to) conditions.push(sql`r.created_at < ((${input.to}::date + 1)::timestamp AT TIME ZONE 'UTC')`);
+  const conditions = [sql`r.company_id = ${input.companyId}`, sql`r.form_id = ${input.formId}`, ...periodSql(input, sql`r.created_at`)];
   if (Object.keys(input.dims).length > 0) {
     // The expression of responses_form_dims_idx (migration 0110).
     conditions.push(sql`response_form_dims(r.form_id, r.dims) @> ${JSON.stringify({ [input.formId]: input.dims })}::jsonb`);
@@ -58,19 +56,65 @@ export function filterSql(input: ResponseFilter): SQL {
   return sql.join(conditions, sql` AND `);
 }
 
+/** Whole UTC days, inclusive at both ends: [from 00:00, to + 1 day 00:00). */
+function periodSql(input: Pick<ResponseFilter, 'from' | 'to'>, createdAt: SQL): SQL[] {
+  return [
+    ...(input.from ? [sql`${createdAt} >= (${input.from}::date::timestamp AT TIME ZONE 'UTC')`] : []),
+    ...(input.to ? [sql`${createdAt} < ((${input.to}::date + 1)::timestamp AT TIME ZONE 'UTC')`] : []),
+  ];
+}
+
 function keysetSql(position: ScanPosition): SQL {
   // A row comparison: responses_scan_idx seeks straight to the position, however deep.
   return sql` AND (r.created_at, r.id) < (${position.t}::timestamptz, ${position.id}::uuid) AND r.seq <= ${position.s}`;
 }
 
+const PAGE_COLUMNS = (input: ListResponsesInput) =>
+  sql`r.id, r.form_id, r.respondent, ${input.includeAnswers ? sql`r.answers, ` : sql``}r.completed_at, r.created_at, r.dims`;
+
+/**
+ * A page's rows: the responses of the filters in scan order from the position. With exactly one
+ * dim filter, response_dim_scan (migration 0510) holds that value's responses in scan order, so
+ * the page is an index seek there plus one primary-key probe per row, however rare the value;
+ * otherwise responses_scan_idx, with the dim filters on the GIN index or checked per row.
+ */
+function pageRowsSql(input: ListResponsesInput, position: ScanPosition | null): SQL {
+  const dims = Object.entries(input.dims);
+  if (dims.length !== 1) {
+    return sql`
+      SELECT ${PAGE_COLUMNS(input)}
+      FROM responses r
+      WHERE ${filterSql(input)}${position ? keysetSql(position) : sql``}
+      ORDER BY r.created_at DESC, r.id DESC
+      LIMIT ${input.limit + 1}`;
+  }
+  const [[key, value]] = dims;
+  const conditions = [
+    sql`d.company_id = ${input.companyId}`,
+    sql`d.form_id = ${input.formId}`,
+    sql`d.dim_key = ${key}`,
+    sql`d.value = ${value}`,
+    ...periodSql(input, sql`d.created_at`),
+    ...(position ? [sql`(d.created_at, d.response_id) < (${position.t}::timestamptz, ${position.id}::uuid)`, sql`r.seq <= ${position.s}`] : []),
+  ];
+  return sql`
+    SELECT ${PAGE_COLUMNS(input)}
+    FROM response_dim_scan d
+    JOIN responses r ON r.id = d.response_id
+    WHERE ${sql.join(conditions, sql` AND `)}
+    ORDER BY d.created_at DESC, d.response_id DESC
+    LIMIT ${input.limit + 1}`;
+}
+
 /**
  * The first page also reads, in the same statement and so the same snapshot: the total (the
- * form's trigger-kept response_count when nothing is filtered) and the insertion bound, max(seq).
+ * form's trigger-kept response_count when nothing is filtered, the rollups' day counts for a
+ * period and at most one dim, else a count of the matches) and the insertion bound, max(seq).
  * seq is drawn at insert, not at commit: a response whose transaction was still open at this
  * snapshot has a seq under the bound and may enter a later page of the pass, once at most.
  */
 function firstPageExtrasSql(input: ListResponsesInput, filtered: boolean): SQL {
-  const total = filtered ? sql`(SELECT count(*) FROM responses r WHERE ${filterSql(input)})` : sql`f.response_count`;
+  const total = filtered ? (rollupResponseCountSql(input) ?? sql`(SELECT count(*) FROM responses r WHERE ${filterSql(input)})`) : sql`f.response_count`;
   return sql`, ${total} AS total, (SELECT coalesce(max(seq), 0) FROM responses WHERE company_id = ${input.companyId}) AS bound`;
 }
 
@@ -88,13 +132,7 @@ export function responsePageSql(input: ListResponsesInput, position: ScanPositio
   return sql`
     SELECT ${itemColumns(input.includeAnswers, 'text')} ${position ? sql`` : firstPageExtrasSql(input, filtered)}
     FROM forms f
-    LEFT JOIN LATERAL (
-      SELECT r.id, r.form_id, r.respondent, ${input.includeAnswers ? sql`r.answers, ` : sql``}r.completed_at, r.created_at, r.dims
-      FROM responses r
-      WHERE ${filterSql(input)}${position ? keysetSql(position) : sql``}
-      ORDER BY r.created_at DESC, r.id DESC
-      LIMIT ${input.limit + 1}
-    ) r ON true
+    LEFT JOIN LATERAL (${pageRowsSql(input, position)}) r ON true
     WHERE f.company_id = ${input.companyId} AND f.id = ${input.formId}
     ORDER BY r.created_at DESC, r.id DESC`;
 }

@@ -1,14 +1,16 @@
 import type { Db } from '../../db/database.js';
-import { possibleAuthors } from './possible-authors.js';
 import { shapeStatistics } from './shape-figures.js';
-import { anonymitySuppressed, cutTally, inRequestSnapshot, scopeRequest, type StatisticsDeps, type StatisticsQuery } from './statistics-request.js';
+import { anonymitySuppressed, cutAuthors, cutTally, inRequestSnapshot, scopeRequest, type StatisticsDeps, type StatisticsQuery } from './statistics-request.js';
 
 /** GET /forms/{id}/statistics: the figures of one cut. */
 export function getStatistics(db: Db, deps: StatisticsDeps, query: StatisticsQuery) {
   return inRequestSnapshot(db, query, async (tx, form) => {
     const scope = await scopeRequest(tx, form, query, null);
     const { tally, scanned, truncated } = await cutTally(tx, scope, deps.scanCeiling);
-    if (scope.floor !== null && possibleAuthors(tally) < scope.floor) throw anonymitySuppressed(scope.floor, possibleAuthors(tally));
+    if (scope.floor !== null) {
+      const authors = await cutAuthors(tx, scope, tally);
+      if (authors < scope.floor) throw anonymitySuppressed(scope.floor, authors);
+    }
     return { ...shapeStatistics(form.content, tally), truncated, scanned, from: scope.query.from ?? null, to: scope.query.to ?? null };
   });
 }

@@ -1,12 +1,15 @@
 import { counterOf, type Tally } from './tally.js';
 
-/**
- * Possible authors of a cut (contract decisions, "Statistics and reports"). For public-link
- * forms they are the cut's responses, read from the same tally as the figures (one snapshot).
- * Not here: the invite source (non-revoked invites of the cut) and the class source (persons
- * enrolled in the cut's classes); their tables belong to the invites and rosters features and
- * join this function when they exist. Until then every form counts its responses.
- */
-export function possibleAuthors(tally: Tally | undefined): number {
+/** The responses a tally counts. */
+export function responsesOf(tally: Tally | undefined): number {
   return tally ? (counterOf(tally, '', '', 'responses')?.n ?? 0) : 0;
+}
+
+/**
+ * Possible authors of a cut (contract decisions, "Statistics and reports"): its invites or
+ * enrolled persons (sourceAuthors), and never fewer than its responses, read from the same tally
+ * as the figures (one snapshot). A public-link form has no other source: its responses.
+ */
+export function possibleAuthors(tally: Tally | undefined, sourced = 0): number {
+  return Math.max(responsesOf(tally), sourced);
 }

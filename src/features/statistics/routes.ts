@@ -31,7 +31,9 @@ const CUT_DESCRIPTION =
   'never truncated; two or more dim filters (or a dim filter with another grouping) scan the newest responses up to the ' +
   'ceiling (STATISTICS_SCAN_CEILING, default 200,000), marking truncated: true past it. Every figure is exact except the ' +
   'NUMBER median (see the schema). Questions are those of the form now: removed ones are left out, added ones start at zero.\n\n' +
-  'Anonymous forms apply the company anonymity floor (default 5) to the possible authors of the cut (its responses): under ' +
+  'Anonymous forms apply the company anonymity floor (default 5) to the possible authors of the cut: the persons enrolled ' +
+  '(not dropped) in its classes for a class-linked form, else its non-revoked invites, and never fewer than its responses ' +
+  '(a public-link form: its responses); invites and enrollments carry no day, so a period counts them all. Under ' +
   'it, 409 ANONYMITY_SUPPRESSED with details { floor, authors }. On them a request uses a period or one grouping (one dim, ' +
   'or org unit), not both; a period is widened to blocks of days holding at least the floor of responses; a unit-kind dim ' +
   'is cut with groupBy=orgUnit. Scope: reports:read.';

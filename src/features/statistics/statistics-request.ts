@@ -3,11 +3,12 @@ import type { Db, DbOrTx } from '../../db/database.js';
 import { ApiError, notFound, validationError } from '../../lib/errors.js';
 import { findForm, type FormRecord } from '../forms/find-form.js';
 import { checkPeriod } from '../responses/list-responses.js';
-import { anonymityFloor } from './anonymity-floor.js';
-import { possibleAuthors } from './possible-authors.js';
+import { readCompanySettings } from '../companies/company-settings.js';
+import { possibleAuthors, responsesOf } from './possible-authors.js';
 import { dimCutKey, ORG_CUT_KEY, WHOLE_FORM } from './response-facts.js';
 import { rollupTallies, scanTallies } from './read-tallies.js';
 import { snapPeriod } from './snap-period.js';
+import { sourceAuthors } from './source-authors.js';
 import { suppressGroups } from './suppress-groups.js';
 import type { Tally } from './tally.js';
 
@@ -79,14 +80,14 @@ function checkAnonymousCut(form: FormRecord, query: StatisticsQuery, groupBy: Gr
 export async function scopeRequest(tx: DbOrTx, form: FormRecord, query: StatisticsQuery, groupBy: GroupBy | null): Promise<RequestScope> {
   if (!form.anonymous) return { form, floor: null, query };
   checkAnonymousCut(form, query, groupBy);
-  const floor = await anonymityFloor(tx, query.companyId);
+  const { anonymityFloor: floor } = await readCompanySettings(tx, query.companyId);
   const period = await snapPeriod(tx, query.companyId, form.id, floor, query);
   const scoped = { ...query, from: period.from, to: period.to };
   const [dimKey, dimValue] = Object.entries(query.dims)[0] ?? [];
   if (dimKey !== undefined) {
     // The filter must not show a group the report grouped by that dim suppresses.
     const groups = await groupTallies(tx, { form, floor, query: { ...scoped, dims: {} } }, { kind: 'dim', key: dimKey });
-    if (groups.suppressed.has(dimValue)) throw anonymitySuppressed(floor, possibleAuthors(groups.byValue.get(dimValue)));
+    if (groups.suppressed.has(dimValue)) throw anonymitySuppressed(floor, groups.authors.get(dimValue) ?? 0);
   }
   return { form, floor, query: scoped };
 }
@@ -97,6 +98,21 @@ export interface CutTally {
   truncated: boolean;
 }
 
+/**
+ * The invites or enrolled persons of the query's cut: the whole form, or the one dim value an
+ * anonymous form may be filtered by (checkAnonymousCut).
+ */
+async function sourcedWhole(tx: DbOrTx, scope: RequestScope): Promise<number> {
+  const [dim] = Object.entries(scope.query.dims);
+  const grouping = dim ? { kind: 'dim' as const, key: dim[0] } : { kind: 'whole' as const };
+  return (await sourceAuthors(tx, scope.form, scope.query.companyId, grouping)).get(dim ? dim[1] : '') ?? 0;
+}
+
+/** The possible authors of the whole cut of an anonymous form's query. */
+export async function cutAuthors(tx: DbOrTx, scope: RequestScope, tally: Tally): Promise<number> {
+  return possibleAuthors(tally, await sourcedWhole(tx, scope));
+}
+
 /** The whole cut of the query: from the rollups when it has at most one dim, else a scan. */
 export async function cutTally(tx: DbOrTx, scope: RequestScope, ceiling: number): Promise<CutTally> {
   const { query } = scope;
@@ -105,7 +121,7 @@ export async function cutTally(tx: DbOrTx, scope: RequestScope, ceiling: number)
     const cut = dims.length === 0 ? WHOLE_FORM : { key: dimCutKey(dims[0][0]), value: dims[0][1] };
     const tallies = await rollupTallies(tx, { ...query, cutKey: cut.key, cutValue: cut.value });
     const tally = tallies.get(cut.value) ?? new Map();
-    return { tally, scanned: possibleAuthors(tally), truncated: false };
+    return { tally, scanned: responsesOf(tally), truncated: false };
   }
   const scan = await scanTallies(tx, scope.form.content, query, [WHOLE_FORM.key], ceiling);
   return { tally: scan.tallies.get(WHOLE_FORM.key)!.get(WHOLE_FORM.value) ?? new Map(), scanned: scan.scanned, truncated: scan.truncated };
@@ -114,6 +130,8 @@ export async function cutTally(tx: DbOrTx, scope: RequestScope, ceiling: number)
 export interface GroupTallies {
   byValue: Map<string, Tally>;
   whole: Tally;
+  /** possible authors per group (anonymous forms only) */
+  authors: Map<string, number>;
   suppressed: Set<string>;
   scanned: number;
   truncated: boolean;
@@ -134,20 +152,22 @@ export async function groupTallies(tx: DbOrTx, scope: RequestScope, groupBy: Gro
   const { query, floor } = scope;
   const key = groupCutKey(groupBy);
   const dims = Object.entries(query.dims);
-  let result: Omit<GroupTallies, 'suppressed'>;
+  let result: Omit<GroupTallies, 'suppressed' | 'authors'>;
   if (dims.length === 0 || (dims.length === 1 && groupBy.kind === 'dim' && dims[0][0] === groupBy.key)) {
     const byValue = await rollupTallies(tx, { ...query, cutKey: key, cutValue: dims[0]?.[1] });
     const whole = dims.length === 0 ? ((await rollupTallies(tx, { ...query, cutKey: '', cutValue: '' })).get('') ?? new Map()) : (byValue.get(dims[0][1]) ?? new Map());
-    result = { byValue, whole, scanned: possibleAuthors(whole), truncated: false };
+    result = { byValue, whole, scanned: responsesOf(whole), truncated: false };
   } else {
     const scan = await scanTallies(tx, scope.form.content, query, [key, WHOLE_FORM.key], ceiling);
     result = { byValue: scan.tallies.get(key)!, whole: scan.tallies.get(WHOLE_FORM.key)!.get('') ?? new Map(), scanned: scan.scanned, truncated: scan.truncated };
   }
-  if (floor === null) return { ...result, suppressed: new Set() };
-  const wholeAuthors = possibleAuthors(result.whole);
+  if (floor === null) return { ...result, authors: new Map(), suppressed: new Set() };
+  const wholeAuthors = possibleAuthors(result.whole, await sourcedWhole(tx, scope));
   if (wholeAuthors < floor) throw anonymitySuppressed(floor, wholeAuthors);
+  const sourced = await sourceAuthors(tx, scope.form, query.companyId, groupBy);
   const values = [...result.byValue.keys()];
+  const authors = new Map(values.map((value) => [value, possibleAuthors(result.byValue.get(value), sourced.get(value))]));
   const parents = groupBy.kind === 'org' ? await unitParents(tx, query.companyId, values) : new Map<string, string | null>();
-  const nodes = values.map((value) => ({ key: value, parent: parents.get(value) ?? null, authors: possibleAuthors(result.byValue.get(value)) }));
-  return { ...result, suppressed: suppressGroups(nodes, wholeAuthors, floor) };
+  const nodes = values.map((value) => ({ key: value, parent: parents.get(value) ?? null, authors: authors.get(value)! }));
+  return { ...result, authors, suppressed: suppressGroups(nodes, wholeAuthors, floor) };
 }
