@@ -88,7 +88,7 @@ describe('POST /v1/forms/{id}/invites', () => {
       [{ phone: '12' }, 'phone', 'invalid_phone'],
       [{ email: 'past@school.edu', expiresAt: '2026-03-01T00:00:00.000Z' }, 'expiresAt', 'in_the_past'],
       [{ email: 'dims@school.edu', dims: { course: 'NOPE999' } }, 'dims.course', 'unknown_entity'],
-      [{ email: 'dims@school.edu', dims: { colour: 'red' } }, 'dims.colour', 'unknown_dim'],
+      [{ email: 'dims@school.edu', dims: { colour: 'red' } }, 'dims.colour', 'unknown_field'],
     ];
     for (const [body, path, code] of cases) {
       const res = await t.post(s.token, s.invites, body);
