@@ -13,6 +13,7 @@ import { registerEnrollmentCommands } from './commands/enrollment.js';
 import { registerSuppressionCommands } from './commands/suppression.js';
 import { registerMailCommands } from './commands/mail.js';
 import { registerChannelCommands } from './commands/channel.js';
+import { registerInviteCommands } from './commands/invite.js';
 import { printError } from './output.js';
 
 /** Each feature registers its commands; add new rooms here. */
@@ -26,6 +27,7 @@ const commandGroups = [
   registerWebhookCommands,
   registerRosterCommands,
   registerEnrollmentCommands,
+  registerInviteCommands,
   registerSuppressionCommands,
   registerMailCommands,
   registerChannelCommands,

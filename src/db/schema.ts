@@ -10,3 +10,7 @@ export * from '../features/events/table.js';
 export * from '../features/entities/table.js';
 export * from '../features/webhooks/table.js';
 export * from '../features/rosters/table.js';
+export * from '../features/invites/table.js';
+export * from '../features/messaging/table.js';
+export * from '../features/suppression/table.js';
+export * from '../features/statistics/table.js';

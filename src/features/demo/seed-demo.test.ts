@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { demoBanner, demoSeeders, ensureDemo } from './seed-demo.js';
+import { DEMO_INVITE_FORM } from '../invites/seed-demo-invites.js';
+import { listDevMail } from '../messaging/dev-mailbox.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -34,12 +36,24 @@ describe('ensureDemo', () => {
     expect(forms.json().meta.total).toBeGreaterThan(0);
     const banner = demoBanner(first, { api: 'http://localhost:3000/v1', docs: 'http://localhost:3000/docs' });
     expect(banner).toContain(`curl -H "Authorization: Bearer ${first.token}" http://localhost:3000/v1/me`);
+    expect(banner).toContain('http://localhost:3000/dev/mail');
+
+    // The invites of the demo: one import batch in several states, two of them in the dev mailbox.
+    const form = (await t.get(first.token, '/v1/forms?limit=100')).json().data.find((f: { slug: string }) => f.slug === DEMO_INVITE_FORM);
+    const invites = (await t.get(first.token, `/v1/forms/${form.id}/invites`)).json().data as { status: string; email: string | null; batchId: string }[];
+    expect(invites.map((i) => i.status).sort()).toEqual(['created', 'created', 'queued', 'revoked', 'sent', 'sent']);
+    expect(new Set(invites.map((i) => i.batchId)).size).toBe(1);
+    const mail = await listDevMail(t.ctx.db);
+    // The failed seeding above sent too: the mailbox is the machine's, not the company's.
+    expect([...new Set(mail.map((m) => m.to))].sort()).toEqual(['ana.silva@demo.school', 'bruno.souza@demo.school']);
+    expect(mail[0].headers).toMatchObject({ 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
 
     const second = await ensureDemo(t.ctx);
     expect(second.created).toBe(false);
     const again = demoBanner(second, { api: 'http://localhost:3000/v1', docs: 'http://localhost:3000/docs' });
     expect(again).not.toContain('qk_');
     expect(again).toContain('quorum key create --company demo');
+    expect(again).toContain('/dev/mail');
     expect(await demoCompanies()).toBe(1);
   }, 180_000);
 });

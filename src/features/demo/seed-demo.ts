@@ -7,6 +7,7 @@ import { SCOPES } from '../keys/scopes.js';
 import { seedFormsAndEntities } from './seed-forms.js';
 import { seedDemoResponses } from '../responses/seed-demo-responses.js';
 import { seedDemoRoster } from '../rosters/seed-demo-roster.js';
+import { seedDemoInvites } from '../invites/seed-demo-invites.js';
 
 export const DEMO_SLUG = 'demo';
 
@@ -20,7 +21,7 @@ export interface DemoCompany {
 export type DemoSeeder = (ctx: WorkerContext, company: DemoCompany) => Promise<void>;
 
 /** Features add their seeders here so a newcomer sees every capability on the first start. */
-export const demoSeeders: DemoSeeder[] = [seedFormsAndEntities, seedDemoResponses, seedDemoRoster];
+export const demoSeeders: DemoSeeder[] = [seedFormsAndEntities, seedDemoResponses, seedDemoRoster, seedDemoInvites];
 
 export type DemoResult = { created: true; company: DemoCompany; token: string } | { created: false; company: DemoCompany };
 
@@ -47,7 +48,7 @@ export function demoBanner(result: DemoResult, urls: { api: string; docs: string
     return [
       `Demo company "${result.company.slug}" is ready (its first key was printed on the first start and is not stored).`,
       `Mint a new key:  npx quorum key create --company ${result.company.slug} --name "my key" --scopes all`,
-      `API:  ${urls.api}    Docs:  ${urls.docs}`,
+      `API:  ${urls.api}    Docs:  ${urls.docs}    Dev mailbox:  ${new URL(urls.api).origin}/dev/mail`,
     ].join('\n');
   }
   return [
@@ -57,6 +58,7 @@ export function demoBanner(result: DemoResult, urls: { api: string; docs: string
     `  API key (shown once, store it now): ${result.token}`,
     `  API base URL:  ${urls.api}`,
     `  Docs:          ${urls.docs}`,
+    `  Dev mailbox:   ${new URL(urls.api).origin}/dev/mail  (e-mail sent without SMTP_URL; or: npx quorum mail list)`,
     '',
     '  Try it:',
     `    curl -H "Authorization: Bearer ${result.token}" ${urls.api}/me`,

@@ -3,11 +3,10 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
-import { ApiError, notFound, validationError, type FieldError } from '../../lib/errors.js';
-import { canonicalDims } from '../dims/canonical-dims.js';
-import { findForm } from '../forms/find-form.js';
+import { ApiError, notFound, validationError } from '../../lib/errors.js';
+import { findForm, type FormRecord } from '../forms/find-form.js';
 import { readCompanySettings } from '../companies/company-settings.js';
-import { normaliseContact } from './normalise-contact.js';
+import { prepareInvite, type InviteRules } from './prepare-invite.js';
 import { INVITE_COLUMNS, type InviteRow } from './invite-view.js';
 import type { CreateInviteInput } from './schemas.js';
 
@@ -16,9 +15,10 @@ export function newInviteToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-function expiryErrors(expiresAt: string | undefined, now: Date): FieldError[] {
-  if (expiresAt === undefined || new Date(expiresAt) > now) return [];
-  return [{ path: 'expiresAt', code: 'too_small', message: 'expiresAt must be in the future.' }];
+/** The rules of new invites on this form: its dims with source "invite", the company's country. */
+export async function inviteRules(db: DbOrTx, companyId: string, form: FormRecord, now: Date): Promise<InviteRules> {
+  const { defaultCountry } = await readCompanySettings(db, companyId);
+  return { companyId, inviteDims: form.dims.filter((dim) => dim.source === 'invite'), defaultCountry, now };
 }
 
 /**
@@ -30,17 +30,15 @@ export async function createInvite(db: DbOrTx, deps: { clock: Clock; newId: IdGe
   const form = await findForm(db, companyId, formId);
   if (!form) throw notFound('Form');
   const now = deps.clock.now();
-  const settings = await readCompanySettings(db, companyId);
-  const contact = normaliseContact(input, settings.defaultCountry);
-  const dims = await canonicalDims(db, companyId, form.dims.filter((dim) => dim.source === 'invite'), input.dims);
-  const errors = [...(contact.ok ? [] : contact.errors), ...expiryErrors(input.expiresAt, now), ...(dims.ok ? [] : dims.errors)];
-  if (errors.length > 0 || !contact.ok || !dims.ok) throw validationError(errors);
+  const prepared = await prepareInvite(db, await inviteRules(db, companyId, form, now), input);
+  if (!prepared.ok) throw validationError(prepared.errors);
+  const invite = prepared.invite;
   const { rows } = await db.execute<InviteRow>(sql`
     INSERT INTO invites AS i (id, company_id, form_id, token, email, phone, name, external_id, dims, org_unit_id, org_path,
                               expires_at, status_changed_at, created_at)
-    VALUES (${deps.newId()}, ${companyId}, ${form.id}, ${newInviteToken()}, ${contact.email}, ${contact.phone},
-            ${input.name?.trim() || null}, ${input.externalId?.trim() || null}, ${JSON.stringify(dims.dims)}::jsonb,
-            ${dims.orgUnit?.id ?? null}, ${dims.orgUnit?.orgPath ?? null}, ${input.expiresAt ?? null}::timestamptz, ${now}, ${now})
+    VALUES (${deps.newId()}, ${companyId}, ${form.id}, ${newInviteToken()}, ${invite.email}, ${invite.phone},
+            ${invite.name}, ${invite.externalId}, ${JSON.stringify(invite.dims)}::jsonb,
+            ${invite.orgUnitId}, ${invite.orgPath}, ${invite.expiresAt}::timestamptz, ${now}, ${now})
     ON CONFLICT DO NOTHING
     RETURNING ${INVITE_COLUMNS}`);
   if (rows.length === 0) {

@@ -29,6 +29,8 @@ export const Invite = Type.Object(
 );
 export type InviteView = Static<typeof Invite>;
 
+/** The longest dim value a caller may send (the bulk import checks the same bound). */
+export const DIM_VALUE_MAX_LENGTH = 200;
 const text = (maxLength: number, description: string) => Type.Optional(Type.String({ maxLength, description }));
 
 export const CreateInviteBody = Type.Object(
@@ -39,7 +41,7 @@ export const CreateInviteBody = Type.Object(
     externalId: text(200, "Caller's identifier, returned in respondent.externalId"),
     expiresAt: Type.Optional(Type.String({ format: 'date-time', description: 'Must be in the future' })),
     dims: Type.Optional(
-      Type.Record(Type.String({ maxLength: 40 }), Type.Union([Type.String({ maxLength: 200 }), Type.Number()]), {
+      Type.Record(Type.String({ maxLength: 40 }), Type.Union([Type.String({ maxLength: DIM_VALUE_MAX_LENGTH }), Type.Number()]), {
         description: 'Slicing values by dim key; for registered entities the id or the caller\'s code',
         maxProperties: 20,
       }),

@@ -1,0 +1,149 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import autocannon from 'autocannon';
+import nodemailer from 'nodemailer';
+import { SMTPServer } from 'smtp-server';
+import { sql } from 'drizzle-orm';
+import { buildApp } from '../src/app/build-app.js';
+import { MemoryRateLimiter } from '../src/app/rate-limiter.js';
+import { loadConfig } from '../src/config.js';
+import { createContext } from '../src/context.js';
+import { createCompany } from '../src/features/companies/create-company.js';
+import { updateCompanySettings } from '../src/features/companies/company-settings.js';
+import { importForm } from '../src/features/forms/import-form.js';
+import { sendInvites } from '../src/features/invites/send-invites.js';
+import { createKey } from '../src/features/keys/create-key.js';
+import { emailKind } from '../src/features/messaging/email-kind.js';
+import { smtpMailer } from '../src/features/messaging/smtp-mailer.js';
+import { startOutboundLoop } from '../src/features/outbound/loop.js';
+import { benchDatabase, benchDatabaseUrl, load, printTable } from './support.js';
+
+/**
+ * Invites at volume:
+ * 1. 100,000 invites by bulk import of a CSV file, in a child process: its time and peak memory
+ *    (maxRSS) beside its RSS before the import (the file is streamed, not held);
+ * 2. one send call selecting all of them (quota raised for the bench company);
+ * 3. delivery of DELIVER messages to a local SMTP sink through the e-mail kind of the outbound
+ *    loop over pooled connections, beside nodemailer sending straight to the sink (its ceiling);
+ * 4. POST /forms/{id}/invites at 50 connections beside GET /v1/me, alternating.
+ */
+
+const ROWS = 100_000;
+const DELIVER = Number(process.env.BENCH_DELIVER ?? 5_000);
+const CONNECTIONS = 50;
+const SMTP_CONNECTIONS = 8;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const DATABASE = 'quorum_bench_invites';
+const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+const CHILD = fileURLToPath(new URL('./invites-import-child.ts', import.meta.url));
+const FORM = { slug: 'bench-invites', name: 'Bench invites', sections: [{ key: 'main', name: 'Main', questions: [{ key: 'nps', name: 'NPS', type: 'NPS' }] }] };
+
+async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const started = performance.now();
+  const value = await work();
+  return { ms: performance.now() - started, value };
+}
+
+/** A sink that accepts every message and counts them. */
+async function smtpSink() {
+  let received = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.on('data', () => undefined);
+      stream.on('end', () => {
+        received += 1;
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as { port: number }).port;
+  return { url: `smtp://127.0.0.1:${port}`, port, received: () => received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** nodemailer straight to the sink: DELIVER messages of the same shape over the same pool size. */
+async function sinkCeiling(sinkUrl: string): Promise<number> {
+  const transport = nodemailer.createTransport({ url: sinkUrl, pool: true, maxConnections: SMTP_CONNECTIONS, maxMessages: Infinity } as nodemailer.TransportOptions);
+  const { ms } = await timed(async () => {
+    const queue = Array.from({ length: DELIVER }, (_, i) => i);
+    await Promise.all(
+      Array.from({ length: SMTP_CONNECTIONS * 4 }, async () => {
+        for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
+          await transport.sendMail({ from: 'bench@quorum.test', to: `p${i}@bench.test`, subject: 'Your survey', text: 'Hello, answer at https://forms.test/x', html: '<p>Hello</p>' });
+        }
+      }),
+    );
+  });
+  transport.close();
+  return (DELIVER / ms) * 1000;
+}
+
+export async function run(): Promise<void> {
+  const database = await benchDatabase(DATABASE);
+  const config = { ...loadConfig(), logLevel: 'silent' as const };
+  const ctx = await createContext(config, { database, limiter: new MemoryRateLimiter() });
+  const company = await createCompany(ctx.db, ctx, { name: 'Invites bench', slug: `bench-invites-${Date.now()}` });
+  await updateCompanySettings(ctx.db, ctx, company.id, { monthlyQuota: 100_000_000 });
+  const { id: formId } = await importForm(ctx.db, ctx, company.id, FORM);
+  console.log(`invites bench: ${ROWS.toLocaleString('en')} rows, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+
+  // 1. The import, in its own process.
+  const file = join(mkdtempSync(join(tmpdir(), 'quorum-bench-invites-')), 'contacts.csv');
+  writeFileSync(file, `name,email,externalId\n${Array.from({ length: ROWS }, (_, i) => `Person ${i},p${i}@bench.test,E${i}`).join('\n')}\n`);
+  const child = await timed(() => promisify(execFile)(TSX, [CHILD, benchDatabaseUrl(DATABASE).toString(), company.id, formId, file], { maxBuffer: 1 << 20 }));
+  const imported = JSON.parse(child.value.stdout) as { ms: number; created: number; invalid: number; rssBeforeMb: number; peakRssMb: number };
+  if (imported.created !== ROWS) throw new Error(`imported ${imported.created} of ${ROWS}`);
+
+  // 2. One send selecting all of them.
+  const send = await timed(() => sendInvites(ctx.db, ctx, company.id, formId, { channel: 'email' }));
+  if (send.value.queued !== ROWS) throw new Error(`queued ${send.value.queued} of ${ROWS}`);
+
+  // 3. Delivery: the sink's ceiling, then the outbound loop, same sink, same pool size.
+  const sink = await smtpSink();
+  const ceiling = await sinkCeiling(sink.url);
+  const base = sink.received();
+  const loop = await startOutboundLoop(ctx, emailKind(ctx, smtpMailer(sink.url, { maxConnections: SMTP_CONNECTIONS })), { perTarget: SMTP_CONNECTIONS * 4, listen: false, pollIntervalMs: 50 });
+  const delivery = await timed(() => until(() => sink.received() - base >= DELIVER));
+  await loop.stop();
+  const loopRate = ((sink.received() - base) / delivery.ms) * 1000;
+  await sink.close();
+  // The rest stays queued: not needed, and not to be sent by a later run.
+  await ctx.db.execute(sql`UPDATE invite_messages SET status = 'cancelled' WHERE company_id = ${company.id} AND status = 'pending'`);
+
+  // 4. POST /invites beside GET /v1/me.
+  const { token } = await createKey(ctx.db, ctx, { companyId: company.id, name: 'bench', scopes: ['invites:write'], rateLimitPerMin: 1_000_000 });
+  const app = await buildApp(ctx);
+  const origin = await app.listen({ port: 0, host: '127.0.0.1' });
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const me = await load(`${origin}/v1/me`, { connections: CONNECTIONS, seconds: SECONDS, headers });
+  let n = 0;
+  const create = await autocannon({
+    url: `${origin}/v1/forms/${formId}/invites`,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: [{ method: 'POST', headers, setupRequest: (req) => ({ ...req, body: JSON.stringify({ name: 'New', email: `new${n++}@bench.test` }) }) }],
+  });
+  await app.close();
+
+  printTable([
+    { step: `bulk import, ${ROWS.toLocaleString('en')} rows (child process)`, value: Math.round(imported.ms), unit: 'ms', note: `CSV ${(statSync(file).size / 2 ** 20).toFixed(1)} MB; peak RSS ${imported.peakRssMb.toFixed(0)} MB (RSS before import ${imported.rssBeforeMb.toFixed(0)} MB)` },
+    { step: 'one send call selecting all', value: Math.round(send.ms), unit: 'ms', note: `${send.value.queued} queued (aim < 3,000 ms)` },
+    { step: `SMTP sink ceiling: nodemailer direct, ${SMTP_CONNECTIONS} pooled conns`, value: Math.round(ceiling), unit: 'msg/s', note: `${DELIVER} messages` },
+    { step: `outbound loop, e-mail kind, ${SMTP_CONNECTIONS} pooled conns`, value: Math.round(loopRate), unit: 'msg/s', note: `${DELIVER} messages; ${((loopRate / ceiling) * 100).toFixed(0)}% of the ceiling (aim >= 300)` },
+    { step: `GET /v1/me, ${CONNECTIONS} connections`, value: Math.round(me.requestsPerSec), unit: 'req/s', note: `p50 ${me.p50} ms, p99 ${me.p99} ms, non-2xx ${me.non2xx}` },
+    { step: `POST /forms/{id}/invites, ${CONNECTIONS} connections`, value: Math.round(create.requests.average), unit: 'req/s', note: `p50 ${create.latency.p50} ms, p99 ${create.latency.p99} ms, non-2xx ${create.non2xx}; ${((create.requests.average / me.requestsPerSec) * 100).toFixed(0)}% of /v1/me` },
+  ]);
+  await ctx.close();
+  await database.close();
+}

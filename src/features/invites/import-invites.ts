@@ -1,0 +1,169 @@
+import type { Readable } from 'node:stream';
+import { parse, type CsvError } from 'csv-parse';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import type { Clock } from '../../lib/clock.js';
+import { notFound, validationError, type FieldError } from '../../lib/errors.js';
+import type { IdGenerator } from '../../lib/ids.js';
+import type { FormRecord } from '../forms/find-form.js';
+import { inviteRules, newInviteToken } from './create-invite.js';
+import { prepareInvite, type PreparedInvite } from './prepare-invite.js';
+import { CreateInviteBody, DIM_VALUE_MAX_LENGTH, type CreateInviteInput } from './schemas.js';
+
+/** Rows per INSERT: one round trip per thousand invites, a statement Postgres plans in microseconds. */
+const CHUNK_ROWS = 1000;
+/** The summary lists at most this many duplicate and invalid rows (the counts are always whole). */
+export const LISTED_ROWS_LIMIT = 1000;
+/** A record longer than this is malformed, not buffered: a stray quote cannot swallow the file. */
+const MAX_RECORD_BYTES = 64 * 1024;
+
+const CONTACT_COLUMNS = ['name', 'email', 'phone', 'externalId', 'expiresAt'] as const;
+const DIM_PREFIX = 'dim.';
+const DATE_TIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+export interface ImportedRow {
+  line: number;
+  email: string | null;
+  phone: string | null;
+}
+
+export interface ImportSummary {
+  batchId: string;
+  rows: number;
+  created: number;
+  duplicates: number;
+  invalid: number;
+  /** Contacts that already had an invite on the form (or appeared earlier in the file): not overwritten. */
+  duplicateRows: ImportedRow[];
+  invalidRows: { line: number; errors: FieldError[] }[];
+}
+
+export interface ImportProgress {
+  rows: number;
+  created: number;
+}
+
+type PendingInvite = PreparedInvite & { id: string; token: string; line: number };
+
+function checkHeader(header: string[]): string[] {
+  const errors = header
+    .map((column, index) => ({ column: column.trim(), index }))
+    .filter(({ column }) => !(CONTACT_COLUMNS as readonly string[]).includes(column) && !(column.startsWith(DIM_PREFIX) && column.length > DIM_PREFIX.length))
+    .map(({ column, index }) => ({ path: `header.${index}`, code: 'unknown_field' as const, message: `Unknown column "${column.slice(0, 60)}": use ${CONTACT_COLUMNS.join(', ')} or dim.<key>.` }));
+  if (errors.length > 0) throw validationError(errors, 'The CSV header has unknown columns.');
+  return header.map((column) => column.trim());
+}
+
+/** The HTTP body's bounds (the same schema), checked on text read from the file. */
+function boundErrors(column: string, value: string): FieldError[] {
+  if (value.includes('\u0000')) return [{ path: column, code: 'invalid_value', message: 'The value contains a NUL byte.' }];
+  const key = column as (typeof CONTACT_COLUMNS)[number];
+  const maxLength = column.startsWith(DIM_PREFIX) ? DIM_VALUE_MAX_LENGTH : CreateInviteBody.properties[key].maxLength;
+  if (maxLength !== undefined && value.length > maxLength) return [{ path: column, code: 'too_long', message: `At most ${maxLength} characters.` }];
+  if (key === 'expiresAt' && !DATE_TIME_RE.test(value)) return [{ path: column, code: 'invalid_format', message: 'An ISO 8601 date-time with a time zone, e.g. 2026-06-30T23:59:00Z.' }];
+  return [];
+}
+
+/** A CSV record as the body of POST /invites: empty cells are absent, dim.<key> columns become dims. */
+function readRecord(record: Record<string, string>): { input: CreateInviteInput; errors: FieldError[] } {
+  const input: CreateInviteInput & { dims: Record<string, string> } = { dims: {} };
+  const errors: FieldError[] = [];
+  for (const [column, raw] of Object.entries(record)) {
+    const value = raw.trim();
+    if (value === '') continue;
+    errors.push(...boundErrors(column, value));
+    if (column.startsWith(DIM_PREFIX)) input.dims[column.slice(DIM_PREFIX.length)] = value;
+    else input[column as (typeof CONTACT_COLUMNS)[number]] = value;
+  }
+  return { input, errors };
+}
+
+/** One INSERT for a chunk; the rows the unique indexes refused come back as duplicates. */
+async function insertChunk(db: Db, companyId: string, formId: string, batchId: string, now: Date, chunk: PendingInvite[]): Promise<PendingInvite[]> {
+  const payload = chunk.map((r) => ({
+    id: r.id, token: r.token, email: r.email, phone: r.phone, name: r.name, external_id: r.externalId,
+    dims: r.dims, org_unit_id: r.orgUnitId, org_path: r.orgPath, expires_at: r.expiresAt,
+  }));
+  const { rows } = await db.execute<{ id: string }>(sql`
+    INSERT INTO invites (id, company_id, form_id, batch_id, token, email, phone, name, external_id, dims, org_unit_id, org_path,
+                         expires_at, status_changed_at, created_at)
+    SELECT r.id, ${companyId}, ${formId}, ${batchId}, r.token, r.email, r.phone, r.name, r.external_id, r.dims, r.org_unit_id, r.org_path,
+           r.expires_at, ${now}, ${now}
+      FROM jsonb_to_recordset(${JSON.stringify(payload)}::jsonb)
+           AS r(id uuid, token text, email text, phone text, name text, external_id text, dims jsonb, org_unit_id uuid, org_path text, expires_at timestamptz)
+    ON CONFLICT DO NOTHING
+    RETURNING id`);
+  const created = new Set(rows.map((r) => r.id));
+  return chunk.filter((r) => !created.has(r.id));
+}
+
+/**
+ * Bulk import of invites from a CSV stream (columns name, email, phone, externalId, expiresAt,
+ * dim.<key>), normalised exactly like POST /forms/{id}/invites. The stream is parsed record by
+ * record with backpressure and inserted a chunk at a time, so memory does not grow with the
+ * file. Every invite gets the import's batch id (selectable by a send). Invalid and malformed
+ * rows are reported with their line, contacts that already have an invite are reported and left
+ * as they are.
+ */
+export async function importInvites(
+  db: Db,
+  deps: { clock: Clock; newId: IdGenerator },
+  companyId: string,
+  form: FormRecord | null,
+  source: Readable,
+  onProgress: (progress: ImportProgress) => void = () => undefined,
+): Promise<ImportSummary> {
+  if (!form || form.companyId !== companyId) throw notFound('Form');
+  const now = deps.clock.now();
+  const rules = await inviteRules(db, companyId, form, now);
+  const summary: ImportSummary = { batchId: deps.newId(), rows: 0, created: 0, duplicates: 0, invalid: 0, duplicateRows: [], invalidRows: [] };
+  await db.execute(sql`INSERT INTO invite_batches (id, company_id, form_id, kind, created_at) VALUES (${summary.batchId}, ${companyId}, ${form.id}, 'import', ${now})`);
+
+  const reportInvalid = (line: number, errors: FieldError[]) => {
+    summary.invalid += 1;
+    if (summary.invalidRows.length < LISTED_ROWS_LIMIT) summary.invalidRows.push({ line, errors });
+  };
+  const parser = parse({
+    bom: true,
+    columns: checkHeader,
+    info: true,
+    skip_empty_lines: true,
+    max_record_size: MAX_RECORD_BYTES,
+    skip_records_with_error: true,
+    on_skip: (err: CsvError | undefined) => {
+      summary.rows += 1;
+      reportInvalid(Number(err?.lines ?? 0), [{ path: 'row', code: 'invalid_format', message: err?.message ?? 'Malformed CSV row.' }]);
+      return undefined;
+    },
+  });
+  source.on('error', (err) => parser.destroy(err));
+  source.pipe(parser);
+
+  let chunk: PendingInvite[] = [];
+  const flush = async () => {
+    const duplicates = chunk.length > 0 ? await insertChunk(db, companyId, form.id, summary.batchId, now, chunk) : [];
+    summary.created += chunk.length - duplicates.length;
+    summary.duplicates += duplicates.length;
+    for (const { line, email, phone } of duplicates.slice(0, LISTED_ROWS_LIMIT - summary.duplicateRows.length)) summary.duplicateRows.push({ line, email, phone });
+    chunk = [];
+    onProgress({ rows: summary.rows, created: summary.created });
+  };
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+      summary.rows += 1;
+      const { input, errors } = readRecord(record);
+      const prepared = errors.length > 0 ? { ok: false as const, errors } : await prepareInvite(db, rules, input);
+      if (!prepared.ok) reportInvalid(info.lines, prepared.errors);
+      else chunk.push({ ...prepared.invite, id: deps.newId(), token: newInviteToken(), line: info.lines });
+      if (chunk.length >= CHUNK_ROWS) await flush();
+    }
+  } catch (err) {
+    // An unclosed quote at the end of the file is the one parse error that cannot be skipped.
+    const lines = (err as Partial<CsvError>).lines;
+    if (typeof lines !== 'number' || !(err as Partial<CsvError>).code?.startsWith('CSV_')) throw err;
+    summary.rows += 1;
+    reportInvalid(lines, [{ path: 'row', code: 'invalid_format', message: (err as Error).message }]);
+  }
+  await flush();
+  return summary;
+}
