@@ -1,7 +1,7 @@
 import { bigint, date, numeric, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { companyId } from '../../db/columns.js';
+import { companyId, ts } from '../../db/columns.js';
 
-/** Drizzle mirror of migrations/0500_statistics.sql (the migration is the source of truth). */
+/** Drizzle mirrors of migrations/0500 and 0510 (the migrations are the source of truth). */
 
 export const statisticsRollups = pgTable(
   'statistics_rollups',
@@ -21,4 +21,18 @@ export const statisticsRollups = pgTable(
     maxValue: numeric('max_value'),
   },
   (t) => [primaryKey({ columns: [t.companyId, t.formId, t.cutKey, t.cutValue, t.day, t.questionId, t.questionType, t.item] })],
+);
+
+/** Mirror of migrations/0510_response_dim_scan.sql: the keyset path of single-dim response scans. */
+export const responseDimScan = pgTable(
+  'response_dim_scan',
+  {
+    companyId: companyId(),
+    formId: uuid('form_id').notNull(),
+    dimKey: text('dim_key').notNull(),
+    value: text('value').notNull(),
+    createdAt: ts('created_at').notNull(),
+    responseId: uuid('response_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.formId, t.dimKey, t.value, t.createdAt, t.responseId] })],
 );
