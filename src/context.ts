@@ -9,6 +9,7 @@ import { idGeneratorFor, type IdGenerator } from './lib/ids.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import type { Calendar, Mailer, MessagingProvider } from './lib/providers.js';
 import type { EventConsumer } from './features/events/event-consumer.js';
+import type { ResponseConsumer } from './features/responses/response-consumer.js';
 import { features } from './features/index.js';
 
 /**
@@ -31,6 +32,8 @@ export interface Context {
   calendar: Calendar | null;
   /** Who acts on stored events (webhook fan-out), from the feature registry. */
   eventConsumers: readonly EventConsumer[];
+  /** Who acts on every new response in its transaction (goals, treatments), from the feature registry. */
+  responseConsumers: readonly ResponseConsumer[];
   /** Set when the database is the embedded Postgres (started or joined by this process). */
   embedded: EmbeddedPostgres | null;
   /** Ends what createContext opened (pools, limiter, providers, an embedded server it started). */
@@ -96,6 +99,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       limiter,
       ...providers,
       eventConsumers: features.flatMap((feature) => feature.eventConsumers ?? []),
+      responseConsumers: features.flatMap((feature) => feature.responseConsumers ?? []),
       embedded,
       close: () => closeAll(closers),
     };

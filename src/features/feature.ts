@@ -2,6 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TaskDefinition } from '../jobs/define-task.js';
 import type { EventConsumer } from './events/event-consumer.js';
+import type { ResponseConsumer } from './responses/response-consumer.js';
 
 /**
  * What a feature adds to the service, declared in its own folder (feature.ts) and listed once in
@@ -20,4 +21,6 @@ export interface Feature {
   tasks?: TaskDefinition<any>[];
   /** Acts on every stored event, inside the event's statement. */
   eventConsumers?: EventConsumer[];
+  /** Acts on every new response, inside the response's transaction (recordResponse). */
+  responseConsumers?: ResponseConsumer[];
 }

@@ -15,7 +15,7 @@ describe('recordResponse', () => {
     const company = await t.company();
     const survey = await createSurvey(t, company.id);
     t.clock.set('2026-03-05T10:00:00.000Z');
-    const row = await recordResponse(t.ctx.db, t.ctx, { form: survey.form, answers: { [survey.ratingId]: 3 }, respondent: { email: 'a@example.edu' } });
+    const row = await t.ctx.db.transaction((tx) => recordResponse(tx, t.ctx, { form: survey.form, answers: { [survey.ratingId]: 3 }, respondent: { email: 'a@example.edu' } }));
     expect(row).toMatchObject({
       companyId: company.id,
       formId: survey.form.id,
@@ -31,11 +31,11 @@ describe('recordResponse', () => {
   it('refuses answers that do not fit the form and dims the form does not declare', async () => {
     const company = await t.company();
     const survey = await createSurvey(t, company.id);
-    const error = await recordResponse(t.ctx.db, t.ctx, {
+    const error = await t.ctx.db.transaction((tx) => recordResponse(tx, t.ctx, {
       form: survey.form,
       answers: { [survey.commentId]: 42 },
       dims: { campus: 'north' },
-    }).catch((err) => err);
+    })).catch((err) => err);
     expect(error.code).toBe('VALIDATION_ERROR');
     expect(error.details.fields.map((f: { path: string; code: string }) => `${f.path}:${f.code}`).sort()).toEqual(
       [`answers.${survey.commentId}:invalid_type`, `answers.${survey.ratingId}:required`, 'dims.campus:unknown_field'].sort(),

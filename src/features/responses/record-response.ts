@@ -1,4 +1,4 @@
-import type { DbOrTx } from '../../db/database.js';
+import type { Tx } from '../../db/database.js';
 import { responses } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
@@ -8,6 +8,8 @@ import type { Answers } from '../forms/definition/index.js';
 import { validateAnswers } from '../forms/rules/index.js';
 import type { FormRecord } from '../forms/find-form.js';
 import { applyResponseToRollups } from '../statistics/apply-response-to-rollups.js';
+import type { ResponseConsumer } from './response-consumer.js';
+import type { EventConsumer } from '../events/event-consumer.js';
 
 export interface RecordResponseInput {
   /** The answered form as read by findForm: the response belongs to its company. */
@@ -30,15 +32,24 @@ function undeclaredDimErrors(form: RecordResponseInput['form'], dims: Record<str
     .map((key) => ({ path: `dims.${key}`, code: 'unknown_field', message: `The form declares no dim "${key}".` }));
 }
 
+export interface RecordResponseDeps {
+  clock: Clock;
+  newId: IdGenerator;
+  /** Handed to the response consumers so they can emit events in the same transaction. */
+  eventConsumers?: readonly EventConsumer[];
+  /** Features acting on each new response in its transaction (goals, treatments): the context's list. */
+  responseConsumers?: readonly ResponseConsumer[];
+}
+
 /**
  * Stores a finalized response, created now (the clock). The public form and the invite flow call
- * it inside their transaction; forms.response_count follows by trigger (migration 0100).
- * Not here yet: the response.created event (emitEvent in the same transaction) and the invite's
- * move to responded belong to the invite and webhook work that calls this service.
+ * it inside their transaction; forms.response_count follows by trigger (migration 0100), then every
+ * response consumer acts in the same transaction. The response.created event and the invite's move
+ * to responded belong to the caller (the respondent feature), which knows the invite.
  */
 export async function recordResponse(
-  tx: DbOrTx,
-  deps: { clock: Clock; newId: IdGenerator },
+  tx: Tx,
+  deps: RecordResponseDeps,
   input: RecordResponseInput,
   /** deferRollups: a bulk caller (the demo seeder) calls rebuildRollupsOfForm in the same transaction instead. */
   options: { deferRollups?: boolean } = {},
@@ -65,5 +76,7 @@ export async function recordResponse(
     })
     .returning();
   if (!options.deferRollups) await applyResponseToRollups(tx, input.form.content, row);
+  const consumerDeps = { clock: deps.clock, newId: deps.newId, eventConsumers: deps.eventConsumers ?? [] };
+  for (const consumer of deps.responseConsumers ?? []) await consumer.onResponse(tx, consumerDeps, row, input.form);
   return row;
 }
