@@ -18,6 +18,8 @@ const DECIDED_SCOPES: Record<string, string | null> = {
   'GET /class-groups': 'rosters:read',
   'POST /enrollments/import': 'rosters:write',
   'GET /events': 'events:read',
+  'GET /treatments': 'treatments:read',
+  'GET /treatments/{id}': 'treatments:read',
 };
 
 let t: TestApp;

@@ -8,6 +8,7 @@ export const SCOPES = [
   'rosters:read',
   'rosters:write',
   'events:read',
+  'treatments:read',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

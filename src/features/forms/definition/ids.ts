@@ -122,6 +122,12 @@ function resolveQuestion(question: QuestionDefinition, ids: PreviousIds, newId: 
   });
 }
 
+/** A condition written with question and option keys (checked by storedFormConditionErrors) pointed at the stored form's ids. */
+export function resolveConditionOnForm(condition: ConditionDefinition, form: ResolvedForm): ResolvedCondition {
+  const byKey = new Map(questionsOf(form).map((q) => [q.key, q]));
+  return mapCondition(condition, (leaf) => resolveLeaf(leaf, byKey));
+}
+
 function resolveLeaf(leaf: LeafConditionDefinition, questionsByKey: Map<string, ResolvedQuestion>): ResolvedLeafCondition {
   const { question: key, ...operators } = leaf;
   const question = questionsByKey.get(key)!;

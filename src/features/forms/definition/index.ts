@@ -6,7 +6,7 @@
  */
 export { CHOICE_TYPES, DIM_KINDS, QUESTION_TYPES, RANGE_DEFAULT_STEP, STAR_DEFAULT_MAX, type DimKind, type DimSource, type QuestionType } from './vocabulary.js';
 export type * from './types.js';
-export { validateFormDefinition } from './validate.js';
-export { assignIds, checkExplicitIds, resolveFormDefinition } from './ids.js';
+export { storedFormConditionErrors, validateFormDefinition } from './validate.js';
+export { assignIds, checkExplicitIds, resolveConditionOnForm, resolveFormDefinition } from './ids.js';
 export { exportFormDefinition } from './export.js';
 export { questionCount, toPublicContent, type PublicFormContent } from './public-shape.js';

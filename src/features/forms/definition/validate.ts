@@ -4,8 +4,8 @@ import type { FieldError } from '../../../lib/errors.js';
 import { childPath, fieldError, schemaErrors } from '../../../lib/field-errors.js';
 import { isUuid } from '../../../lib/ids.js';
 import { CombinatorSchemas, FormDefinitionSchema, LeafConditionSchema } from './schema.js';
-import { isRecord } from './tree.js';
-import type { FormDefinition, LeafConditionDefinition, Operand, Result } from './types.js';
+import { isRecord, questionsOf } from './tree.js';
+import type { FormDefinition, LeafConditionDefinition, Operand, ResolvedChoice, ResolvedForm, Result } from './types.js';
 import {
   CONDITION_OPERATORS, DIM_ANSWER_TYPES, DIM_KINDS, DIM_SOURCES, DIM_SOURCES_BY_KIND, MAX_CONDITION_DEPTH, OPERAND_KIND,
   ORDERED_OPERANDS, QUESTION_TYPES, SCALAR_OPERAND_RULES, STAR_MAX_LIMIT, TYPE_PROPERTIES, TYPED_PROPERTIES,
@@ -245,6 +245,19 @@ function operandErrors(value: Operand, path: string, target: QuestionView, kind:
   }
   const rule = SCALAR_OPERAND_RULES[kind];
   return rule.test(value) ? [] : [fieldError(path, 'invalid_value', `Must be ${rule.expected} to compare with question "${target.key}".`)];
+}
+
+/**
+ * Errors of a condition written against a stored form's question keys (a treatment flow's `when`):
+ * the same checks as a visibleIf, every question of the form being "before" it.
+ */
+export function storedFormConditionErrors(condition: unknown, form: ResolvedForm, path: string): FieldError[] {
+  const choiceViews = (choices: ResolvedChoice[] | undefined) => (choices ?? []).map((c) => ({ path, key: c.key, id: c.id }));
+  const views = questionsOf(form).map((q, position): QuestionView => ({
+    path, key: q.key, id: q.id, raw: {}, type: q.type, position,
+    options: choiceViews(q.options), rows: choiceViews(q.rows), columns: choiceViews(q.columns),
+  }));
+  return conditionErrors(condition, path, { before: Infinity, questionsByKey: firstByKey(views) }, 1);
 }
 
 // --- dims ---

@@ -1,0 +1,62 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { DateTime } from 'luxon';
+import type { DbOrTx, Tx } from '../../db/database.js';
+import { ApiError, validationError } from '../../lib/errors.js';
+import { companyHolidays, treatments } from './table.js';
+import { loadWorkingCalendar, workingDeadline } from './working-days.js';
+
+function checkedDay(day: string): string {
+  const parsed = DateTime.fromFormat(day, 'yyyy-MM-dd', { zone: 'UTC' });
+  if (!parsed.isValid) throw validationError([{ path: 'day', code: 'invalid_format', message: 'must be a date YYYY-MM-DD' }]);
+  return day;
+}
+
+/**
+ * Recomputes the deadline of every open step of the company from when it started counting, after
+ * its calendar changed: one UPDATE over the new deadlines (unnest), in the caller's transaction.
+ */
+export async function recomputeOpenDeadlines(tx: Tx, companyId: string): Promise<number> {
+  const open = await tx
+    .select({ id: treatments.id, steps: treatments.steps, stepIndex: treatments.stepIndex, stepStartedAt: treatments.stepStartedAt })
+    .from(treatments)
+    .where(and(eq(treatments.companyId, companyId), eq(treatments.status, 'open')))
+    .for('update');
+  if (open.length === 0) return 0;
+  const calendar = await loadWorkingCalendar(tx, companyId);
+  const ids = open.map((c) => c.id);
+  const dues = open.map((c) => workingDeadline(calendar, c.stepStartedAt, c.steps[c.stepIndex].dueInWorkingDays).toISOString());
+  const result = await tx.execute(sql`UPDATE treatments t SET step_due_at = d.due
+    FROM unnest(${ids}::uuid[], ${dues}::timestamptz[]) AS d(id, due)
+    WHERE t.id = d.id AND t.step_due_at IS DISTINCT FROM d.due`);
+  return result.rowCount ?? 0;
+}
+
+/** Adds (or renames) a company holiday; open steps' deadlines move in the same transaction. */
+export async function addHoliday(db: DbOrTx, input: { companyId: string; day: string; name: string }) {
+  const name = input.name.trim();
+  if (name === '' || name.length > 200) throw validationError([{ path: 'name', code: 'invalid_value', message: 'must be 1 to 200 characters' }]);
+  const day = checkedDay(input.day);
+  return db.transaction(async (tx) => {
+    await tx
+      .insert(companyHolidays)
+      .values({ companyId: input.companyId, day, name })
+      .onConflictDoUpdate({ target: [companyHolidays.companyId, companyHolidays.day], set: { name } });
+    return { day, name, movedDeadlines: await recomputeOpenDeadlines(tx, input.companyId) };
+  });
+}
+
+export async function removeHoliday(db: DbOrTx, input: { companyId: string; day: string }) {
+  const day = checkedDay(input.day);
+  return db.transaction(async (tx) => {
+    const removed = await tx
+      .delete(companyHolidays)
+      .where(and(eq(companyHolidays.companyId, input.companyId), eq(companyHolidays.day, day)))
+      .returning();
+    if (removed.length === 0) throw new ApiError('NOT_FOUND', `The company has no holiday on ${day}.`);
+    return { day, movedDeadlines: await recomputeOpenDeadlines(tx, input.companyId) };
+  });
+}
+
+export function listHolidays(db: DbOrTx, companyId: string) {
+  return db.select({ day: companyHolidays.day, name: companyHolidays.name }).from(companyHolidays).where(eq(companyHolidays.companyId, companyId)).orderBy(asc(companyHolidays.day));
+}

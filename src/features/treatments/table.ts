@@ -1,0 +1,71 @@
+import { bigint, date, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { companyId, ts } from '../../db/columns.js';
+import type { TreatmentOutcome } from '../events/catalog.js';
+import type { FlowDefinition, FlowStep } from './flow-definition.js';
+
+/** Drizzle mirror of migrations/0600_treatments.sql (the migration is the source of truth). */
+
+export const treatmentFlows = pgTable('treatment_flows', {
+  id: uuid('id').primaryKey(),
+  companyId: companyId(),
+  formId: uuid('form_id').notNull(),
+  key: text('key').notNull(),
+  name: text('name').notNull(),
+  definition: jsonb('definition').$type<FlowDefinition>().notNull(),
+  createdAt: ts('created_at').notNull(),
+});
+
+export const treatmentCounters = pgTable('treatment_counters', {
+  companyId: uuid('company_id').primaryKey(),
+  lastNumber: integer('last_number').notNull(),
+});
+
+export const TREATMENT_STATUSES = ['open', 'closed'] as const;
+export type TreatmentStatus = (typeof TREATMENT_STATUSES)[number];
+
+export const treatments = pgTable('treatments', {
+  id: uuid('id').primaryKey(),
+  companyId: companyId(),
+  number: integer('number').notNull(),
+  formId: uuid('form_id').notNull(),
+  flowId: uuid('flow_id'),
+  flowKey: text('flow_key').notNull(),
+  responseId: uuid('response_id'),
+  chainedFromId: uuid('chained_from_id'),
+  steps: jsonb('steps').$type<FlowStep[]>().notNull(),
+  status: text('status').$type<TreatmentStatus>().notNull(),
+  stepIndex: integer('step_index').notNull(),
+  stepStartedAt: ts('step_started_at').notNull(),
+  stepDueAt: ts('step_due_at'),
+  overdueNotifiedAt: ts('overdue_notified_at'),
+  outcome: text('outcome').$type<TreatmentOutcome>(),
+  reason: text('reason'),
+  orgUnitId: uuid('org_unit_id'),
+  orgPath: text('org_path'),
+  openedAt: ts('opened_at').notNull(),
+  closedAt: ts('closed_at'),
+});
+
+export const TREATMENT_ACTIONS = ['opened', 'advanced', 'overdue', 'closed', 'reopened'] as const;
+export type TreatmentAction = (typeof TREATMENT_ACTIONS)[number];
+
+export const treatmentHistory = pgTable('treatment_history', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  companyId: companyId(),
+  treatmentId: uuid('treatment_id').notNull(),
+  action: text('action').$type<TreatmentAction>().notNull(),
+  stepIndex: integer('step_index').notNull(),
+  outcome: text('outcome').$type<TreatmentOutcome>(),
+  reason: text('reason'),
+  at: ts('at').notNull(),
+});
+
+export const companyHolidays = pgTable(
+  'company_holidays',
+  {
+    companyId: companyId(),
+    day: date('day', { mode: 'string' }).notNull(),
+    name: text('name').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.day] })],
+);
