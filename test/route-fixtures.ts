@@ -2,6 +2,7 @@ import type { TestApp } from './harness.js';
 import { addResponses, createSurvey } from './responses.js';
 import { createInvite } from '../src/features/invites/create-invite.js';
 import { createStatsSurvey } from './statistics.js';
+import { caseOfNewResponse } from './treatments.js';
 
 /**
  * Path parameters of a real record of `companyId`, per OpenAPI path: the generated auth suite
@@ -30,6 +31,7 @@ export const routeFixtures: Record<string, RouteFixture> = {
   },
   '/forms/{id}/statistics': async (t, companyId) => ({ id: (await createStatsSurvey(t, companyId)).form.id }),
   '/forms/{id}/report': async (t, companyId) => ({ id: (await createStatsSurvey(t, companyId)).form.id }),
+  '/treatments/{id}': async (t, companyId) => ({ id: await caseOfNewResponse(t, companyId) }),
 };
 
 /**

@@ -23,10 +23,9 @@ export async function recomputeOpenDeadlines(tx: Tx, companyId: string): Promise
     .for('update');
   if (open.length === 0) return 0;
   const calendar = await loadWorkingCalendar(tx, companyId);
-  const ids = open.map((c) => c.id);
-  const dues = open.map((c) => workingDeadline(calendar, c.stepStartedAt, c.steps[c.stepIndex].dueInWorkingDays).toISOString());
+  const dues = open.map((c) => ({ id: c.id, due: workingDeadline(calendar, c.stepStartedAt, c.steps[c.stepIndex].dueInWorkingDays).toISOString() }));
   const result = await tx.execute(sql`UPDATE treatments t SET step_due_at = d.due
-    FROM unnest(${ids}::uuid[], ${dues}::timestamptz[]) AS d(id, due)
+    FROM jsonb_to_recordset(${JSON.stringify(dues)}::jsonb) AS d(id uuid, due timestamptz)
     WHERE t.id = d.id AND t.step_due_at IS DISTINCT FROM d.due`);
   return result.rowCount ?? 0;
 }
