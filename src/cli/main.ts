@@ -14,6 +14,8 @@ import { registerSuppressionCommands } from './commands/suppression.js';
 import { registerMailCommands } from './commands/mail.js';
 import { registerChannelCommands } from './commands/channel.js';
 import { registerInviteCommands } from './commands/invite.js';
+import { registerTreatmentCommands } from './commands/treatment.js';
+import { registerHolidayCommands } from './commands/holiday.js';
 import { printError } from './output.js';
 
 /** Each feature registers its commands; add new rooms here. */
@@ -32,6 +34,8 @@ const commandGroups = [
   registerMailCommands,
   registerChannelCommands,
   registerStatsCommands,
+  registerTreatmentCommands,
+  registerHolidayCommands,
 ];
 
 // Commander reports argument errors before any action runs, so --json is read from argv itself.

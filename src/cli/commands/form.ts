@@ -4,6 +4,7 @@ import { exportForm } from '../../features/forms/export-form.js';
 import { importForm, type ImportFormResult } from '../../features/forms/import-form.js';
 import { listForms } from '../../features/forms/list-forms.js';
 import { readJsonFile } from '../input.js';
+import { registerFormFlowCommands } from './form-flow.js';
 import { table } from '../output.js';
 import { companyIdForSlug, runCommand, type CliRuntime, type CommandInput } from '../runtime.js';
 
@@ -43,6 +44,7 @@ export const describeImport = (r: ImportFormResult) => `${r.status} form ${r.slu
 
 export function registerFormCommands(program: Command): void {
   const form = program.command('form').description('import, export and list forms (the API only reads them)');
+  registerFormFlowCommands(form);
   form
     .command('import')
     .description('create or update a form from a definition file (same slug: update, ids kept by key)')

@@ -1,0 +1,46 @@
+import type { Command } from 'commander';
+import { addFlow, listFlows, removeFlow } from '../../features/treatments/flows.js';
+import { readJsonFile } from '../input.js';
+import { table } from '../output.js';
+import { companyIdForSlug, runCommand } from '../runtime.js';
+
+/** `quorum form flow add|list|remove`: treatment flows of a form (src/features/treatments/README.md). */
+export function registerFormFlowCommands(form: Command): void {
+  const flow = form.command('flow').description('treatment flows of a form: a condition on answers opens a follow-up case');
+  flow
+    .command('add')
+    .description('add a flow from a file, or replace the form\'s flow with the same key (open cases keep their steps)')
+    .requiredOption('--company <slug>', 'company slug')
+    .requiredOption('--form <idOrSlug>', 'id or slug of the form')
+    .argument('<file>', 'flow file (JSON, see src/features/treatments/README.md)')
+    .action(
+      runCommand(
+        async (rt, { args, opts }) => {
+          const row = await addFlow(rt.ctx.db, rt.ctx, await companyIdForSlug(rt, opts.company), opts.form, readJsonFile(args[0]));
+          return { id: row.id, key: row.key, name: row.name, steps: row.definition.steps.length };
+        },
+        (r) => `flow ${r.key} (${r.name}) with ${r.steps} step(s)`,
+      ),
+    );
+  flow
+    .command('list')
+    .description('the flows of a form')
+    .requiredOption('--company <slug>', 'company slug')
+    .requiredOption('--form <idOrSlug>', 'id or slug of the form')
+    .action(
+      runCommand(
+        async (rt, { opts }) => {
+          const flows = await listFlows(rt.ctx.db, await companyIdForSlug(rt, opts.company), opts.form);
+          return flows.map((f) => ({ id: f.id, key: f.key, name: f.name, steps: f.definition.steps }));
+        },
+        (rows) => table(rows.map((r: { steps: { name: string }[] }) => ({ ...r, steps: r.steps.map((s) => s.name).join(' → ') })), ['key', 'name', 'steps']),
+      ),
+    );
+  flow
+    .command('remove')
+    .description('remove a flow: no new cases open from it; its cases stay')
+    .requiredOption('--company <slug>', 'company slug')
+    .requiredOption('--form <idOrSlug>', 'id or slug of the form')
+    .argument('<key>', 'the flow key')
+    .action(runCommand(async (rt, { args, opts }) => removeFlow(rt.ctx.db, await companyIdForSlug(rt, opts.company), opts.form, args[0]), (r) => `removed flow ${r.key}`));
+}
