@@ -8,6 +8,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   'responses-scan': () => import('./responses-scan.js'),
   'roster-import': () => import('./roster-import.js'),
   statistics: () => import('./statistics.js'),
+  treatments: () => import('./treatments.js'),
   webhooks: () => import('./webhooks.js'),
 };
 
