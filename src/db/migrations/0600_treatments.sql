@@ -44,6 +44,13 @@ CREATE TABLE treatments (
   reason               text CHECK (length(reason) BETWEEN 1 AND 2000),
   org_unit_id          uuid,
   org_path             text,
+  -- The respondent, as an effectiveness check finds their later responses: 'externalId:<id>' or 'email:<address>'.
+  respondent_key       text,
+  -- The flow's effectiveness check, copied at opening; armed when the case closes as resolved.
+  effectiveness_check  jsonb,
+  check_due_at         timestamptz(3),
+  check_form_id        uuid,
+  check_done_at        timestamptz(3),
   opened_at            timestamptz(3) NOT NULL,
   closed_at            timestamptz(3),
   UNIQUE (company_id, id),
@@ -59,6 +66,9 @@ CREATE UNIQUE INDEX treatments_response_flow_idx ON treatments (response_id, flo
 -- GET /treatments: newest first per company.
 CREATE INDEX treatments_company_number_idx ON treatments (company_id, number DESC);
 -- The overdue sweep reads only open steps not yet notified.
+-- The effectiveness checks still to decide: by date (a sweep), by a later response (the response consumer).
+CREATE INDEX treatments_check_due_idx ON treatments (check_due_at) WHERE check_done_at IS NULL AND check_due_at IS NOT NULL;
+CREATE INDEX treatments_check_form_idx ON treatments (check_form_id, respondent_key) WHERE check_done_at IS NULL AND check_form_id IS NOT NULL;
 CREATE INDEX treatments_overdue_idx ON treatments (step_due_at) WHERE status = 'open' AND overdue_notified_at IS NULL;
 
 CREATE TABLE treatment_history (

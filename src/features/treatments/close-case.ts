@@ -6,10 +6,22 @@ import { TREATMENT_OUTCOMES, type TreatmentOutcome } from '../events/catalog.js'
 import { emitCaseEvents, type CaseRow } from './case-event.js';
 import { lockCase } from './lock-case.js';
 import { treatmentHistory, treatments } from './table.js';
+import { loadWorkingCalendar, workingDeadline } from './working-days.js';
 
 /** Outcomes an operator may close with; `resolved` is reserved to a completed flow. */
 export const EARLY_OUTCOMES = TREATMENT_OUTCOMES.filter((o) => o !== 'resolved');
 export const MAX_REASON_LENGTH = 2000;
+
+/**
+ * A case resolved with an effectiveness check and a known respondent arms it: a date in working
+ * days from now, or the form whose next response of the respondent decides it.
+ */
+async function armedCheck(tx: Tx, row: CaseRow, outcome: TreatmentOutcome, now: Date) {
+  const check = row.effectivenessCheck;
+  if (outcome !== 'resolved' || !check || !row.respondentKey) return {};
+  if (check.kind === 'response') return { checkFormId: check.formId };
+  return { checkDueAt: workingDeadline(await loadWorkingCalendar(tx, row.companyId), now, check.afterWorkingDays) };
+}
 
 /** Closes a locked open case, records it and emits treatment.closed with outcome and reason. */
 export async function closeLockedCase(
@@ -21,7 +33,7 @@ export async function closeLockedCase(
   const now = deps.clock.now();
   const [row] = await tx
     .update(treatments)
-    .set({ status: 'closed', stepDueAt: null, outcome: close.outcome, reason: close.reason, closedAt: now })
+    .set({ status: 'closed', stepDueAt: null, outcome: close.outcome, reason: close.reason, closedAt: now, ...(await armedCheck(tx, locked.row, close.outcome, now)) })
     .where(eq(treatments.id, locked.row.id))
     .returning();
   await tx.insert(treatmentHistory).values({

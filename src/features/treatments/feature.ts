@@ -1,4 +1,5 @@
 import type { Feature } from '../feature.js';
+import { effectivenessSweep, responseCheckConsumer } from './check-effectiveness.js';
 import { openCasesConsumer } from './open-case.js';
 import { treatmentRoutes, treatmentSchemas } from './routes.js';
 import { overdueSweep } from './sweep-overdue.js';
@@ -7,6 +8,6 @@ export const treatmentsFeature: Feature = {
   name: 'treatments',
   routes: treatmentRoutes,
   schemas: treatmentSchemas,
-  tasks: [overdueSweep],
-  responseConsumers: [openCasesConsumer],
+  tasks: [overdueSweep, effectivenessSweep],
+  responseConsumers: [openCasesConsumer, responseCheckConsumer],
 };

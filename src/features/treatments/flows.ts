@@ -18,7 +18,7 @@ async function formOf(db: DbOrTx, companyId: string, formIdOrSlug: string): Prom
 /** Adds the flow of the file to the form, or replaces the form's flow with the same key (open cases keep their steps). */
 export async function addFlow(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, companyId: string, formIdOrSlug: string, file: unknown) {
   const form = await formOf(db, companyId, formIdOrSlug);
-  const flow = parseFlowFile(file, form.content);
+  const flow = await parseFlowFile(file, form.content, (idOrSlug) => findFormByIdOrSlug(db, companyId, idOrSlug));
   const [row] = await db
     .insert(treatmentFlows)
     .values({ id: deps.newId(), companyId, formId: form.id, key: flow.key, name: flow.name, definition: flow.definition, createdAt: deps.clock.now() })

@@ -5,7 +5,7 @@ import { isVisible } from '../forms/rules/index.js';
 import type { EmitDeps } from '../events/emit-event.js';
 import type { ResponseConsumer, StoredResponse } from '../responses/response-consumer.js';
 import { emitCaseEvents, type CaseRow } from './case-event.js';
-import type { FlowStep } from './flow-definition.js';
+import type { EffectivenessCheck, FlowStep } from './flow-definition.js';
 import { treatmentFlows, treatmentHistory, treatments } from './table.js';
 import { loadWorkingCalendar, workingDeadline } from './working-days.js';
 
@@ -21,6 +21,15 @@ export interface OpenCaseInput {
   chainedFromId?: string | null;
   orgUnitId: string | null;
   orgPath: string | null;
+  respondentKey: string | null;
+  effectivenessCheck: EffectivenessCheck | null;
+}
+
+/** How an effectiveness check finds the respondent's later responses: the external id, else the e-mail. */
+export function respondentKey(respondent: StoredResponse['respondent']): string | null {
+  if (respondent?.externalId) return `externalId:${respondent.externalId}`;
+  if (respondent?.email) return `email:${respondent.email}`;
+  return null;
 }
 
 /**
@@ -43,10 +52,11 @@ export async function openCase(tx: Tx, deps: EmitDeps, input: OpenCaseInput): Pr
         AND NOT EXISTS (SELECT 1 FROM treatments WHERE response_id = ${input.responseId} AND flow_key = ${input.flowKey})
       RETURNING last_number)
     INSERT INTO treatments (id, company_id, number, form_id, flow_id, flow_key, response_id, chained_from_id, steps, status,
-      step_index, step_started_at, step_due_at, org_unit_id, org_path, opened_at)
+      step_index, step_started_at, step_due_at, org_unit_id, org_path, respondent_key, effectiveness_check, opened_at)
     SELECT ${id}, ${input.companyId}, n.last_number, ${input.formId}, ${input.flowId}, ${input.flowKey}, ${input.responseId},
       ${input.chainedFromId ?? null}, ${JSON.stringify(input.steps)}::jsonb, 'open', 0, ${now.toISOString()}::timestamptz,
-      ${dueAt.toISOString()}::timestamptz, ${input.orgUnitId}, ${input.orgPath}, ${now.toISOString()}::timestamptz
+      ${dueAt.toISOString()}::timestamptz, ${input.orgUnitId}, ${input.orgPath}, ${input.respondentKey},
+      ${input.effectivenessCheck && JSON.stringify(input.effectivenessCheck)}::jsonb, ${now.toISOString()}::timestamptz
     FROM n RETURNING id`);
   if (result.rows.length === 0) return null;
   const [row] = await tx.select().from(treatments).where(eq(treatments.id, id));
@@ -75,6 +85,8 @@ export async function openCasesForResponse(tx: Tx, deps: EmitDeps, response: Sto
       responseId: response.id,
       orgUnitId: response.orgUnitId,
       orgPath: response.orgPath,
+      respondentKey: respondentKey(response.respondent),
+      effectivenessCheck: flow.definition.effectivenessCheck ?? null,
     });
     if (row) opened.push(row);
   }

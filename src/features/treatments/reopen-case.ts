@@ -18,7 +18,7 @@ export async function reopenCase(db: DbOrTx, deps: { clock: Clock }, input: { co
     const [updated] = await tx
       .update(treatments)
       .set({
-        status: 'open', outcome: null, reason: null, closedAt: null, stepStartedAt: now, overdueNotifiedAt: null,
+        status: 'open', outcome: null, reason: null, closedAt: null, stepStartedAt: now, overdueNotifiedAt: null, checkDueAt: null, checkFormId: null, checkDoneAt: null,
         stepDueAt: workingDeadline(calendar, now, row.steps[row.stepIndex].dueInWorkingDays),
       })
       .where(eq(treatments.id, row.id))

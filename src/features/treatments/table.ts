@@ -1,7 +1,7 @@
 import { bigint, date, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { companyId, ts } from '../../db/columns.js';
 import type { TreatmentOutcome } from '../events/catalog.js';
-import type { FlowDefinition, FlowStep } from './flow-definition.js';
+import type { EffectivenessCheck, FlowDefinition, FlowStep } from './flow-definition.js';
 
 /** Drizzle mirror of migrations/0600_treatments.sql (the migration is the source of truth). */
 
@@ -42,6 +42,11 @@ export const treatments = pgTable('treatments', {
   reason: text('reason'),
   orgUnitId: uuid('org_unit_id'),
   orgPath: text('org_path'),
+  respondentKey: text('respondent_key'),
+  effectivenessCheck: jsonb('effectiveness_check').$type<EffectivenessCheck>(),
+  checkDueAt: ts('check_due_at'),
+  checkFormId: uuid('check_form_id'),
+  checkDoneAt: ts('check_done_at'),
   openedAt: ts('opened_at').notNull(),
   closedAt: ts('closed_at'),
 });
