@@ -31,7 +31,7 @@ describe('ensureDemo', () => {
     expect(first.created).toBe(true);
     if (!first.created) return;
     const me = await t.get(first.token, '/v1/me');
-    expect(me.json().data.apiKey.scopes).toHaveLength(8);
+    expect(me.json().data.apiKey.scopes).toHaveLength(9);
     const forms = await t.get(first.token, '/v1/forms');
     expect(forms.json().meta.total).toBeGreaterThan(0);
     const banner = demoBanner(first, { api: 'http://localhost:3000/v1', docs: 'http://localhost:3000/docs' });
@@ -47,6 +47,12 @@ describe('ensureDemo', () => {
     // The failed seeding above sent too: the mailbox is the machine's, not the company's.
     expect([...new Set(mail.map((m) => m.to))].sort()).toEqual(['ana.silva@demo.school', 'bruno.souza@demo.school']);
     expect(mail[0].headers).toMatchObject({ 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
+
+    // Treatments: a flow on the library survey, with open, overdue and closed cases.
+    const cases = (await t.get(first.token, '/v1/treatments?limit=100')).json().data as { status: string; overdue: boolean; outcome: string | null }[];
+    expect(cases.filter((c) => c.status === 'closed').map((c) => c.outcome).sort()).toEqual(['duplicate', 'resolved']);
+    expect(cases.filter((c) => c.status === 'open' && c.overdue).length).toBeGreaterThan(0);
+    expect(cases.filter((c) => c.status === 'open' && !c.overdue).length).toBeGreaterThan(0);
 
     const second = await ensureDemo(t.ctx);
     expect(second.created).toBe(false);
