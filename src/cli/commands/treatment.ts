@@ -23,7 +23,7 @@ export async function treatmentList(rt: CliRuntime, { opts }: CommandInput) {
   return listCases(rt.ctx.db, { cursorSecret: rt.ctx.config.secretKey }, { companyId, limit: opts.limit ?? 100, cursor: opts.cursor, status: opts.status, formId });
 }
 
-const listText = (page: Awaited<ReturnType<typeof treatmentList>>) =>
+export const listText = (page: Awaited<ReturnType<typeof treatmentList>>) =>
   [
     table(
       page.items.map((c: CaseView) => ({ ...c, step: `${c.stepIndex + 1}/${c.steps.length} ${c.stepName}`, outcome: c.outcome ?? '' })),
@@ -33,7 +33,7 @@ const listText = (page: Awaited<ReturnType<typeof treatmentList>>) =>
     page.nextCursor ? `more: --cursor ${page.nextCursor}` : '',
   ].filter(Boolean).join('\n');
 
-const caseText = (c: CaseRow) =>
+export const caseText = (c: CaseRow) =>
   `case #${c.number} (${c.id}): ${c.status}, step ${c.stepIndex + 1}/${c.steps.length} ${c.steps[c.stepIndex].name}` +
   (c.status === 'open' ? `, due ${c.stepDueAt!.toISOString()}` : `, outcome ${c.outcome ?? '(none)'}${c.reason ? ` (${c.reason})` : ''}`);
 
@@ -41,6 +41,13 @@ const caseText = (c: CaseRow) =>
 async function caseCompany(rt: CliRuntime, id: string, slug: string | undefined): Promise<string> {
   return slug ? companyIdForSlug(rt, slug) : companyOfCase(rt.ctx.db, id);
 }
+
+export const treatmentAdvance = async (rt: CliRuntime, { args, opts }: CommandInput) =>
+  advanceCase(rt.ctx.db, rt.ctx, { companyId: await caseCompany(rt, args[0], opts.company), id: args[0] });
+export const treatmentClose = async (rt: CliRuntime, { args, opts }: CommandInput) =>
+  closeCase(rt.ctx.db, rt.ctx, { companyId: await caseCompany(rt, args[0], opts.company), id: args[0], outcome: opts.outcome, reason: opts.reason });
+export const treatmentReopen = async (rt: CliRuntime, { args, opts }: CommandInput) =>
+  reopenCase(rt.ctx.db, rt.ctx, { companyId: await caseCompany(rt, args[0], opts.company), id: args[0] });
 
 export function registerTreatmentCommands(program: Command): void {
   const treatment = program.command('treatment').description('follow-up cases opened by responses (flows: quorum form flow)');
@@ -55,20 +62,10 @@ export function registerTreatmentCommands(program: Command): void {
     .action(runCommand(treatmentList, listText));
   const caseCommand = (name: string, description: string) =>
     treatment.command(name).description(description).argument('<id>', 'case id').option('--company <slug>', 'company slug (checks the case is of this company)');
-  caseCommand('advance', 'fulfil the current step; fulfilling the last one closes the case as resolved (treatment.closed)').action(
-    runCommand(async (rt, { args, opts }) => advanceCase(rt.ctx.db, rt.ctx, { companyId: await caseCompany(rt, args[0], opts.company), id: args[0] }), caseText),
-  );
+  caseCommand('advance', 'fulfil the current step; fulfilling the last one closes the case as resolved (treatment.closed)').action(runCommand(treatmentAdvance, caseText));
   caseCommand('close', 'close before the last step, with an outcome and a reason (treatment.closed)')
     .addOption(new Option('--outcome <outcome>', 'why it closes').choices(EARLY_OUTCOMES).makeOptionMandatory())
     .requiredOption('--reason <text>', 'the reason (always needed when closing early)')
-    .action(
-      runCommand(
-        async (rt, { args, opts }) =>
-          closeCase(rt.ctx.db, rt.ctx, { companyId: await caseCompany(rt, args[0], opts.company), id: args[0], outcome: opts.outcome, reason: opts.reason }),
-        caseText,
-      ),
-    );
-  caseCommand('reopen', 'reopen a closed case on the step it closed on (recorded in its history; no event)').action(
-    runCommand(async (rt, { args, opts }) => reopenCase(rt.ctx.db, rt.ctx, { companyId: await caseCompany(rt, args[0], opts.company), id: args[0] }), caseText),
-  );
+    .action(runCommand(treatmentClose, caseText));
+  caseCommand('reopen', 'reopen a closed case on the step it closed on (recorded in its history; no event)').action(runCommand(treatmentReopen, caseText));
 }
