@@ -53,4 +53,3 @@ describe('quorum treatment', () => {
     expect(await listHolidays(t.ctx.db, company.id)).toEqual([{ day: '2026-01-01', name: 'New year' }, { day: '2026-12-25', name: 'Christmas' }]);
   });
 });
-});
