@@ -17,12 +17,13 @@ type ClaimedRow = CaseRow & { formName: string } & Record<string, unknown>;
 async function claimOverdue(db: Db, deps: EmitDeps, limit: number): Promise<number> {
   const now = deps.clock.now();
   return db.transaction(async (tx) => {
-    const result = await tx.execute<ClaimedRow>(sql`WITH due AS (
-        SELECT id FROM treatments
-        WHERE status = 'open' AND overdue_notified_at IS NULL AND step_due_at < ${now.toISOString()}::timestamptz
-        ORDER BY step_due_at LIMIT ${limit} FOR UPDATE SKIP LOCKED),
-      marked AS (
-        UPDATE treatments t SET overdue_notified_at = ${now.toISOString()}::timestamptz FROM due WHERE t.id = due.id
+    // id = ANY(ARRAY(...)): the claimed ids are looked up by primary key (a join would hash the whole table).
+    const result = await tx.execute<ClaimedRow>(sql`WITH marked AS (
+        UPDATE treatments t SET overdue_notified_at = ${now.toISOString()}::timestamptz
+        WHERE t.id = ANY(ARRAY(
+          SELECT id FROM treatments
+          WHERE status = 'open' AND overdue_notified_at IS NULL AND step_due_at < ${now.toISOString()}::timestamptz
+          ORDER BY step_due_at LIMIT ${limit} FOR UPDATE SKIP LOCKED))
         RETURNING t.*),
       logged AS (
         INSERT INTO treatment_history (company_id, treatment_id, action, step_index, at)
