@@ -234,9 +234,11 @@ describe('overdue sweep', () => {
     const survey = await createFlowSurvey(t, company.id);
     await addResponses(t, survey, 30, { at: '2026-03-02T09:00:00.000Z', answers: { [survey.ratingId]: 1 } });
     t.clock.set('2026-03-20T00:00:00.000Z');
-    const counts = await Promise.all([sweepOverdue(t.ctx.db, t.ctx), sweepOverdue(t.ctx.db, t.ctx)]);
+    // Batches of 2 so that both sweepers claim rows while the other holds some.
+    const counts = await Promise.all([sweepOverdue(t.ctx.db, t.ctx, 2), sweepOverdue(t.ctx.db, t.ctx, 2)]);
     const overdue = (await events(company.id)).filter((e) => e.type === 'treatment.overdue');
-    expect(counts[0] + counts[1]).toBeGreaterThanOrEqual(30);
+    expect(counts[0] + counts[1]).toBe(30);
+    expect(counts.every((n) => n > 0)).toBe(true);
     const mine = overdue.map((e) => e.data.treatmentId as string);
     expect(mine).toHaveLength(30);
     expect(new Set(mine).size).toBe(30);

@@ -39,8 +39,8 @@ async function claimOverdue(db: Db, deps: EmitDeps, limit: number): Promise<numb
 }
 
 /** Emits treatment.overdue once per step whose working-day deadline has passed. */
-export function sweepOverdue(db: Db, deps: EmitDeps): Promise<number> {
-  return inBatches(BATCH, (limit) => claimOverdue(db, deps, limit));
+export function sweepOverdue(db: Db, deps: EmitDeps, batchSize = BATCH): Promise<number> {
+  return inBatches(batchSize, (limit) => claimOverdue(db, deps, limit));
 }
 
 export const overdueSweep = defineSweep({
