@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { addResponses } from '../../../test/responses.js';
 import { createFlowSurvey, respond } from '../../../test/treatments.js';
+import { allTasks } from '../../jobs/tasks.js';
 import { TREATMENT_EVENT_SCHEMAS } from '../events/catalog.js';
 import { advanceCase } from './advance-case.js';
 import { closeCase } from './close-case.js';
@@ -242,6 +243,11 @@ describe('overdue sweep', () => {
     const mine = overdue.map((e) => e.data.treatmentId as string);
     expect(mine).toHaveLength(30);
     expect(new Set(mine).size).toBe(30);
+  });
+
+  it('is a task of the worker, woken by cron, and so is the effectiveness sweep', () => {
+    expect(allTasks.find((task) => task.name === 'treatments.overdue')).toMatchObject({ cron: '*/5 * * * *' });
+    expect(allTasks.find((task) => task.name === 'treatments.effectiveness')).toMatchObject({ cron: '11 * * * *' });
   });
 
   it('a closed case is never overdue', async () => {
