@@ -238,7 +238,7 @@ describe('overdue sweep', () => {
     // Batches of 2 so that both sweepers claim rows while the other holds some.
     const counts = await Promise.all([sweepOverdue(t.ctx.db, t.ctx, 2), sweepOverdue(t.ctx.db, t.ctx, 2)]);
     const overdue = (await events(company.id)).filter((e) => e.type === 'treatment.overdue');
-    expect(counts[0] + counts[1]).toBe(30);
+    expect(counts[0] + counts[1]).toBeGreaterThanOrEqual(30); // other tests' cases in this database are late too
     expect(counts.every((n) => n > 0)).toBe(true);
     const mine = overdue.map((e) => e.data.treatmentId as string);
     expect(mine).toHaveLength(30);
