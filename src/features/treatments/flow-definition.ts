@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { validationError, type FieldError } from '../../lib/errors.js';
 import { childPath, fieldError, schemaErrors } from '../../lib/field-errors.js';
 import { resolveConditionOnForm, storedFormConditionErrors, type ConditionDefinition, type ResolvedCondition, type ResolvedForm } from '../forms/definition/index.js';
+import { isRecord } from '../forms/definition/tree.js';
 import { MAX_WORKING_DAYS } from './working-days.js';
 
 /** The flow file (contract decisions, "Treatments"); conditions are checked like a form's visibleIf. */
@@ -81,9 +82,9 @@ async function checkOf(file: FlowFile, form: ResolvedForm, when: ResolvedConditi
 /** The flow file checked against the stored form it belongs to; VALIDATION_ERROR lists every fault. */
 export async function parseFlowFile(input: unknown, form: ResolvedForm, findForm: CheckFormLookup) {
   const errors = schemaErrors(FlowFileSchema, input);
-  if (errors.length > 0) throw validationError(errors, 'The flow file is invalid.');
   const file = input as FlowFile;
-  errors.push(...storedFormConditionErrors(file.when, form, childPath('', 'when')));
+  // The condition is checked even when other fields are wrong, so one pass reports every fault.
+  if (isRecord(input) && input.when !== undefined) errors.push(...storedFormConditionErrors(file.when, form, childPath('', 'when')));
   if (errors.length > 0) throw validationError(errors, 'The flow file is invalid.');
   const when = resolveConditionOnForm(file.when as ConditionDefinition, form);
   const effectivenessCheck = await checkOf(file, form, when, findForm, errors);

@@ -48,6 +48,10 @@ describe('flows', () => {
       ['steps[0].dueInWorkingDays', 'too_small'],
     ]);
     expect(await fieldsOf(add({ ...LOW_RATING_FLOW, extra: 1 }))).toEqual([['extra', 'unknown_field']]);
+    expect(await fieldsOf(add({ ...LOW_RATING_FLOW, steps: [], when: { question: 'nope', lte: 1 } }))).toEqual([
+      ['steps', 'required'],
+      ['when.question', 'unknown_reference'],
+    ]);
     const { when: _when, ...noWhen } = LOW_RATING_FLOW;
     expect(await fieldsOf(add(noWhen))).toEqual([['when', 'required']]);
     await expect(addFlow(t.ctx.db, t.ctx, company.id, 'no-such-form', LOW_RATING_FLOW)).rejects.toMatchObject({ code: 'NOT_FOUND' });
