@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { createCompany } from '../../features/companies/create-company.js';
-import { updateCompanySettings, type Locale } from '../../features/companies/company-settings.js';
+import type { Locale } from '../../features/companies/company-settings.js';
+import { updateSettingsAndDeadlines } from '../../features/treatments/update-calendar-settings.js';
 import { showCompany, type CompanyView } from '../../features/companies/show-company.js';
 import type { CountryCode } from 'libphonenumber-js';
 import { listCompanies } from '../../features/companies/list-companies.js';
@@ -63,7 +64,7 @@ function registerCompanySettingsCommands(company: Command): void {
     .action(
       runCommand(async (rt, { opts }) => {
         const companyId = await companyIdForSlug(rt, opts.company);
-        await updateCompanySettings(rt.ctx.db, rt.ctx, companyId, {
+        await updateSettingsAndDeadlines(rt.ctx.db, rt.ctx, companyId, {
           monthlyQuota: opts.monthlyQuota as number | undefined,
           anonymityFloor: opts.anonymityFloor as number | undefined,
           timeZone: opts.timeZone as string | undefined,

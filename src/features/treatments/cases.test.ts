@@ -11,6 +11,7 @@ import { addHoliday, removeHoliday } from './holidays.js';
 import { openCasesForResponse } from './open-case.js';
 import { reopenCase } from './reopen-case.js';
 import { sweepOverdue } from './sweep-overdue.js';
+import { updateSettingsAndDeadlines } from './update-calendar-settings.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -278,5 +279,15 @@ describe('company holidays', () => {
     expect(await dueOf(open.id)).toEqual(new Date('2026-03-04T23:59:59.999Z'));
     await expect(removeHoliday(t.ctx.db, { companyId: company.id, day: '2026-03-03' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(addHoliday(t.ctx.db, { companyId: company.id, day: '2026-02-30', name: 'x' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+  });
+
+  it('moving the company to another time zone moves the deadlines of open steps (quorum company set --time-zone)', async () => {
+    const { company } = await t.tenant();
+    await respond(t, await createFlowSurvey(t, company.id), 1, '2026-03-02T09:00:00.000Z');
+    const [c] = await casesOf(company.id);
+    await updateSettingsAndDeadlines(t.ctx.db, t.ctx, company.id, { timeZone: 'Pacific/Auckland' });
+    const { rows } = await t.ctx.pool.query('SELECT step_due_at FROM treatments WHERE id = $1', [c.id]);
+    // Monday 22:00 in Auckland: Tuesday and Wednesday, ending 23:59:59.999 NZDT (UTC+13)
+    expect(rows[0].step_due_at).toEqual(new Date('2026-03-04T10:59:59.999Z'));
   });
 });
