@@ -4,6 +4,7 @@
  */
 const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   invites: () => import('./invites.js'),
+  'invites-import-dims': () => import('./invites-import-dims.js'),
   me: () => import('./me.js'),
   'responses-scan': () => import('./responses-scan.js'),
   'roster-import': () => import('./roster-import.js'),
