@@ -30,12 +30,13 @@ describe('quorum form goal', () => {
     expect(await goalList(cli.rt, { args: [], opts: { company: company.slug, form: 'course-survey' } })).toEqual(listed);
     const lines = describeGoalList(listed).split('\n');
     expect(lines[0].split(/\s+/)).toEqual(['id', 'formSlug', 'goal', 'armed', 'reachedCount', 'reachedAt', 'createdAt']);
-    expect(lines[1]).toMatch(new RegExp(`^${two.rule.id}\\s+course-survey\\s+2\\s+true\\s+-\\s+-\\s+`));
+    expect(lines[1].split(/\s+/)).toEqual([two.rule.id, 'course-survey', '2', 'true', '-', '-', '2026-03-02T09:00:00.000Z']);
 
     // Reaching the goal disarms the rule; reset re-arms it.
     await addResponses(cli.t, survey, 7);
     const reached = (await goalList(cli.rt, { args: [], opts: { company: company.slug } })).find((rule) => rule.goal === 10)!;
     expect(reached).toMatchObject({ armed: false, reachedCount: 10 });
+    expect(describeGoalList([reached]).split('\n')[1].split(/\s+/)).toEqual([ten.rule.id, 'course-survey', '10', 'false', '10', '2026-03-02T09:00:00.000Z', '2026-03-02T09:00:00.000Z']);
     const reset = await goalReset(cli.rt, { args: [ten.rule.id], opts: { company: company.slug } });
     expect(reset).toMatchObject({ id: ten.rule.id, armed: true, reachedCount: 10 });
     expect(describeGoalReset(reset)).toBe(`re-armed rule ${ten.rule.id} (goal 10 on form course-survey): it fires at the next crossing`);

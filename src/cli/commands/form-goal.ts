@@ -31,7 +31,11 @@ export function describeGoalAdd({ rule, responseCount }: AddGoalRuleResult): str
   return `${line}\nnote: the form is already at or past this goal, so the rule fires only if the count falls below ${rule.goal} and reaches it again`;
 }
 
-export const describeGoalList = (rules: GoalRule[]) => table(rules, ['id', 'formSlug', 'goal', 'armed', 'reachedCount', 'reachedAt', 'createdAt']);
+export const describeGoalList = (rules: GoalRule[]) =>
+  table(
+    rules.map((rule) => ({ ...rule, reachedAt: rule.reachedAt?.toISOString() ?? null, createdAt: rule.createdAt.toISOString() })),
+    ['id', 'formSlug', 'goal', 'armed', 'reachedCount', 'reachedAt', 'createdAt'],
+  );
 
 export const describeGoalReset = (rule: GoalRule) => `re-armed rule ${rule.id} (goal ${rule.goal} on form ${rule.formSlug}): it fires at the next crossing`;
 
