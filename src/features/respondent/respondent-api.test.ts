@@ -6,7 +6,7 @@ import { invites } from '../../db/schema.js';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { clientAddress, everyTypeForm, invite, keyedForm, PNG, respondentClient, type KeyedForm } from '../../../test/respondent.js';
 import { MAX_UPLOAD_BYTES } from './upload-type.js';
-import { RESPONDENT_REQUESTS_PER_MIN } from './api/rate-limit.js';
+import { RESPONDENT_REQUESTS_PER_MIN } from './api/plugin.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -16,7 +16,7 @@ afterAll(async () => t?.close());
 
 type Tenant = Awaited<ReturnType<TestApp['tenant']>>;
 
-function expectError(res: { statusCode: number; body: string; json(): any }, status: number, code: string) {
+function expectError(res: { statusCode: number; body: string; headers: Record<string, unknown>; json(): any }, status: number, code: string) {
   expect(res.statusCode, res.body).toBe(status);
   expect(res.json()).toMatchObject({ success: false, error: { code, message: expect.any(String) } });
   expect(res.headers['x-request-id']).toBeTruthy();

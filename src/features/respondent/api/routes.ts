@@ -1,8 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ok, successEnvelope } from '../../../app/envelope.js';
-import { registerStrictInput } from '../../../app/strict-input.js';
-import { notFoundHandler } from '../../../app/error-handler.js';
 import { loadPublicForm } from '../load-public-form.js';
 import { openInvite } from '../open-invite.js';
 import { saveDraft } from '../save-draft.js';
@@ -10,7 +8,7 @@ import { storeUpload } from '../store-upload.js';
 import { submitInvite } from '../submit-invite.js';
 import { submitPublic } from '../submit-public.js';
 import { MAX_UPLOAD_BYTES, UPLOAD_MIME_TYPES } from '../upload-type.js';
-import { registerAddressRateLimit } from './rate-limit.js';
+import { registerRespondentPlatform } from './plugin.js';
 import {
   DraftBody,
   DraftSaved,
@@ -29,10 +27,9 @@ import {
   type SubmitBodyType,
   type TokenParamsType,
 } from './schemas.js';
-import { readOneFile, registerMultipart } from './upload-route.js';
+import { readOneFile } from './read-upload.js';
 
 const TAGS = ['Respondent'];
-const NO_STORE = 'no-store';
 const companyView = ({ name, slug, locale }: { name: string; slug: string; locale: 'en' | 'pt-BR' | 'es' }) => ({ name, slug, locale });
 
 /**
@@ -41,15 +38,7 @@ const companyView = ({ name, slug, locale }: { name: string; slug: string; local
  * envelope and x-request-id as /v1, strict input, rate limited per client address.
  */
 export async function respondentApi(app: FastifyInstance) {
-  registerAddressRateLimit(app);
-  registerStrictInput(app);
-  await registerMultipart(app);
-  app.setNotFoundHandler(notFoundHandler);
-  // A token is a credential: answers about it are never cached by a shared cache.
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', NO_STORE);
-    reply.header('referrer-policy', 'no-referrer');
-  });
+  await registerRespondentPlatform(app);
 
   app.get<{ Params: TokenParamsType }>(
     '/invites/:token',

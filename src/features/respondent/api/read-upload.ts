@@ -1,14 +1,6 @@
-import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { ApiError, validationError } from '../../../lib/errors.js';
 import { MAX_UPLOAD_BYTES } from '../upload-type.js';
-
-/** The multipart parser, scoped to the respondent API: one file part, nothing else of size. */
-export async function registerMultipart(app: FastifyInstance): Promise<void> {
-  await app.register(multipart, {
-    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 0, parts: 1, headerPairs: 20, fieldNameSize: 100 },
-  });
-}
 
 const fileFault = (message: string, code: 'required' | 'invalid_format' | 'too_long' = 'invalid_format') =>
   validationError([{ path: 'file', code, message }]);
