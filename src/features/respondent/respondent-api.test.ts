@@ -451,6 +451,35 @@ describe('uploads', () => {
     expect(await inviteState(inv.id)).toMatchObject({ status: 'created', responded_at: null });
   });
 
+  it('takes files on the public link for that link only, and refuses a body of two files', async () => {
+    const tenant = await t.tenant();
+    const f = await everyTypeForm(t, tenant.company.id);
+    const client = respondentClient(t);
+    const url = `/r/v1/forms/${tenant.company.slug}/${f.form.slug}`;
+    const uploaded = await client.upload(`${url}/files`, { name: 'doc.pdf', mime: 'application/pdf', data: Buffer.from('%PDF-1.7\n%%EOF\n') });
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const file = uploaded.json().data;
+    const res = await client.post(`${url}/responses`, { answers: everyTypeAnswers(f, file) });
+    expect(res.statusCode, res.body).toBe(201);
+    expect((await t.get(tenant.token, `/v1/responses/${res.json().data.responseId}`)).json().data.answers[f.q.screenshots]).toEqual([file]);
+
+    // A public upload is not a file of a personal link.
+    const inv = await invite(t, tenant.company.id, f.form.id);
+    const other = await client.post(`/r/v1/invites/${inv.token}/submit`, { answers: everyTypeAnswers(f, file) });
+    expect(other.json().error.details.fields).toEqual([expect.objectContaining({ path: `answers.${f.q.screenshots}[0].fileId`, code: 'unknown_reference' })]);
+
+    const boundary = 'b0undary';
+    const part = (name: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${name}.txt"\r\nContent-Type: text/plain\r\n\r\n${name}\r\n`;
+    const two = await client.call({
+      method: 'POST',
+      url: `/r/v1/invites/${inv.token}/files`,
+      payload: `${part('a')}${part('b')}--${boundary}--\r\n`,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    expectError(two, 400, 'VALIDATION_ERROR');
+    expect(two.json().error.details.fields[0]).toMatchObject({ path: 'file', code: 'too_long' });
+  });
+
   it('refuses an upload to a form without a FILE question', async () => {
     const tenant = await t.tenant();
     const f = await keyedForm(t, tenant.company.id, CONDITIONAL('no-files'));
@@ -506,6 +535,7 @@ describe('input, limits and the document', () => {
     const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).filter(([path]) => path.startsWith('/r/v1/'));
     expect(operations.map(([path]) => path).sort()).toEqual([
       '/r/v1/forms/{companySlug}/{formSlug}',
+      '/r/v1/forms/{companySlug}/{formSlug}/files',
       '/r/v1/forms/{companySlug}/{formSlug}/responses',
       '/r/v1/invites/{token}',
       '/r/v1/invites/{token}/draft',
