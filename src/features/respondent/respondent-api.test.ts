@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { invites } from '../../db/schema.js';
+import { importEntityFile } from '../entities/import-entities.js';
+import { listEntities } from '../entities/list-entities.js';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { clientAddress, everyTypeForm, invite, keyedForm, PNG, respondentClient, type KeyedForm } from '../../../test/respondent.js';
 import { MAX_UPLOAD_BYTES } from './upload-type.js';
@@ -274,6 +276,54 @@ describe('personal link: open, draft, submit', () => {
     expect(rows[0].n).toBe(1);
     expect(await events(tenant, 'invite.responded')).toHaveLength(1);
     expect(await events(tenant, 'response.created')).toHaveLength(1);
+  });
+});
+
+describe('org and dims of the response (decisions page: orgSource invite, link, answer, none)', () => {
+  const unitForm = (slug: string, source: 'invite' | 'link' | 'answer') => ({
+    slug,
+    name: `Units ${source}`,
+    settings: { isPublic: true },
+    dims: [{ key: 'campus', kind: 'unit', source, ...(source === 'answer' ? { question: 'where' } : {}) }],
+    sections: [
+      {
+        key: 'main',
+        name: 'Main',
+        questions: [{ key: 'where', name: 'Where?', type: 'RADIO', options: [{ key: 'NORTH', name: 'North' }, { key: 'ELSEWHERE', name: 'Elsewhere' }] }],
+      },
+    ],
+  });
+
+  it('takes the org from the invite, the link or an answered unit, and canonicalises dims by code', async () => {
+    const tenant = await t.tenant();
+    await importEntityFile(t.ctx.db, t.ctx, tenant.company.id, 'kind,code,name,parentCode\nunit,SCHOOL,School,\nunit,NORTH,North,SCHOOL\n', 'csv');
+    const [school, north] = await Promise.all(['SCHOOL', 'NORTH'].map(async (code) => (await listEntities(t.ctx.db, tenant.company.id, 'unit')).find((e) => e.code === code)!));
+    const orgOf = async (responseId: string) => {
+      const record = (await t.get(tenant.token, `/v1/responses/${responseId}`)).json().data;
+      return { dims: record.dims, orgUnitId: record.orgUnitId, orgPath: record.orgPath, orgSource: record.orgSource };
+    };
+    const expected = (source: string) => ({ dims: { campus: north.id }, orgUnitId: north.id, orgPath: `/${school.id}/${north.id}/`, orgSource: source });
+    const client = respondentClient(t);
+
+    const byInvite = await keyedForm(t, tenant.company.id, unitForm('org-invite', 'invite'));
+    const inv = await invite(t, tenant.company.id, byInvite.form.id, { dims: { campus: 'NORTH' } });
+    const fromInvite = await client.post(`/r/v1/invites/${inv.token}/submit`, { answers: {} });
+    expect(await orgOf(fromInvite.json().data.responseId)).toEqual(expected('invite'));
+
+    const byLink = await keyedForm(t, tenant.company.id, unitForm('org-link', 'link'));
+    const fromLink = await client.post(`/r/v1/forms/${tenant.company.slug}/org-link/responses`, { answers: {}, dims: { campus: 'NORTH' } });
+    expect(await orgOf(fromLink.json().data.responseId)).toEqual(expected('link'));
+    const unknownUnit = await client.post(`/r/v1/forms/${tenant.company.slug}/org-link/responses`, { answers: {}, dims: { campus: 'NOWHERE' } });
+    expectError(unknownUnit, 400, 'VALIDATION_ERROR');
+    expect(unknownUnit.json().error.details.fields).toEqual([expect.objectContaining({ path: 'dims.campus', code: 'unknown_entity' })]);
+    expect(byLink.form.slug).toBe('org-link');
+
+    const byAnswer = await keyedForm(t, tenant.company.id, unitForm('org-answer', 'answer'));
+    const answered = await client.post(`/r/v1/forms/${tenant.company.slug}/org-answer/responses`, { answers: { [byAnswer.q.where]: byAnswer.option('where', 'NORTH') } });
+    expect(await orgOf(answered.json().data.responseId)).toEqual(expected('answer'));
+    // An option naming no registered unit leaves the dim unset rather than refusing the respondent.
+    const elsewhere = await client.post(`/r/v1/forms/${tenant.company.slug}/org-answer/responses`, { answers: { [byAnswer.q.where]: byAnswer.option('where', 'ELSEWHERE') } });
+    expect(await orgOf(elsewhere.json().data.responseId)).toEqual({ dims: {}, orgUnitId: null, orgPath: null, orgSource: 'none' });
   });
 });
 
