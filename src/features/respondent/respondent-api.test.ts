@@ -8,6 +8,7 @@ import { listEntities } from '../entities/list-entities.js';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { clientAddress, everyTypeForm, invite, keyedForm, PNG, respondentClient, type KeyedForm } from '../../../test/respondent.js';
 import { MAX_UPLOAD_BYTES } from './upload-type.js';
+import { MAX_ANSWERS_BYTES } from './answers.js';
 import { RESPONDENT_REQUESTS_PER_MIN } from './api/plugin.js';
 
 let t: TestApp;
@@ -551,6 +552,10 @@ describe('input, limits and the document', () => {
     for (const res of await Promise.all(cases)) expectError(res, 400, 'VALIDATION_ERROR');
     const big = await client.post(`${url}/submit`, { answers: { [f.q.note]: 'x'.repeat(1024 * 1024) } });
     expectError(big, 413, 'PAYLOAD_TOO_LARGE');
+    // Under the body limit but over what a response.created event can carry.
+    const heavy = await client.put(`${url}/draft`, { answers: { [f.q.note]: 'x'.repeat(MAX_ANSWERS_BYTES) } });
+    expectError(heavy, 413, 'PAYLOAD_TOO_LARGE');
+    expect(heavy.json().error.details).toMatchObject({ limit: MAX_ANSWERS_BYTES });
     expect(await inviteState(inv.id)).toMatchObject({ status: 'created', drafts: 0 });
   });
 
