@@ -165,6 +165,21 @@ describe('personal link: open, draft, submit', () => {
     expect(await events(tenant, 'invite.opened')).toHaveLength(1);
   });
 
+  it('emits invite.opened and invite.started once when 10 first opens and 10 first saves race', async () => {
+    const tenant = await t.tenant();
+    const f = await keyedForm(t, tenant.company.id, CONDITIONAL('cond-race-open'));
+    const inv = await invite(t, tenant.company.id, f.form.id);
+    const client = respondentClient(t);
+    const url = `/r/v1/invites/${inv.token}`;
+    const opens = await Promise.all(Array.from({ length: 10 }, () => client.get(url)));
+    expect(opens.map((res) => res.statusCode)).toEqual(Array(10).fill(200));
+    const saves = await Promise.all(Array.from({ length: 10 }, (_, i) => client.put(`${url}/draft`, { answers: { [f.q.note]: `n${i}` } })));
+    expect(saves.map((res) => res.statusCode)).toEqual(Array(10).fill(200));
+    expect(await events(tenant, 'invite.opened')).toHaveLength(1);
+    expect(await events(tenant, 'invite.started')).toHaveLength(1);
+    expect(await inviteState(inv.id)).toMatchObject({ status: 'started', drafts: 1 });
+  });
+
   it('refuses draft answers of unknown questions or of the wrong shape, and drops hidden ones', async () => {
     const tenant = await t.tenant();
     const f = await keyedForm(t, tenant.company.id, CONDITIONAL('cond-draft'));
