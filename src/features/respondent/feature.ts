@@ -1,6 +1,7 @@
 import type { Feature } from '../feature.js';
 import { respondentApi } from './api/routes.js';
 import { respondentSchemas } from './api/schemas.js';
+import { pruneUploads } from './prune-uploads.job.js';
 
 /**
  * The respondent surface: the JSON API under /r/v1 (credential: the invite token, or none on a
@@ -9,6 +10,7 @@ import { respondentSchemas } from './api/schemas.js';
 export const respondentFeature: Feature = {
   name: 'respondent',
   schemas: respondentSchemas,
+  tasks: [pruneUploads],
   pages: async (app) => {
     await app.register(respondentApi, { prefix: '/r/v1' });
   },

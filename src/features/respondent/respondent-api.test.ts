@@ -9,6 +9,7 @@ import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { clientAddress, everyTypeForm, invite, keyedForm, PNG, respondentClient, type KeyedForm } from '../../../test/respondent.js';
 import { MAX_UPLOAD_BYTES } from './upload-type.js';
 import { MAX_ANSWERS_BYTES } from './answers.js';
+import { pruneUploads } from './prune-uploads.job.js';
 import { RESPONDENT_REQUESTS_PER_MIN } from './api/plugin.js';
 
 let t: TestApp;
@@ -531,6 +532,42 @@ describe('uploads', () => {
     });
     expectError(two, 400, 'VALIDATION_ERROR');
     expect(two.json().error.details.fields[0]).toMatchObject({ path: 'file', code: 'too_long' });
+  });
+
+  it('uses a file in one response only, and prunes after a week the uploads no response and no draft holds', async () => {
+    const tenant = await t.tenant();
+    const f = await everyTypeForm(t, tenant.company.id);
+    const client = respondentClient(t);
+    const publicUrl = `/r/v1/forms/${tenant.company.slug}/${f.form.slug}`;
+    const upload = async (url: string) => (await client.upload(`${url}/files`, { name: 'a.png', mime: 'image/png', data: PNG })).json().data;
+    const onDisk = (fileId: string) => readFile(join(t.ctx.config.dataDir, 'uploads', tenant.company.id, fileId)).then(() => true, () => false);
+
+    const used = await upload(publicUrl);
+    expect((await client.post(`${publicUrl}/responses`, { answers: everyTypeAnswers(f, used) })).statusCode).toBe(201);
+    const reused = await client.post(`${publicUrl}/responses`, { answers: everyTypeAnswers(f, used) });
+    expect(reused.json().error.details.fields).toEqual([expect.objectContaining({ path: `answers.${f.q.screenshots}[0].fileId`, code: 'unknown_reference' })]);
+
+    const abandoned = await upload(publicUrl);
+    const drafting = await invite(t, tenant.company.id, f.form.id);
+    const inDraft = await upload(`/r/v1/invites/${drafting.token}`);
+    await client.put(`/r/v1/invites/${drafting.token}/draft`, { answers: { [f.q.screenshots]: [inDraft] } });
+    const revoked = await invite(t, tenant.company.id, f.form.id);
+    const ofRevoked = await upload(`/r/v1/invites/${revoked.token}`);
+    await client.put(`/r/v1/invites/${revoked.token}/draft`, { answers: { [f.q.screenshots]: [ofRevoked] } });
+    await t.post(tenant.token, `/v1/invites/${revoked.id}/revoke`);
+
+    const kept = async () => {
+      const { rows } = await t.ctx.db.execute<{ id: string }>(sql`SELECT id FROM respondent_uploads WHERE company_id = ${tenant.company.id}`);
+      return rows.map((row) => row.id).sort();
+    };
+    // The sweep is global (other tests' uploads may go too): this company's rows tell what it did here.
+    t.clock.advance(6 * 86_400_000);
+    await pruneUploads.sweep(t.ctx);
+    expect(await kept()).toEqual([used, abandoned, inDraft, ofRevoked].map((file) => file.fileId).sort());
+    t.clock.advance(2 * 86_400_000);
+    expect(await pruneUploads.sweep(t.ctx)).toBeGreaterThanOrEqual(2);
+    expect(await kept()).toEqual([used.fileId, inDraft.fileId].sort());
+    expect(await Promise.all([used, inDraft, abandoned, ofRevoked].map((file) => onDisk(file.fileId)))).toEqual([true, true, false, false]);
   });
 
   it('refuses an upload to a form without a FILE question', async () => {
