@@ -1,7 +1,7 @@
 import type { Feature } from '../feature.js';
+import { pruneUploads } from './prune-uploads.job.js';
 import { respondentApi } from './api/routes.js';
 import { respondentSchemas } from './api/schemas.js';
-import { pruneUploads } from './prune-uploads.job.js';
 
 /**
  * The respondent surface: the JSON API under /r/v1 (credential: the invite token, or none on a
@@ -9,8 +9,8 @@ import { pruneUploads } from './prune-uploads.job.js';
  */
 export const respondentFeature: Feature = {
   name: 'respondent',
-  schemas: respondentSchemas,
   tasks: [pruneUploads],
+  schemas: respondentSchemas,
   pages: async (app) => {
     await app.register(respondentApi, { prefix: '/r/v1' });
   },
