@@ -1,0 +1,57 @@
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/database.js';
+import { respondentUploads } from '../../db/schema.js';
+import { validationError, type FieldError } from '../../lib/errors.js';
+import { childPath, fieldError } from '../../lib/field-errors.js';
+import { isUuid } from '../../lib/ids.js';
+import type { Answers } from '../forms/definition/index.js';
+import { questionsOf } from '../forms/definition/tree.js';
+import type { FormRecord } from '../forms/find-form.js';
+
+interface FileAnswer {
+  fileId: string;
+  name: string;
+  size: number;
+  mime: string;
+}
+
+/**
+ * A FILE answer must name unused files uploaded to this form (through this invite on a personal
+ * link, through the public link otherwise) exactly as stored: a page cannot point a response at
+ * another respondent's file, reuse one, or restate its size or type. The files are then marked as
+ * the response's (in the caller's transaction), so the upload prune keeps them. One query each.
+ */
+export async function claimFileAnswers(
+  tx: DbOrTx,
+  form: Pick<FormRecord, 'id' | 'companyId' | 'content'>,
+  inviteId: string | null,
+  answers: Answers,
+  responseId: string,
+): Promise<void> {
+  const given = questionsOf(form.content)
+    .filter((question) => question.type === 'FILE' && Array.isArray(answers[question.id]))
+    .flatMap((question) => (answers[question.id] as FileAnswer[]).map((file, index) => ({ file, path: childPath(childPath(`answers.${question.id}`, index), 'fileId') })));
+  if (given.length === 0) return;
+  const ids = [...new Set(given.map(({ file }) => file.fileId).filter(isUuid))];
+  const stored = ids.length === 0 ? [] : await tx
+    .update(respondentUploads)
+    .set({ responseId })
+    .where(
+      and(
+        eq(respondentUploads.companyId, form.companyId),
+        eq(respondentUploads.formId, form.id),
+        inviteId === null ? isNull(respondentUploads.inviteId) : eq(respondentUploads.inviteId, inviteId),
+        isNull(respondentUploads.responseId),
+        inArray(respondentUploads.id, ids),
+      ),
+    )
+    .returning();
+  const byId = new Map(stored.map((upload) => [upload.id, upload]));
+  const errors: FieldError[] = given.flatMap(({ file, path }) => {
+    const upload = byId.get(file.fileId);
+    if (!upload) return [fieldError(path, 'unknown_reference', 'No unused file with this id was uploaded through this link.')];
+    const same = upload.name === file.name && upload.size === file.size && upload.mime === file.mime;
+    return same ? [] : [fieldError(path, 'invalid_value', 'name, size and mime must be those the upload answered.')];
+  });
+  if (errors.length > 0) throw validationError(errors, 'The answers are invalid.');
+}
