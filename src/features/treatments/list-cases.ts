@@ -2,10 +2,10 @@ import { and, asc, desc, eq, lt, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { forms } from '../../db/schema.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../../lib/cursor.js';
-import { ApiError } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { CursorPage } from '../../lib/pagination.js';
 import type { CaseRow } from './case-event.js';
+import { caseNotFound, selectCase } from './lock-case.js';
 import { treatmentHistory, treatments, type TreatmentStatus } from './table.js';
 
 /** A case as the API and the CLI show it: its state, never answers. */
@@ -73,14 +73,8 @@ export async function listCases(db: DbOrTx, deps: { cursorSecret: string }, inpu
 
 /** One case of the company with its history, oldest first; another company's case is NOT_FOUND. */
 export async function getCase(db: DbOrTx, companyId: string, id: string) {
-  const [found] = isUuid(id)
-    ? await db
-        .select({ row: treatments, formName: forms.name })
-        .from(treatments)
-        .innerJoin(forms, eq(forms.id, treatments.formId))
-        .where(and(eq(treatments.companyId, companyId), eq(treatments.id, id)))
-    : [];
-  if (!found) throw new ApiError('NOT_FOUND', 'No such case in this company.');
+  const [found] = isUuid(id) ? await selectCase(db, companyId, id) : [];
+  if (!found) throw caseNotFound();
   const history = await db
     .select({ action: treatmentHistory.action, stepIndex: treatmentHistory.stepIndex, outcome: treatmentHistory.outcome, reason: treatmentHistory.reason, at: treatmentHistory.at })
     .from(treatmentHistory)
