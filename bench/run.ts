@@ -3,6 +3,7 @@
  * Each bench prints a table and its ratio against a baseline measured in the same run.
  */
 const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
+  'cli-start': () => import('./cli-start.js'),
   invites: () => import('./invites.js'),
   me: () => import('./me.js'),
   'responses-scan': () => import('./responses-scan.js'),
