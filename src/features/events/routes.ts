@@ -39,7 +39,9 @@ export async function eventRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { cursor, limit = CURSOR_DEFAULT_LIMIT, type, since } = request.query;
-      const page = await listEvents(app.ctx.db, { clock: app.ctx.clock, cursorSecret: app.ctx.config.secretKey }, {
+      // The replica may lag: this is a reconciliation read, newest first, and an event a moment old shows on the
+      // next first page; the keyset over older events is the same on the replica.
+      const page = await listEvents(app.ctx.readDb, { clock: app.ctx.clock, cursorSecret: app.ctx.config.secretKey }, {
         companyId: request.auth.company.id,
         limit,
         cursor,
