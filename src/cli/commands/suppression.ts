@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { SUPPRESSION_REASONS, type Suppression, type SuppressionReason } from '../../features/suppression/suppressions.js';
+import type { Suppression } from '../../features/suppression/suppressions.js';
+import { SUPPRESSION_REASONS, type SuppressionReason } from '../../features/suppression/reasons.js';
 import { CliError } from '../output.js';
 import { companyIdForSlug, runCommand, type CliRuntime } from '../runtime.js';
 
