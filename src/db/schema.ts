@@ -14,3 +14,4 @@ export * from '../features/invites/table.js';
 export * from '../features/messaging/table.js';
 export * from '../features/suppression/table.js';
 export * from '../features/statistics/table.js';
+export * from '../features/respondent/table.js';

@@ -22,6 +22,10 @@ export const ERROR_CODES = [
   'INTERNAL_ERROR',
   /** extension code of the roster import (contract decisions) */
   'DROP_THRESHOLD_EXCEEDED',
+  /** extension codes of the respondent surface (/r/v1 and the pages; contract decisions) */
+  'INVITE_GONE',
+  'FORM_CLOSED',
+  'INVITE_REQUIRED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

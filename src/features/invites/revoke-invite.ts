@@ -6,11 +6,12 @@ import { isUuid } from '../../lib/ids.js';
 import { emitInviteEvent } from './emit-invite-event.js';
 import { INVITE_COLUMNS, type InviteRow } from './invite-view.js';
 import { cancelPendingMessages } from './cancel-messages.js';
+import { deleteDraft } from '../respondent/delete-draft.js';
 
 /**
  * Revokes an invite: the link dies at once, its pending and scheduled messages are cancelled
  * with their reserved units returned, and invite.revoked is emitted, all in one transaction.
- * (The saved draft belongs to the respondent surface, which deletes it for a revoked invite.)
+ * The respondent's saved draft is deleted with it.
  * Revoking a revoked invite answers it again without a second event; a responded one is 409.
  */
 export async function revokeInvite(db: Db, deps: EmitDeps, companyId: string, inviteId: string): Promise<InviteRow> {
@@ -29,6 +30,7 @@ export async function revokeInvite(db: Db, deps: EmitDeps, companyId: string, in
     if (row.previous === 'responded') throw new ApiError('ALREADY_RESPONDED', 'This invite has already become a response and cannot be revoked.');
     if (row.previous === 'revoked') return row;
     await cancelPendingMessages(tx, sql`company_id = ${companyId} AND invite_id = ${inviteId}`, now);
+    await deleteDraft(tx, companyId, inviteId);
     await emitInviteEvent(tx, deps, 'invite.revoked', row, row.formName);
     return row;
   });

@@ -34,6 +34,10 @@ export const invites = pgTable('invites', {
   expiresAt: ts('expires_at'),
   statusChangedAt: ts('status_changed_at').notNull(),
   createdAt: ts('created_at').notNull(),
+  /** The respondent surface's lifecycle stamps (migration 0700), each set once. */
+  openedAt: ts('opened_at'),
+  startedAt: ts('started_at'),
+  respondedAt: ts('responded_at'),
 });
 
 export const inviteMessages = pgTable('invite_messages', {

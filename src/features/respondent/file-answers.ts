@@ -1,0 +1,48 @@
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/database.js';
+import { respondentUploads } from '../../db/schema.js';
+import { validationError, type FieldError } from '../../lib/errors.js';
+import { childPath, fieldError } from '../../lib/field-errors.js';
+import { isUuid } from '../../lib/ids.js';
+import type { Answers } from '../forms/definition/index.js';
+import { questionsOf } from '../forms/definition/tree.js';
+import type { FormRecord } from '../forms/find-form.js';
+
+interface FileAnswer {
+  fileId: string;
+  name: string;
+  size: number;
+  mime: string;
+}
+
+/**
+ * A FILE answer must name files uploaded to this form (through this invite on a personal link,
+ * through the public link otherwise) exactly as stored: a page cannot point a response at
+ * another respondent's file or restate its size or type. One query for all FILE answers.
+ */
+export async function assertFileAnswers(db: DbOrTx, form: Pick<FormRecord, 'id' | 'companyId' | 'content'>, inviteId: string | null, answers: Answers): Promise<void> {
+  const given = questionsOf(form.content)
+    .filter((question) => question.type === 'FILE' && Array.isArray(answers[question.id]))
+    .flatMap((question) => (answers[question.id] as FileAnswer[]).map((file, index) => ({ file, path: childPath(childPath(`answers.${question.id}`, index), 'fileId') })));
+  if (given.length === 0) return;
+  const ids = [...new Set(given.map(({ file }) => file.fileId).filter(isUuid))];
+  const stored = ids.length === 0 ? [] : await db
+    .select()
+    .from(respondentUploads)
+    .where(
+      and(
+        eq(respondentUploads.companyId, form.companyId),
+        eq(respondentUploads.formId, form.id),
+        inviteId === null ? isNull(respondentUploads.inviteId) : eq(respondentUploads.inviteId, inviteId),
+        inArray(respondentUploads.id, ids),
+      ),
+    );
+  const byId = new Map(stored.map((upload) => [upload.id, upload]));
+  const errors: FieldError[] = given.flatMap(({ file, path }) => {
+    const upload = byId.get(file.fileId);
+    if (!upload) return [fieldError(path, 'unknown_reference', 'No file with this id was uploaded for this form.')];
+    const same = upload.name === file.name && upload.size === file.size && upload.mime === file.mime;
+    return same ? [] : [fieldError(path, 'invalid_value', 'name, size and mime must be those the upload answered.')];
+  });
+  if (errors.length > 0) throw validationError(errors, 'The answers are invalid.');
+}

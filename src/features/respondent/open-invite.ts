@@ -1,0 +1,57 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import { inviteDrafts } from '../../db/schema.js';
+import type { EmitDeps } from '../events/emit-event.js';
+import type { FormRecord } from '../forms/find-form.js';
+import type { InviteStatus } from '../invites/schemas.js';
+import { findInviteByToken, formClosed, inviteGone, isGone, type RespondentCompany } from './find-invite.js';
+import { stampStage } from './invite-stage.js';
+import { isLinkPreview } from './link-preview.js';
+import { publicForm, type PublicForm } from './public-form.js';
+
+export interface OpenInviteInput {
+  token: string;
+  opener: { method: 'GET' | 'HEAD'; userAgent?: string };
+}
+
+export interface OpenedInvite {
+  invite: { id: string; status: InviteStatus; expiresAt: Date | null };
+  form: FormRecord;
+  publicForm: PublicForm;
+  company: RespondentCompany;
+  respondent: { name: string | null };
+  draft: { answers: Record<string, unknown>; sectionIndex: number; savedAt: Date } | null;
+  /** responded: the page shows "already answered" (not an error). */
+  status: 'open' | 'responded';
+}
+
+/**
+ * Resolves a personal link. Unknown token: NOT_FOUND (one answer, no hint); revoked or expired:
+ * INVITE_GONE; closed form: FORM_CLOSED; already answered: status responded. A person's GET marks
+ * the invite opened once (invite.opened in the same transaction); HEAD and link-preview fetchers
+ * (WhatsApp's card, crawlers) never do.
+ */
+export async function openInvite(db: Db, deps: EmitDeps, input: OpenInviteInput): Promise<OpenedInvite> {
+  const found = await findInviteByToken(db, input.token);
+  const { form, company } = found;
+  let invite = found.invite;
+  const base = { form, publicForm: publicForm(form), company, respondent: { name: invite.name } };
+  const view = () => ({ id: invite.id, status: invite.status, expiresAt: invite.expiresAt });
+  if (invite.status === 'responded') return { ...base, invite: view(), draft: null, status: 'responded' };
+  const now = deps.clock.now();
+  if (isGone(invite, now)) throw inviteGone();
+  if (form.isClosed) throw formClosed();
+  if (input.opener.method === 'GET' && !isLinkPreview(input.opener.userAgent) && invite.openedAt === null) {
+    invite = (await db.transaction((tx) => stampStage(tx, deps, invite.id, 'opened', form.name))) ?? invite;
+  }
+  const [draft] = await db
+    .select()
+    .from(inviteDrafts)
+    .where(and(eq(inviteDrafts.companyId, invite.companyId), eq(inviteDrafts.inviteId, invite.id)));
+  return {
+    ...base,
+    invite: view(),
+    draft: draft ? { answers: draft.answers, sectionIndex: draft.sectionIndex, savedAt: draft.savedAt } : null,
+    status: 'open',
+  };
+}

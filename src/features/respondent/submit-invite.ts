@@ -1,0 +1,45 @@
+import type { Db } from '../../db/database.js';
+import { acceptAnswers } from './answers.js';
+import { deleteDraft } from './delete-draft.js';
+import { assertFileAnswers } from './file-answers.js';
+import { assertWritable, findInviteByToken, refuseChanged } from './find-invite.js';
+import { stampStage } from './invite-stage.js';
+import { recordSubmission, type SubmissionDeps } from './record-submission.js';
+import { answerDims, declaredDims } from './response-dims.js';
+
+export interface SubmitInviteInput {
+  token: string;
+  answers: unknown;
+}
+
+/**
+ * Finalizes a personal link: answers to hidden questions dropped, the rest validated as
+ * recordResponse does; the respondent comes FROM THE INVITE (never the page), dims from the invite
+ * (and from answers for dims with source answer), the org from the invite's unit (orgSource
+ * invite), else an answered unit (answer), else none. In one transaction: the invite moves to
+ * responded (the conditional UPDATE decides which of racing submits wins: the others get
+ * ALREADY_RESPONDED), recordResponse runs, invite.responded and response.created are emitted and
+ * the draft is deleted.
+ */
+export async function submitInvite(db: Db, deps: SubmissionDeps, input: SubmitInviteInput): Promise<{ responseId: string }> {
+  const { invite, form } = await findInviteByToken(db, input.token);
+  const now = deps.clock.now();
+  assertWritable({ invite, form }, now);
+  const answers = acceptAnswers(form.content, input.answers);
+  return db.transaction(async (tx) => {
+    const responded = await stampStage(tx, deps, invite.id, 'responded', form.name);
+    if (!responded) return refuseChanged(tx, input.token, now);
+    await assertFileAnswers(tx, form, invite.id, answers);
+    const fromAnswers = await answerDims(tx, form, answers);
+    const org = responded.orgUnitId && responded.orgPath ? { unitId: responded.orgUnitId, path: responded.orgPath, source: 'invite' as const } : fromAnswers.org;
+    const response = await recordSubmission(tx, deps, form, {
+      answers,
+      dims: { ...declaredDims(form, responded.dims, 'invite'), ...fromAnswers.dims },
+      respondent: { name: responded.name, email: responded.email, phone: responded.phone, externalId: responded.externalId },
+      inviteId: invite.id,
+      org,
+    });
+    await deleteDraft(tx, invite.companyId, invite.id);
+    return { responseId: response.id };
+  });
+}

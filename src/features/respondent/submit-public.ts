@@ -1,0 +1,58 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { Db } from '../../db/database.js';
+import { validationError } from '../../lib/errors.js';
+import { schemaErrors } from '../../lib/field-errors.js';
+import { acceptAnswers } from './answers.js';
+import { assertFileAnswers } from './file-answers.js';
+import { loadPublicForm, type PublicFormInput } from './load-public-form.js';
+import { recordSubmission, type SubmissionDeps } from './record-submission.js';
+import { answerDims, linkDims } from './response-dims.js';
+
+/** Who answered, as the public link's prefill says (name, email, phone, externalId query parameters). */
+export const PrefillRespondentSchema = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+    email: Type.Optional(Type.String({ maxLength: 320 })),
+    phone: Type.Optional(Type.String({ maxLength: 32 })),
+    externalId: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+export type PrefillRespondent = Static<typeof PrefillRespondentSchema>;
+
+export interface SubmitPublicInput extends PublicFormInput {
+  answers: unknown;
+  respondent?: unknown;
+  /** dim key → value (an entity's id or code, a number, a date): only dims with source link. */
+  dims?: unknown;
+}
+
+/** Blank prefill fields are absent ones; a prefill of nothing is an anonymous respondent. */
+function prefillRespondent(given: PrefillRespondent | undefined) {
+  const fields = Object.entries(given ?? {}).flatMap(([key, value]) => (value.trim() === '' ? [] : [[key, value.trim()]]));
+  return fields.length === 0 ? null : Object.fromEntries(fields);
+}
+
+/**
+ * Finalizes a public link: the respondent and dims come from the prefill (dims made canonical:
+ * entity code or id; orgSource link when the unit came from it, else an answered unit), answers to
+ * hidden questions dropped. The response and response.created (inviteId null) in one transaction.
+ */
+export async function submitPublic(db: Db, deps: SubmissionDeps, input: SubmitPublicInput): Promise<{ responseId: string }> {
+  const { form } = await loadPublicForm(db, deps, input);
+  const respondentErrors = input.respondent === undefined ? [] : schemaErrors(PrefillRespondentSchema, input.respondent, 'respondent');
+  if (respondentErrors.length > 0) throw validationError(respondentErrors, 'The respondent is invalid.');
+  const answers = acceptAnswers(form.content, input.answers);
+  const fromLink = await linkDims(db, form, input.dims);
+  return db.transaction(async (tx) => {
+    await assertFileAnswers(tx, form, null, answers);
+    const fromAnswers = await answerDims(tx, form, answers);
+    const response = await recordSubmission(tx, deps, form, {
+      answers,
+      dims: { ...fromLink.dims, ...fromAnswers.dims },
+      respondent: prefillRespondent(input.respondent as PrefillRespondent | undefined),
+      org: fromLink.org ?? fromAnswers.org,
+    });
+    return { responseId: response.id };
+  });
+}

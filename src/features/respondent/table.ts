@@ -1,0 +1,24 @@
+import { bigint, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { companyId, ts } from '../../db/columns.js';
+
+/** Drizzle mirror of migrations/0700_respondent.sql (the migration is the source of truth). */
+
+export const inviteDrafts = pgTable('invite_drafts', {
+  inviteId: uuid('invite_id').primaryKey(),
+  companyId: companyId(),
+  answers: jsonb('answers').$type<Record<string, unknown>>().notNull(),
+  sectionIndex: integer('section_index').notNull(),
+  savedAt: ts('saved_at').notNull(),
+});
+
+export const respondentUploads = pgTable('respondent_uploads', {
+  id: uuid('id').primaryKey(),
+  companyId: companyId(),
+  formId: uuid('form_id').notNull(),
+  inviteId: uuid('invite_id'),
+  name: text('name').notNull(),
+  mime: text('mime').notNull(),
+  size: bigint('size', { mode: 'number' }).notNull(),
+  sha256: text('sha256').notNull(),
+  createdAt: ts('created_at').notNull(),
+});
