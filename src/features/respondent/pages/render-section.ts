@@ -19,7 +19,10 @@ export interface SectionPage {
   action: string;
   /** personal link: the autosave address of the page script */
   draftUrl?: string;
-  /** public link: the earlier sections' answers, carried in the page */
+  /**
+   * The answers so far, carried in the page: the public link posts them back (it has no draft);
+   * on both links the script evaluates conditions on earlier sections and autosaves them whole.
+   */
   state?: Answers;
 }
 

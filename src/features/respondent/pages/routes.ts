@@ -143,7 +143,7 @@ export async function respondentPages(app: FastifyInstance) {
     const answers = opened.draft?.answers ?? {};
     const sectionIndex = currentSection(opened.form.content, answers, opened.draft?.sectionIndex ?? 0);
     return pageHeaders(reply).send(
-      renderSection({ ...context, formName: opened.form.name, content: opened.form.content, answers, sectionIndex, errors: [], action: `/i/${token}`, draftUrl: `/r/v1/invites/${token}/draft` }),
+      renderSection({ ...context, formName: opened.form.name, content: opened.form.content, answers, sectionIndex, errors: [], action: `/i/${token}`, draftUrl: `/r/v1/invites/${token}/draft`, state: answers }),
     );
   }
 
@@ -174,7 +174,7 @@ export async function respondentPages(app: FastifyInstance) {
       const outcome = flow(form.content, previous, posted, files);
       if (outcome.kind === 'errors') {
         await saveDraft(app.ctx.db, app.ctx, { token, answers: outcome.fitting, sectionIndex: outcome.sectionIndex });
-        return pageHeaders(reply).code(422).send(renderSection({ ...page, answers: outcome.answers, sectionIndex: outcome.sectionIndex, errors: outcome.errors }));
+        return pageHeaders(reply).code(422).send(renderSection({ ...page, answers: outcome.answers, sectionIndex: outcome.sectionIndex, errors: outcome.errors, state: outcome.fitting }));
       }
       if (outcome.kind === 'step') {
         await saveDraft(app.ctx.db, app.ctx, { token, answers: outcome.answers, sectionIndex: outcome.sectionIndex });

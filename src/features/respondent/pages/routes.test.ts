@@ -1,0 +1,145 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../../test/harness.js';
+import { createInvite, createSteppedForm } from '../../../../test/respondent-pages.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+}, 60_000);
+afterAll(() => t.close());
+
+const form = (fields: Record<string, string | string[]>) =>
+  new URLSearchParams(Object.entries(fields).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]]))).toString();
+const post = (url: string, fields: Record<string, string | string[]>) =>
+  t.app.inject({ method: 'POST', url, payload: form(fields), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+
+describe('personal link without JavaScript', () => {
+  it('walks the sections: errors tied to fields, a question revealed in its section, a section shown by an answer, submit then thank-you', async () => {
+    const { company, token } = await t.tenant();
+    const { form, q, option } = await createSteppedForm(t, company.id);
+    const invite = await createInvite(t, token, form.id);
+    const url = `/i/${invite.token}`;
+
+    const first = await t.app.inject({ url });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(first.headers['content-security-policy']).not.toContain('unsafe-inline');
+    expect(first.headers['referrer-policy']).toBe('no-referrer');
+    expect(first.body).toContain('<html lang="en">');
+    expect(first.body).toContain('Step 1 of 2');
+    expect(first.body).toMatch(new RegExp(`<div class="q" id="q-${q('missed')}" data-q="${q('missed')}" hidden>`));
+
+    const empty = await post(url, { _section: '0', _shown: `${q('campus')},${q('attended')}`, _action: 'next' });
+    expect(empty.statusCode).toBe(422);
+    expect(empty.body).toContain(`aria-describedby="e-${q('campus')}"`);
+    expect(empty.body).toContain(`<p class="err" id="e-${q('campus')}">Please answer this question.</p>`);
+    expect(empty.body).toContain(`<a href="#f-${q('campus')}">`);
+
+    // "No" reveals the mandatory "missed" in the same section: shown before moving on
+    const reveal = await post(url, { _section: '0', _shown: `${q('campus')},${q('attended')}`, _action: 'next', [`q.${q('campus')}`]: option('campus', 'online'), [`q.${q('attended')}`]: 'false' });
+    expect(reveal.statusCode).toBe(303);
+    const again = await t.app.inject({ url });
+    expect(again.body).toMatch(new RegExp(`<div class="q" id="q-${q('missed')}" data-q="${q('missed')}">`));
+    expect(again.body).toContain('Step 1 of 3');
+
+    const tooMany = await post(url, { _section: '0', _shown: `${q('campus')},${q('attended')},${q('missed')}`, _action: 'next', [`q.${q('campus')}`]: option('campus', 'online'), [`q.${q('attended')}`]: 'false', [`q.${q('missed')}`]: '500' });
+    expect(tooMany.statusCode).toBe(422);
+    expect(tooMany.body).toContain('This number is too large.');
+
+    const toOnline = await post(url, { _section: '0', _shown: `${q('campus')},${q('attended')},${q('missed')}`, _action: 'next', [`q.${q('campus')}`]: option('campus', 'online'), [`q.${q('attended')}`]: 'false', [`q.${q('missed')}`]: '3' });
+    expect(toOnline.statusCode).toBe(303);
+    expect((await t.app.inject({ url })).body).toContain('Online experience');
+    await post(url, { _section: '1', _shown: q('platform'), _action: 'next', [`q.${q('platform')}`]: 'Moodle' });
+
+    const last = await t.app.inject({ url });
+    expect(last.body).toContain('Step 3 of 3');
+    expect(last.body).toContain('Send answers');
+    const submit = await post(url, {
+      _section: '2',
+      _shown: [q('overall'), q('topics'), q('teacher'), q('comment')].join(','),
+      _action: 'next',
+      [`q.${q('overall')}`]: '4',
+      [`q.${q('topics')}.${option('topics', 'theory')}`]: '3',
+      [`q.${q('topics')}.${option('topics', 'labs')}`]: '1',
+      [`q.${q('topics')}.${option('topics', 'projects')}`]: '2',
+      [`q.${q('teacher')}.${option('teacher', 'clarity')}`]: option('teacher', 'good'),
+      [`q.${q('comment')}`]: 'Line one\r\nline <two>',
+    });
+    expect(submit.statusCode).toBe(303);
+    expect(submit.headers.location).toBe(`${url}/thanks`);
+    const thanks = await t.app.inject({ url: `${url}/thanks` });
+    expect(thanks.statusCode).toBe(200);
+    expect(thanks.body).toContain('Thank you');
+
+    const { rows } = await t.ctx.db.execute<{ answers: Record<string, unknown> }>(sql`SELECT answers FROM responses WHERE form_id = ${form.id}`);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].answers).toEqual({
+      [q('campus')]: option('campus', 'online'),
+      [q('attended')]: false,
+      [q('missed')]: 3,
+      [q('platform')]: 'Moodle',
+      [q('overall')]: 4,
+      [q('topics')]: [option('topics', 'labs'), option('topics', 'projects'), option('topics', 'theory')],
+      [q('teacher')]: { [option('teacher', 'clarity')]: option('teacher', 'good') },
+      [q('comment')]: 'Line one\nline <two>',
+    });
+    const answered = await t.app.inject({ url });
+    expect(answered.statusCode).toBe(200);
+    expect(answered.body).toContain('Already answered');
+  });
+
+  it('going back keeps the answers; a hidden answer is dropped when the condition changes', async () => {
+    const { company, token } = await t.tenant();
+    const { form, q, option } = await createSteppedForm(t, company.id);
+    const invite = await createInvite(t, token, form.id);
+    const url = `/i/${invite.token}`;
+    const base = { _section: '0', _shown: `${q('campus')},${q('attended')}`, _action: 'next', [`q.${q('attended')}`]: 'true' };
+    await post(url, { ...base, [`q.${q('campus')}`]: option('campus', 'online') });
+    await post(url, { _section: '1', _shown: q('platform'), _action: 'back', [`q.${q('platform')}`]: 'Teams' });
+    const page = await t.app.inject({ url });
+    expect(page.body).toContain('Step 1 of 3');
+    expect(page.body).toMatch(new RegExp(`value="${option('campus', 'online')}" checked`));
+    await post(url, { ...base, [`q.${q('campus')}`]: option('campus', 'north') });
+    expect((await t.app.inject({ url })).body).toContain('The course');
+    const { rows } = await t.ctx.db.execute<{ answers: Record<string, unknown> }>(sql`SELECT answers FROM invite_drafts WHERE invite_id = ${invite.id}`);
+    expect(rows[0].answers).toEqual({ [q('campus')]: option('campus', 'north'), [q('attended')]: true });
+  });
+});
+
+describe('status pages', () => {
+  it('unknown 404 (no hint), revoked 410, closed 410, invite required 403, with the form name escaped', async () => {
+    const { company, token } = await t.tenant();
+    const { form } = await createSteppedForm(t, company.id, { name: 'Survey <script>alert(1)</script>' });
+    const invite = await createInvite(t, token, form.id);
+
+    const page = await t.app.inject({ url: `/i/${invite.token}` });
+    expect(page.body).toContain('Survey &lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(page.body).not.toContain('<script>alert(1)');
+
+    for (const url of ['/i/' + 'A'.repeat(43), '/i/short', `/f/${company.slug}/nope`, '/f/nope/stepped']) {
+      const res = await t.app.inject({ url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body).toContain('Page not found');
+      expect(res.body).not.toContain(company.name);
+    }
+
+    const publicPage = await t.app.inject({ url: `/f/${company.slug}/stepped`, headers: { 'accept-language': 'es' } });
+    expect(publicPage.statusCode).toBe(200);
+
+    expect((await t.post(token, `/v1/invites/${invite.id}/revoke`)).statusCode).toBe(200);
+    const gone = await t.app.inject({ url: `/i/${invite.token}` });
+    expect(gone.statusCode).toBe(410);
+    expect(gone.body).toContain('no longer valid');
+  });
+
+  it('picks the language: the form setting, else the company locale, else Accept-Language', async () => {
+    const { company, token } = await t.tenant();
+    const { form } = await createSteppedForm(t, company.id, { slug: 'es-form', settings: { isPublic: true, language: 'es' } });
+    const res = await t.app.inject({ url: `/f/${company.slug}/es-form`, headers: { 'accept-language': 'pt-BR' } });
+    expect(res.body).toContain('<html lang="es">');
+    expect(res.body).toContain('Paso 1 de 2');
+    const invite = await createInvite(t, token, form.id);
+    expect((await t.app.inject({ url: `/i/${invite.token}` })).body).toContain('Siguiente');
+  });
+});
