@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * The page script (progressive enhancement; the page works without it). Bundled by esbuild with
  * the same browser-safe rules the server applies: shows and hides questions as answers change,
