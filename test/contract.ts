@@ -7,7 +7,7 @@ import addFormats from 'ajv-formats';
  * on every request, so the whole suite proves the published contract.
  */
 export interface OpenApiDocument {
-  paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>>;
+  paths: Record<string, Record<string, { servers?: { url: string }[]; responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>>;
   [key: string]: unknown;
 }
 
@@ -15,6 +15,11 @@ interface Operation {
   pattern: RegExp;
   path: string;
   method: string;
+}
+
+function operationPrefix(operation: { servers?: { url: string }[] }, fallback: string): string {
+  const server = operation.servers?.[0]?.url;
+  return server === undefined ? fallback : new URL(server).pathname.replace(/\/$/, '');
 }
 
 export class ContractChecker {
@@ -26,10 +31,11 @@ export class ContractChecker {
     (addFormats as unknown as (ajv: Ajv2020) => void)(this.ajv);
     this.ajv.addSchema(doc as object, 'openapi');
     this.operations = Object.entries(doc.paths).flatMap(([path, item]) =>
-      Object.keys(item).map((method) => ({
+      Object.entries(item).map(([method, operation]) => ({
         path,
         method: method.toUpperCase(),
-        pattern: new RegExp(`^${prefix}${path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+        // An operation with servers of its own (the respondent API at the root) is matched under their path.
+        pattern: new RegExp(`^${operationPrefix(operation, prefix)}${path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
       })),
     );
   }

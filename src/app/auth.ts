@@ -21,13 +21,13 @@ declare module 'fastify' {
 /** Failed authentications allowed per client address per rolling minute. */
 export const FAILED_AUTH_PER_MIN = 30;
 
-function setRateHeaders(reply: FastifyReply, decision: RateDecision): void {
+export function setRateHeaders(reply: FastifyReply, decision: RateDecision): void {
   reply.header('ratelimit-limit', decision.limit);
   reply.header('ratelimit-remaining', decision.remaining);
   reply.header('ratelimit-reset', decision.resetSeconds);
 }
 
-function rateLimited(decision: RateDecision): ApiError {
+export function rateLimited(decision: RateDecision): ApiError {
   return new ApiError('RATE_LIMITED', `Rate limit exceeded. Retry in ${decision.resetSeconds} s.`, null, {
     'retry-after': String(decision.resetSeconds),
   });

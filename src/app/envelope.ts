@@ -88,9 +88,14 @@ export function successEnvelope<T extends TSchema>(data: T, meta?: TSchema) {
 
 /** Per-status error responses of a route, for validation of the answer and for the OpenAPI document. */
 export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
-  const byStatus: Record<number, Set<string>> = {};
   // Any /v1 route may refuse its input (platform rules: strict query numbers, no NUL, no unknown parameter).
-  for (const code of ['UNAUTHORIZED', 'VALIDATION_ERROR', 'RATE_LIMITED', 'INTERNAL_ERROR', ...codes] as ErrorCode[]) {
+  return errorResponsesOf(['UNAUTHORIZED', 'VALIDATION_ERROR', 'RATE_LIMITED', 'INTERNAL_ERROR', ...codes]);
+}
+
+/** errorResponses without the /v1 defaults, for routes that take no key (the respondent API). */
+export function errorResponsesOf(codes: ErrorCode[]): Record<number, TSchema> {
+  const byStatus: Record<number, Set<string>> = {};
+  for (const code of codes) {
     (byStatus[ERROR_STATUS[code]] ??= new Set()).add(code);
   }
   return Object.fromEntries(

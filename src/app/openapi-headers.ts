@@ -13,6 +13,9 @@ const HEADERS = {
 
 type HeaderName = keyof typeof HEADERS;
 
+/** Operations of the respondent API: no key, rate limited per client address. */
+export const RESPONDENT_PREFIX = /^\/r\/v1(?=\/|$)/;
+
 interface Operation {
   security?: Array<Record<string, unknown>>;
   responses?: Record<string, { headers?: Record<string, unknown> }>;
@@ -30,9 +33,10 @@ export function withResponseHeaders<T extends object>(document: T): T {
     headers: Object.fromEntries(Object.entries(HEADERS).map(([id, { name: _name, ...header }]) => [id, header])),
   };
   const ref = (id: HeaderName) => [HEADERS[id].name, { $ref: `#/components/headers/${id}` }];
-  for (const item of Object.values(doc.paths ?? {})) {
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const operation of Object.values(item)) {
-      const authenticated = (operation.security ?? []).length > 0;
+      // The respondent API counts per client address instead of per key, with the same headers.
+      const authenticated = (operation.security ?? []).length > 0 || RESPONDENT_PREFIX.test(path);
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         const ids: HeaderName[] = ['XRequestId'];
         if (authenticated) ids.push('RateLimitLimit', 'RateLimitRemaining', 'RateLimitReset');

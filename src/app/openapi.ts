@@ -2,7 +2,12 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { SCOPES } from '../features/keys/scopes.js';
-import { withResponseHeaders } from './openapi-headers.js';
+import { RESPONDENT_PREFIX, withResponseHeaders } from './openapi-headers.js';
+
+/** PUBLIC_API_URL without its /v1: where /r/v1 lives. */
+function serverRoot(publicApiUrl: string): string {
+  return publicApiUrl.replace(/\/v1\/?$/, '') || '/';
+}
 
 /** The OpenAPI 3.1 document is generated from the route schemas; nothing is written by hand. */
 export async function registerOpenApi(app: FastifyInstance, publicApiUrl: string): Promise<void> {
@@ -33,12 +38,19 @@ export async function registerOpenApi(app: FastifyInstance, publicApiUrl: string
     // Shared schemas keep their $id as the component name instead of def-N.
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transformObject: (documents) => withResponseHeaders('openapiObject' in documents ? documents.openapiObject : documents.swaggerObject),
-    transform: ({ schema, url, route }) => ({
-      // Each operation names the scope its key needs, straight from the route's own config.
-      schema: { ...schema, security: [{ bearerAuth: route.config?.scope ? [route.config.scope] : [] }] } as typeof schema,
-      // Routes are mounted under /v1 while the server URL already ends in /v1.
-      url: url.replace(/^\/v1(?=\/|$)/, '') || '/',
-    }),
+    transform: ({ schema, url, route }) => {
+      // The respondent API (/r/v1) takes no key (its credential is the invite token in the path)
+      // and lives beside /v1, so its operations name the installation's root as their server.
+      if (RESPONDENT_PREFIX.test(url)) {
+        return { schema: { ...schema, security: [], servers: [{ url: serverRoot(publicApiUrl), description: 'This installation' }] } as typeof schema, url };
+      }
+      return {
+        // Each operation names the scope its key needs, straight from the route's own config.
+        schema: { ...schema, security: [{ bearerAuth: route.config?.scope ? [route.config.scope] : [] }] } as typeof schema,
+        // Routes are mounted under /v1 while the server URL already ends in /v1.
+        url: url.replace(/^\/v1(?=\/|$)/, '') || '/',
+      };
+    },
   });
 }
 

@@ -30,6 +30,33 @@ export const LIST_ROUTES: Record<string, string[]> = {
 /** Body routes of the platform; the corpus test mounts a probe until real ones exist. */
 export const BODY_ROUTES = ['/v1/_probe/echo'];
 
+/** The respondent API (no key): its body routes with an unknown token or pair, its GET routes, its upload. */
+const UNKNOWN_INVITE = `/r/v1/invites/${'A'.repeat(43)}`;
+export const RESPONDENT_BODY_ROUTES: Array<[string, string]> = [
+  ['PUT', `${UNKNOWN_INVITE}/draft`],
+  ['POST', `${UNKNOWN_INVITE}/submit`],
+  ['POST', '/r/v1/forms/no-company/no-form/responses'],
+];
+export const RESPONDENT_GET_ROUTES = ['/r/v1/invites/{x}', '/r/v1/forms/{x}/survey', '/r/v1/forms/acme/{x}'];
+const RESPONDENT_BODIES: Array<[string, string]> = [
+  ['answers not an object', '{"answers":[1]}'],
+  ['answers null', '{"answers":null}'],
+  ['unknown field', '{"answers":{},"sectionIndex":0,"admin":true}'],
+  ['huge sectionIndex', '{"answers":{},"sectionIndex":1e400}'],
+  ['respondent as string', '{"answers":{},"respondent":"me"}'],
+  ['dims nested', '{"answers":{},"dims":{"unit":{"$gt":""}}}'],
+  ['NUL in an answer', '{"answers":{"q":"a\\u0000b"}}'],
+  ['proto answers', '{"answers":{"__proto__":{"polluted":true}}}'],
+];
+const MULTIPART_BODIES: Array<[string, string, string]> = [
+  ['no boundary', 'x', 'multipart/form-data'],
+  ['truncated', '--b\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nabc', 'multipart/form-data; boundary=b'],
+  ['only a field', '--b\r\nContent-Disposition: form-data; name="x"\r\n\r\ny\r\n--b--\r\n', 'multipart/form-data; boundary=b'],
+  ['two files', ['a', 'b'].map((n) => `--b\r\nContent-Disposition: form-data; name="${n}"; filename="${n}.txt"\r\nContent-Type: text/plain\r\n\r\n${n}\r\n`).join('') + '--b--\r\n', 'multipart/form-data; boundary=b'],
+  ['empty', '', 'multipart/form-data; boundary=b'],
+  ['JSON instead', '{"file":"x"}', 'application/json'],
+];
+
 const BAD_QUERY_VALUES = [
   'Infinity', '-Infinity', '1e400', '-1e400', 'NaN', '0x10', '0b11', '0o17', '%205%20', '%2B5', '1.0', '5.', '-0', '', '00',
   '%00', 'a%00b', '%FF', '%E2%82', '%C0%AF', '%ED%A0%80', '%EF%BF%BF', '%F0%9F%92%A9', 'true', 'null', '[]', '%7B%7D',
@@ -120,6 +147,17 @@ export function httpCases(): HttpCase[] {
     for (const [name, body, type = 'application/json'] of BAD_BODIES) {
       cases.push({ name: `${route} body ${name}`, method: 'POST', url: route, body, headers: type ? { 'content-type': type } : {} });
     }
+  }
+  for (const [method, route] of RESPONDENT_BODY_ROUTES) {
+    for (const [name, body] of RESPONDENT_BODIES) cases.push({ name: `${method} ${route} ${name}`, method, url: route, body, headers: { 'content-type': 'application/json' }, auth: false });
+    cases.push({ name: `${method} ${route} over 1 MiB`, method, url: route, body: `{"answers":{"q":"${'x'.repeat(1_100_000)}"}}`, headers: { 'content-type': 'application/json' }, auth: false });
+    cases.push({ name: `${method} ${route} unknown parameter`, method, url: `${route}?x=1`, body: '{"answers":{}}', headers: { 'content-type': 'application/json' }, auth: false });
+  }
+  for (const route of RESPONDENT_GET_ROUTES) {
+    for (const id of BAD_IDS) cases.push({ name: `GET ${route} ${id.slice(0, 40)}`, method: 'GET', url: route.replace('{x}', id), auth: false });
+  }
+  for (const [name, body, type] of MULTIPART_BODIES) {
+    cases.push({ name: `upload ${name}`, method: 'POST', url: `${UNKNOWN_INVITE}/files`, body, headers: { 'content-type': type }, auth: false });
   }
   for (const url of ['/', '/v1', '/v2/me', '/v1/%', '/v1/%zz', `/v1/${'a'.repeat(200)}`, '/v1/forms/%C0%AF', '/metrics?x=%00', '/healthz?%%', '/docs/%ZZ', '/v1/openapi.json?x=%00']) {
     cases.push({ name: `path ${url.slice(0, 40)}`, method: 'GET', url });

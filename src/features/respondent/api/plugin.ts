@@ -1,0 +1,40 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import { rateLimited, setRateHeaders } from '../../../app/auth.js';
+import { notFoundHandler } from '../../../app/error-handler.js';
+import { registerStrictInput } from '../../../app/strict-input.js';
+import { MAX_UPLOAD_BYTES } from '../upload-type.js';
+
+/**
+ * Requests per client address per rolling minute on /r/v1 (no key to count against). Generous for
+ * a person filling a form with autosave, and for respondents sharing a carrier's NAT address.
+ */
+export const RESPONDENT_REQUESTS_PER_MIN = 300;
+
+/**
+ * The platform's rules on the respondent API's scope: the per-address rate limit, strict input,
+ * the envelope for unknown routes, no caching of token answers, and the multipart parser of the
+ * upload route (one file part, nothing else of size).
+ */
+export async function registerRespondentPlatform(app: FastifyInstance): Promise<void> {
+  registerAddressRateLimit(app);
+  registerStrictInput(app);
+  app.setNotFoundHandler(notFoundHandler);
+  // A token is a credential: answers about it are never kept by a shared cache nor leaked by a referrer.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    reply.header('referrer-policy', 'no-referrer');
+  });
+  await app.register(multipart, {
+    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 0, parts: 1, headerPairs: 20, fieldNameSize: 100 },
+  });
+}
+
+/** The API's sliding-log limiter (memory or Redis, the context's), keyed by the client address. */
+function registerAddressRateLimit(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const decision = await app.ctx.limiter.hit(`respondent:${request.ip}`, RESPONDENT_REQUESTS_PER_MIN, app.ctx.clock.now().getTime());
+    setRateHeaders(reply, decision);
+    if (!decision.allowed) throw rateLimited(decision);
+  });
+}

@@ -1,0 +1,196 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { ok, successEnvelope } from '../../../app/envelope.js';
+import { loadPublicForm } from '../load-public-form.js';
+import { openInvite } from '../open-invite.js';
+import { saveDraft } from '../save-draft.js';
+import { storeUpload } from '../store-upload.js';
+import { submitInvite } from '../submit-invite.js';
+import { submitPublic } from '../submit-public.js';
+import { MAX_UPLOAD_BYTES, UPLOAD_MIME_TYPES } from '../upload-type.js';
+import { registerRespondentPlatform } from './plugin.js';
+import {
+  DraftBody,
+  DraftSaved,
+  FormParams,
+  PublicFormView,
+  PublicSubmitBody,
+  respondentErrors,
+  RespondentInvite,
+  ResponseCreated,
+  SubmitBody,
+  TokenParams,
+  UploadedFile,
+  type DraftBodyType,
+  type FormParamsType,
+  type PublicSubmitBodyType,
+  type SubmitBodyType,
+  type TokenParamsType,
+} from './schemas.js';
+import { readOneFile } from './read-upload.js';
+
+const TAGS = ['Respondent'];
+const companyView = ({ name, slug, locale }: { name: string; slug: string; locale: 'en' | 'pt-BR' | 'es' }) => ({ name, slug, locale });
+
+/**
+ * The respondent JSON API under /r/v1 (contract decisions, "The respondent surface"): the
+ * credential is the invite token in the path (no API key), or nothing on a public link. Same
+ * envelope and x-request-id as /v1, strict input, rate limited per client address.
+ */
+export async function respondentApi(app: FastifyInstance) {
+  await registerRespondentPlatform(app);
+
+  app.get<{ Params: TokenParamsType }>(
+    '/invites/:token',
+    {
+      schema: {
+        operationId: 'getRespondentInvite',
+        tags: TAGS,
+        summary: 'Open a personal link',
+        description:
+          "The form, the respondent's name, the saved draft and whether the invite is still open or already answered " +
+          '(status responded, 200). The first GET by a person marks the invite opened (invite.opened, once); HEAD and ' +
+          'link-preview fetchers (WhatsApp, facebookexternalhit, Slackbot, …) do not. Unknown token: 404 NOT_FOUND; revoked ' +
+          'or expired: 410 INVITE_GONE; closed form: 410 FORM_CLOSED.',
+        params: TokenParams,
+        response: { 200: { ...successEnvelope(Type.Ref(RespondentInvite)), description: 'The personal link' }, ...respondentErrors('NOT_FOUND', 'INVITE_GONE', 'FORM_CLOSED') },
+      },
+    },
+    async (request) => {
+      const opened = await openInvite(app.ctx.db, app.ctx, {
+        token: request.params.token,
+        opener: { method: request.method === 'HEAD' ? 'HEAD' : 'GET', userAgent: request.headers['user-agent'] },
+      });
+      return ok({
+        form: opened.publicForm,
+        company: companyView(opened.company),
+        respondent: opened.respondent,
+        draft: opened.draft ? { answers: opened.draft.answers, sectionIndex: opened.draft.sectionIndex, savedAt: opened.draft.savedAt.toISOString() } : null,
+        status: opened.status,
+        expiresAt: opened.invite.expiresAt?.toISOString() ?? null,
+      });
+    },
+  );
+
+  app.put<{ Params: TokenParamsType; Body: DraftBodyType }>(
+    '/invites/:token/draft',
+    {
+      schema: {
+        operationId: 'saveRespondentDraft',
+        tags: TAGS,
+        summary: 'Save the draft of a personal link (autosave)',
+        description:
+          'Replaces the one draft of the invite. Answers are checked against the form (unknown question ids, types and ' +
+          'bounds; mandatory questions only at submit); answers to hidden questions are dropped. The first save holding an ' +
+          'answer marks the invite started (invite.started, once). 409 ALREADY_RESPONDED after submit; 410 INVITE_GONE once ' +
+          'revoked or expired, even on a page opened before.',
+        params: TokenParams,
+        body: DraftBody,
+        response: {
+          200: { ...successEnvelope(DraftSaved), description: 'Saved' },
+          ...respondentErrors('NOT_FOUND', 'INVITE_GONE', 'FORM_CLOSED', 'ALREADY_RESPONDED', 'PAYLOAD_TOO_LARGE'),
+        },
+      },
+    },
+    async (request) => {
+      const saved = await saveDraft(app.ctx.db, app.ctx, { token: request.params.token, ...request.body });
+      return ok({ savedAt: saved.savedAt.toISOString() });
+    },
+  );
+
+  app.post<{ Params: TokenParamsType; Body: SubmitBodyType }>(
+    '/invites/:token/submit',
+    {
+      schema: {
+        operationId: 'submitRespondentInvite',
+        tags: TAGS,
+        summary: 'Submit a personal link',
+        description:
+          'Creates the response (respondent and dims from the invite, never from the body), moves the invite to responded and ' +
+          'emits invite.responded and response.created together. Answers to hidden questions are dropped; a hidden mandatory ' +
+          'question is not required. One response per invite: a second submit is 409 ALREADY_RESPONDED.',
+        params: TokenParams,
+        body: SubmitBody,
+        response: {
+          201: { ...successEnvelope(ResponseCreated), description: 'The response was created' },
+          ...respondentErrors('NOT_FOUND', 'INVITE_GONE', 'FORM_CLOSED', 'ALREADY_RESPONDED', 'PAYLOAD_TOO_LARGE'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const result = await submitInvite(app.ctx.db, app.ctx, { token: request.params.token, answers: request.body.answers });
+      return reply.code(201).send(ok(result));
+    },
+  );
+
+  app.post<{ Params: TokenParamsType }>(
+    '/invites/:token/files',
+    {
+      bodyLimit: MAX_UPLOAD_BYTES + 64 * 1024,
+      schema: {
+        operationId: 'uploadRespondentFile',
+        tags: TAGS,
+        summary: 'Upload a file for a FILE answer',
+        description:
+          `multipart/form-data with exactly one file part, at most ${MAX_UPLOAD_BYTES} bytes, of one of: ${UPLOAD_MIME_TYPES.join(', ')} ` +
+          '(the content must match the type). The answer is the value to put in the FILE answer: `[{ fileId, name, size, mime }]`. ' +
+          'Files are kept privately and never served back through this API.',
+        params: TokenParams,
+        consumes: ['multipart/form-data'],
+        response: {
+          201: { ...successEnvelope(Type.Ref(UploadedFile)), description: 'The stored file' },
+          ...respondentErrors('NOT_FOUND', 'INVITE_GONE', 'FORM_CLOSED', 'ALREADY_RESPONDED', 'PAYLOAD_TOO_LARGE'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const file = await readOneFile(request);
+      return reply.code(201).send(ok(await storeUpload(app.ctx.db, app.ctx, { token: request.params.token, file })));
+    },
+  );
+
+  app.get<{ Params: FormParamsType }>(
+    '/forms/:companySlug/:formSlug',
+    {
+      schema: {
+        operationId: 'getPublicForm',
+        tags: TAGS,
+        summary: 'Open a public link',
+        description:
+          'The form of /f/{companySlug}/{formSlug}. Unknown pair: 404 NOT_FOUND; closed: 410 FORM_CLOSED; a form that requires an ' +
+          'invite or is not public: 403 INVITE_REQUIRED.',
+        params: FormParams,
+        response: { 200: { ...successEnvelope(Type.Ref(PublicFormView)), description: 'The public form' }, ...respondentErrors('NOT_FOUND', 'FORM_CLOSED', 'INVITE_REQUIRED') },
+      },
+    },
+    async (request) => {
+      const loaded = await loadPublicForm(app.ctx.db, app.ctx, request.params);
+      return ok({ form: loaded.publicForm, company: companyView(loaded.company) });
+    },
+  );
+
+  app.post<{ Params: FormParamsType; Body: PublicSubmitBodyType }>(
+    '/forms/:companySlug/:formSlug/responses',
+    {
+      schema: {
+        operationId: 'submitPublicForm',
+        tags: TAGS,
+        summary: 'Submit a public link',
+        description:
+          'Creates a response with inviteId null. respondent and dims are the prefill of the public link (name, email, phone, ' +
+          'externalId, dim.<key>); only dims the form declares with source link may be set (an entity by id or code; a unit ' +
+          'gives the org, orgSource link). Answers to hidden questions are dropped.',
+        params: FormParams,
+        body: PublicSubmitBody,
+        response: {
+          201: { ...successEnvelope(ResponseCreated), description: 'The response was created' },
+          ...respondentErrors('NOT_FOUND', 'FORM_CLOSED', 'INVITE_REQUIRED', 'PAYLOAD_TOO_LARGE'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const result = await submitPublic(app.ctx.db, app.ctx, { ...request.params, ...request.body });
+      return reply.code(201).send(ok(result));
+    },
+  );
+}

@@ -1,0 +1,91 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { errorResponsesOf } from '../../../app/envelope.js';
+import type { ErrorCode } from '../../../lib/errors.js';
+import { closed, Nullable, NullableString, OneOf, Timestamp } from '../../../lib/schema-pieces.js';
+import { LOCALES } from '../../companies/company-settings.js';
+import { FormSection } from '../../forms/schemas.js';
+import { MAX_SECTION_INDEX } from '../save-draft.js';
+import { PrefillRespondentSchema } from '../submit-public.js';
+
+/** Shared ($id) schemas of the respondent API, published in the OpenAPI document. */
+
+export const RespondentForm = Type.Object(
+  {
+    id: Type.String(),
+    slug: Type.String(),
+    name: Type.String(),
+    description: NullableString,
+    content: Type.Object({ sections: Type.Array(Type.Ref(FormSection)) }),
+  },
+  { $id: 'RespondentForm', title: 'Form (as a respondent sees it)' },
+);
+
+export const RespondentCompany = Type.Object(
+  { name: Type.String(), slug: Type.String(), locale: OneOf(LOCALES) },
+  { $id: 'RespondentCompany', title: 'Company (as a respondent sees it)' },
+);
+
+const Answers = Type.Record(Type.String(), Type.Unknown(), { description: 'Keyed by question id; each value in the shape of its question type.' });
+
+export const RespondentInvite = Type.Object(
+  {
+    form: Type.Ref(RespondentForm),
+    company: Type.Ref(RespondentCompany),
+    respondent: Type.Object({ name: NullableString }),
+    draft: Nullable(Type.Object({ answers: Answers, sectionIndex: Type.Integer({ minimum: 0 }), savedAt: Timestamp })),
+    status: OneOf(['open', 'responded'] as const),
+    expiresAt: Nullable(Timestamp),
+  },
+  { $id: 'RespondentInvite', title: 'Personal link' },
+);
+
+export const PublicFormView = Type.Object({ form: Type.Ref(RespondentForm), company: Type.Ref(RespondentCompany) }, { $id: 'PublicFormView', title: 'Public link' });
+
+export const UploadedFile = Type.Object(
+  { fileId: Type.String(), name: Type.String(), size: Type.Integer({ minimum: 0 }), mime: Type.String() },
+  { $id: 'UploadedFile', title: 'Uploaded file (the value to put in a FILE answer)' },
+);
+
+export const respondentSchemas = [RespondentForm, RespondentCompany, RespondentInvite, PublicFormView, UploadedFile];
+
+export const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'The invite token of the personal link' }) }, closed);
+export type TokenParamsType = Static<typeof TokenParams>;
+
+export const FormParams = Type.Object(
+  {
+    companySlug: Type.String({ minLength: 1, maxLength: 100, description: "The company's slug" }),
+    formSlug: Type.String({ minLength: 1, maxLength: 100, description: "The form's slug (unique within its company)" }),
+  },
+  closed,
+);
+export type FormParamsType = Static<typeof FormParams>;
+
+export const DraftBody = Type.Object(
+  { answers: Answers, sectionIndex: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SECTION_INDEX, description: 'The step the respondent is on (0-based)' })) },
+  closed,
+);
+export type DraftBodyType = Static<typeof DraftBody>;
+
+export const SubmitBody = Type.Object({ answers: Answers }, closed);
+export type SubmitBodyType = Static<typeof SubmitBody>;
+
+export const PublicSubmitBody = Type.Object(
+  {
+    answers: Answers,
+    respondent: Type.Optional(PrefillRespondentSchema),
+    dims: Type.Optional(
+      Type.Record(Type.String(), Type.Union([Type.String({ maxLength: 200 }), Type.Number()]), {
+        description: 'Dims with source link: an entity id or code, a number, a date YYYY-MM-DD, a text.',
+        maxProperties: 50,
+      }),
+    ),
+  },
+  closed,
+);
+export type PublicSubmitBodyType = Static<typeof PublicSubmitBody>;
+
+export const ResponseCreated = Type.Object({ responseId: Type.String() });
+export const DraftSaved = Type.Object({ savedAt: Timestamp });
+
+/** Every respondent route may refuse its input or the rate limit. */
+export const respondentErrors = (...codes: ErrorCode[]) => errorResponsesOf(['VALIDATION_ERROR', 'RATE_LIMITED', 'INTERNAL_ERROR', ...codes]);
