@@ -94,6 +94,7 @@ function enhance(form: HTMLFormElement) {
     const url = form.dataset.draft;
     if (!url) return;
     clearTimeout(timer);
+    if (status) status.textContent = '';
     timer = setTimeout(() => {
       const { answers } = current();
       const invalid = new Set(sectionErrors(false).map((e) => /^answers\.([^.[]+)/.exec(e.path)?.[1]));
