@@ -40,7 +40,7 @@ export function renderSection(page: SectionPage): string {
     formName: page.formName,
     stepText: fill(s.step, { n: position + 1, total: steps.length }),
     errorSummary: s.errorSummary,
-    errorList: questions.filter((q) => q.error && !q.hidden).map((q) => ({ anchor: q.inputId, label: `${q.name}: ${q.error}` })),
+    errorList: questions.filter((q) => q.error && !q.hidden).map((q) => ({ anchor: q.inputId, label: `${q.name} — ${q.error}` })),
     action: page.action,
     enctype: fileQuestions.size > 0 ? 'multipart/form-data' : 'application/x-www-form-urlencoded',
     draftUrl: page.draftUrl,

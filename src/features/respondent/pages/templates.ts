@@ -29,6 +29,7 @@ table{border-collapse:collapse;width:100%}
 th,td{padding:.35rem;text-align:center;border-bottom:1px solid #d5d9de}
 th[scope=row]{text-align:left;font-weight:500}
 td label{display:flex;justify-content:center;align-items:center;min-height:44px}
+td input{width:1.25rem;height:1.25rem;margin:0}
 .cl{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 @media (max-width:30rem){thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 tr,th[scope=row],td{display:block;border:0}tr{border-bottom:1px solid #d5d9de;padding:.25rem 0}
@@ -98,7 +99,7 @@ const QUESTION = `{{#isText}}<div class="q" id="q-{{id}}" data-q="{{id}}"{{#hidd
 
 const FORM = `<h1>{{formName}}</h1>
 <p class="step">{{stepText}}</p>
-{{#errorList.length}}<div class="summary" id="error-summary" tabindex="-1" role="alert"><p>{{errorSummary}}</p><ul>{{#errorList}}<li><a href="#{{anchor}}">{{label}}</a></li>{{/errorList}}</ul></div>{{/errorList.length}}
+{{#errorList.length}}<div class="summary" id="error-summary" tabindex="-1" role="alert" autofocus><p>{{errorSummary}}</p><ul>{{#errorList}}<li><a href="#{{anchor}}">{{label}}</a></li>{{/errorList}}</ul></div>{{/errorList.length}}
 <form method="post" action="{{action}}" enctype="{{enctype}}" novalidate id="quorum-form"{{#draftUrl}} data-draft="{{draftUrl}}"{{/draftUrl}} data-section="{{sectionIndex}}" data-lang="{{lang}}" data-rules="{{rules}}" data-messages="{{messages}}">
 <h2>{{sectionName}}</h2>
 {{#sectionDescription}}<p class="desc">{{sectionDescription}}</p>{{/sectionDescription}}
