@@ -5,6 +5,7 @@ import { createContext } from '../../context.js';
 import { migrate } from '../../db/migrate.js';
 import { startWorker, type WorkerHandle } from '../../jobs/worker.js';
 import { demoBanner, ensureDemo } from '../../features/demo/seed-demo.js';
+import { demoLinks } from '../../features/respondent/pages/demo-links.js';
 import { printError } from '../output.js';
 
 interface Tiers {
@@ -64,7 +65,9 @@ async function startTiers(config: Config, tiers: Tiers, closers: Closer[], stop:
   }
   if (tiers.demo) {
     const origin = new URL(config.publicApiUrl).origin;
-    log(demoBanner(await ensureDemo(ctx), { api: config.publicApiUrl, docs: `${origin}/docs` }));
+    const demo = await ensureDemo(ctx);
+    const links = await demoLinks(ctx.db, demo.company, { origin, formUrl: config.publicFormUrl }, ctx.clock.now());
+    log(demoBanner(demo, { api: config.publicApiUrl, docs: `${origin}/docs` }, links));
   }
 }
 

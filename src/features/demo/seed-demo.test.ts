@@ -1,3 +1,4 @@
+import { demoLinks } from '../respondent/pages/demo-links.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { demoBanner, demoSeeders, ensureDemo } from './seed-demo.js';
@@ -37,6 +38,13 @@ describe('ensureDemo', () => {
     const banner = demoBanner(first, { api: 'http://localhost:3000/v1', docs: 'http://localhost:3000/docs' });
     expect(banner).toContain(`curl -H "Authorization: Bearer ${first.token}" http://localhost:3000/v1/me`);
     expect(banner).toContain('http://localhost:3000/dev/mail');
+
+    // The banner's two links answer in the browser: the public form and an open invite's personal link.
+    const links = await demoLinks(t.ctx.db, first.company, { origin: 'http://localhost:3000', formUrl: 'http://localhost:3000/i' }, t.clock.now());
+    const withLinks = demoBanner(first, { api: 'http://localhost:3000/v1', docs: 'http://localhost:3000/docs' }, links);
+    expect(withLinks).toContain(`${links.publicLink}  (public link)`);
+    expect(withLinks).toContain(`${links.personalLink}  (personal link of an invite)`);
+    for (const link of [links.publicLink, links.personalLink!]) expect((await t.app.inject({ url: new URL(link).pathname })).statusCode, link).toBe(200);
 
     // The invites of the demo: one import batch in several states, two of them in the dev mailbox.
     const form = (await t.get(first.token, '/v1/forms?limit=100')).json().data.find((f: { slug: string }) => f.slug === DEMO_INVITE_FORM);
