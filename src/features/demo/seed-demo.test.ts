@@ -39,13 +39,6 @@ describe('ensureDemo', () => {
     expect(banner).toContain(`curl -H "Authorization: Bearer ${first.token}" http://localhost:3000/v1/me`);
     expect(banner).toContain('http://localhost:3000/dev/mail');
 
-    // The banner's two links answer in the browser: the public form and an open invite's personal link.
-    const links = await demoLinks(t.ctx.db, first.company, { origin: 'http://localhost:3000', formUrl: 'http://localhost:3000/i' }, t.clock.now());
-    const withLinks = demoBanner(first, { api: 'http://localhost:3000/v1', docs: 'http://localhost:3000/docs' }, links);
-    expect(withLinks).toContain(`${links.publicLink}  (public link)`);
-    expect(withLinks).toContain(`${links.personalLink}  (personal link of an invite)`);
-    for (const link of [links.publicLink, links.personalLink!]) expect((await t.app.inject({ url: new URL(link).pathname })).statusCode, link).toBe(200);
-
     // The invites of the demo: one import batch in several states, two of them in the dev mailbox.
     const form = (await t.get(first.token, '/v1/forms?limit=100')).json().data.find((f: { slug: string }) => f.slug === DEMO_INVITE_FORM);
     const invites = (await t.get(first.token, `/v1/forms/${form.id}/invites`)).json().data as { status: string; email: string | null; batchId: string }[];
@@ -55,6 +48,13 @@ describe('ensureDemo', () => {
     // The failed seeding above sent too: the mailbox is the machine's, not the company's.
     expect([...new Set(mail.map((m) => m.to))].sort()).toEqual(['ana.silva@demo.school', 'bruno.souza@demo.school']);
     expect(mail[0].headers).toMatchObject({ 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
+
+    // The banner's two links answer in the browser: the public form and an open invite's personal link.
+    const links = await demoLinks(t.ctx.db, first.company, { origin: 'http://localhost:3000', formUrl: 'http://localhost:3000/i' }, t.clock.now());
+    const withLinks = demoBanner(first, { api: 'http://localhost:3000/v1', docs: 'http://localhost:3000/docs' }, links);
+    expect(withLinks).toContain(`${links.publicLink}  (public link)`);
+    expect(withLinks).toContain(`${links.personalLink}  (personal link of an invite)`);
+    for (const link of [links.publicLink, links.personalLink!]) expect((await t.app.inject({ url: new URL(link).pathname })).statusCode, link).toBe(200);
 
     const second = await ensureDemo(t.ctx);
     expect(second.created).toBe(false);
