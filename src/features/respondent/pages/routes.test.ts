@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/harness.js';
-import { createInvite, createSteppedForm } from '../../../../test/respondent-pages.js';
+import { createInvite, createSteppedForm, idsByKey } from '../../../../test/respondent-pages.js';
+import { findForm } from '../../forms/find-form.js';
+import { importForm } from '../../forms/import-form.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -107,6 +109,56 @@ describe('personal link without JavaScript', () => {
   });
 });
 
+describe('file uploads from a multipart section', () => {
+  async function postMultipart(url: string, fields: [string, string | Blob, string?][]) {
+    const data = new FormData();
+    for (const [name, value, filename] of fields) {
+      if (typeof value === 'string') data.append(name, value);
+      else data.append(name, value, filename);
+    }
+    const encoded = new Response(data);
+    const payload = Buffer.from(await encoded.arrayBuffer());
+    return t.app.inject({ method: 'POST', url, payload, headers: { 'content-type': encoded.headers.get('content-type')! } });
+  }
+
+  it('stores a PNG as the FILE answer { fileId, name, size, mime }, keeps it on the next post, refuses a file whose content is not its type', async () => {
+    const { company, token } = await t.tenant();
+    const definition = {
+      slug: 'with-files',
+      name: 'Evidence',
+      sections: [{ key: 's', name: 'Attach', questions: [{ key: 'shots', name: 'Screenshots', type: 'FILE' }, { key: 'note', name: 'Note', type: 'TEXT' }] }],
+    };
+    const { id } = await importForm(t.ctx.db, t.ctx, company.id, definition);
+    const { q } = idsByKey((await findForm(t.ctx.db, company.id, id))!);
+    const invite = await createInvite(t, token, id);
+    const url = `/i/${invite.token}`;
+
+    const page = await t.app.inject({ url });
+    expect(page.body).toContain('enctype="multipart/form-data"');
+    const png = new Blob([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3])], { type: 'image/png' });
+    const fake = new Blob([Buffer.from('MZ not a picture')], { type: 'image/png' });
+    const shown = ['_shown', `${q('shots')},${q('note')}`] as [string, string];
+
+    const refused = await postMultipart(url, [['_section', '0'], shown, ['_action', 'next'], [`q.${q('shots')}`, fake, 'evil.png']]);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('Files of this type are not accepted.');
+
+    // "back" on the only section stays there and saves the draft with the stored file
+    const stored = await postMultipart(url, [['_section', '0'], shown, ['_action', 'back'], [`q.${q('shots')}`, png, '../shot.png']]);
+    expect(stored.statusCode).toBe(303);
+    const { rows } = await t.ctx.db.execute<{ answers: Record<string, { fileId: string; name: string; size: number; mime: string }[]> }>(
+      sql`SELECT answers FROM invite_drafts WHERE invite_id = ${invite.id}`,
+    );
+    expect(rows[0].answers[q('shots')]).toEqual([{ fileId: expect.any(String), name: 'shot.png', size: 11, mime: 'image/png' }]);
+    expect((await t.app.inject({ url })).body).toContain('shot.png');
+
+    const submit = await postMultipart(url, [['_section', '0'], shown, ['_action', 'next'], [`q.${q('note')}`, 'see attached']]);
+    expect(submit.statusCode).toBe(303);
+    const { rows: responses } = await t.ctx.db.execute<{ answers: Record<string, unknown> }>(sql`SELECT answers FROM responses WHERE form_id = ${id}`);
+    expect(responses[0].answers).toEqual({ [q('shots')]: rows[0].answers[q('shots')], [q('note')]: 'see attached' });
+  });
+});
+
 describe('status pages', () => {
   it('unknown 404 (no hint), revoked 410, closed 410, invite required 403, with the form name escaped', async () => {
     const { company, token } = await t.tenant();
@@ -131,6 +183,22 @@ describe('status pages', () => {
     const gone = await t.app.inject({ url: `/i/${invite.token}` });
     expect(gone.statusCode).toBe(410);
     expect(gone.body).toContain('no longer valid');
+
+    const closedInvite = await createInvite(t, token, form.id, { name: 'Bo', email: 'bo@school.test' });
+    await createSteppedForm(t, company.id, { name: 'Survey <script>alert(1)</script>', settings: { isPublic: true, isClosed: true } });
+    for (const url of [`/i/${closedInvite.token}`, `/f/${company.slug}/stepped`]) {
+      const closed = await t.app.inject({ url });
+      expect(closed.statusCode, url).toBe(410);
+      expect(closed.body).toContain('This form is closed');
+    }
+    await createSteppedForm(t, company.id, { slug: 'invite-only', settings: { isPublic: true, requiresInvite: true } });
+    await createSteppedForm(t, company.id, { slug: 'private', settings: { isPublic: false } });
+    for (const url of [`/f/${company.slug}/invite-only`, `/f/${company.slug}/private`]) {
+      const refused = await t.app.inject({ url, headers: { 'accept-language': 'pt-BR,pt;q=0.9' } });
+      expect(refused.statusCode, url).toBe(403);
+      expect(refused.body).toContain('Convite necessário');
+      expect((await post(url, { _section: '0' })).statusCode).toBe(403);
+    }
   });
 
   it('picks the language: the form setting, else the company locale, else Accept-Language', async () => {
