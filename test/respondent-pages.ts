@@ -57,6 +57,19 @@ export function idsByKey(form: FormRecord) {
   return { q: (key: string) => q[key].id, option };
 }
 
+/** The answers both walk-through tests give (Online, missed 3 classes, Moodle, 4 stars, a ranking, one matrix row), as stored. */
+export function walkedAnswers({ q, option }: ReturnType<typeof idsByKey>): Record<string, unknown> {
+  return {
+    [q('campus')]: option('campus', 'online'),
+    [q('attended')]: false,
+    [q('missed')]: 3,
+    [q('platform')]: 'Moodle',
+    [q('overall')]: 4,
+    [q('topics')]: [option('topics', 'labs'), option('topics', 'projects'), option('topics', 'theory')],
+    [q('teacher')]: { [option('teacher', 'clarity')]: option('teacher', 'good') },
+  };
+}
+
 export async function createSteppedForm(t: TestApp, companyId: string, extra: Record<string, unknown> = {}) {
   const { id } = await importForm(t.ctx.db, t.ctx, companyId, steppedForm(extra));
   const form = (await findForm(t.ctx.db, companyId, id))!;

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/harness.js';
-import { createInvite, createSteppedForm, idsByKey } from '../../../../test/respondent-pages.js';
+import { createInvite, createSteppedForm, idsByKey, walkedAnswers } from '../../../../test/respondent-pages.js';
 import { findForm } from '../../forms/find-form.js';
 import { importForm } from '../../forms/import-form.js';
 
@@ -76,16 +76,7 @@ describe('personal link without JavaScript', () => {
 
     const { rows } = await t.ctx.db.execute<{ answers: Record<string, unknown> }>(sql`SELECT answers FROM responses WHERE form_id = ${form.id}`);
     expect(rows).toHaveLength(1);
-    expect(rows[0].answers).toEqual({
-      [q('campus')]: option('campus', 'online'),
-      [q('attended')]: false,
-      [q('missed')]: 3,
-      [q('platform')]: 'Moodle',
-      [q('overall')]: 4,
-      [q('topics')]: [option('topics', 'labs'), option('topics', 'projects'), option('topics', 'theory')],
-      [q('teacher')]: { [option('teacher', 'clarity')]: option('teacher', 'good') },
-      [q('comment')]: 'Line one\nline <two>',
-    });
+    expect(rows[0].answers).toEqual({ ...walkedAnswers({ q, option }), [q('comment')]: 'Line one\nline <two>' });
     const answered = await t.app.inject({ url });
     expect(answered.statusCode).toBe(200);
     expect(answered.body).toContain('Already answered');
