@@ -100,6 +100,31 @@ describe('personal link without JavaScript', () => {
   });
 });
 
+describe('public link without JavaScript', () => {
+  it('carries the earlier answers in the page, keeps the prefill in the action, and stores the respondent from the query', async () => {
+    const { company } = await t.tenant();
+    const { form, q, option } = await createSteppedForm(t, company.id);
+    const url = `/f/${company.slug}/stepped?name=Rui%20Lopes&email=rui%40school.test`;
+    const page = await t.app.inject({ url });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(`action="/f/${company.slug}/stepped?name=Rui%20Lopes&amp;email=rui%40school.test"`);
+    expect(page.body).not.toContain('data-draft'); // no draft to autosave on a public link
+
+    const second = await post(url, { _section: '0', _shown: `${q('campus')},${q('attended')}`, _action: 'next', _answers: '{}', [`q.${q('campus')}`]: option('campus', 'north'), [`q.${q('attended')}`]: 'true' });
+    expect(second.statusCode).toBe(200);
+    expect(second.body).toContain('The course');
+    const state = /name="_answers" value="([^"]*)"/.exec(second.body)![1].replace(/&quot;/g, '"');
+    expect(JSON.parse(state)).toEqual({ [q('campus')]: option('campus', 'north'), [q('attended')]: true });
+
+    const done = await post(url, { _section: '2', _shown: [q('overall'), q('topics'), q('teacher'), q('comment')].join(','), _action: 'next', _answers: state, [`q.${q('overall')}`]: '5' });
+    expect(done.statusCode).toBe(303);
+    expect(done.headers.location).toBe(`/f/${company.slug}/stepped/thanks`);
+    expect((await t.app.inject({ url: done.headers.location as string })).body).toContain('Thank you');
+    const { rows } = await t.ctx.db.execute<{ answers: Record<string, unknown>; respondent: Record<string, unknown> }>(sql`SELECT answers, respondent FROM responses WHERE form_id = ${form.id}`);
+    expect(rows).toEqual([{ answers: { [q('campus')]: option('campus', 'north'), [q('attended')]: true, [q('overall')]: 5 }, respondent: expect.objectContaining({ name: 'Rui Lopes', email: 'rui@school.test' }) }]);
+  });
+});
+
 describe('file uploads from a multipart section', () => {
   async function postMultipart(url: string, fields: [string, string | Blob, string?][]) {
     const data = new FormData();
