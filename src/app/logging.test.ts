@@ -32,6 +32,14 @@ describe('structured logs', () => {
     for (const line of lines) expect(line).not.toContain(secret);
   });
 
+  it('never contain an invite token of a personal link', async () => {
+    const token = `Ab-_${'x'.repeat(39)}-_9`;
+    await t.request(null, { method: 'GET', url: `/r/v1/invites/${token}`, headers: { 'x-request-id': 'log-check-3' } });
+    await t.request(null, { method: 'GET', url: `/u/${token}` });
+    expect(records().some((r) => r.reqId === 'log-check-3' && r.req?.url === '/r/v1/invites/[redacted]')).toBe(true);
+    for (const line of lines) expect(line).not.toContain(token);
+  });
+
   it('redact credentials wherever a request with its headers is logged', () => {
     logger.warn({ req: { headers: { authorization: 'Bearer qk_live_leak', cookie: 'session=leak', accept: 'text/html' } } }, 'raw request');
     const record = records().find((r) => r.msg === 'raw request');

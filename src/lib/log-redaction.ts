@@ -6,8 +6,11 @@ const KEY_SHAPE = 'qk(?:_|%5F)[0-9A-Za-z]{12}(?:_|%5F)[0-9A-Za-z]{43}';
 const KEY_IN_URL = new RegExp(`${KEY_SHAPE}|(?<![0-9A-Za-z])[0-9A-Za-z]{43}(?![0-9A-Za-z])`, 'gi');
 const WHOLE_KEY = new RegExp(KEY_SHAPE, 'i');
 
+/** An invite token (base64url, so with - and _) in a personal link's path: /i/, /u/ or /r/v1/invites/. */
+const INVITE_TOKEN_IN_PATH = /(\/(?:i|u|invites)\/)[A-Za-z0-9_-]{43,}/g;
+
 export function redactKeys(url: string): string {
-  return url.replace(KEY_IN_URL, '[redacted]');
+  return url.replace(KEY_IN_URL, '[redacted]').replace(INVITE_TOKEN_IN_PATH, '$1[redacted]');
 }
 
 export function urlCarriesKey(url: string): boolean {

@@ -23,7 +23,8 @@ CREATE TABLE invite_drafts (
 
 -- A file sent for a FILE answer. The content lives under the data directory
 -- (uploads/<company_id>/<id>), never served back to the public; a response's FILE answer must
--- name an upload of the same form (and of the same invite on a personal link).
+-- name an unused upload of the same form (and of the same invite on a personal link), which the
+-- submit then marks with the response. Unused uploads no draft names are pruned after a week.
 CREATE TABLE respondent_uploads (
   id          uuid PRIMARY KEY,
   company_id  uuid NOT NULL,
@@ -34,10 +35,15 @@ CREATE TABLE respondent_uploads (
   mime        text NOT NULL CHECK (length(mime) BETWEEN 1 AND 255),
   size        bigint NOT NULL CHECK (size >= 0),
   sha256      text NOT NULL CHECK (sha256 ~ '^[0-9a-f]{64}$'),
+  -- the response whose FILE answer holds it; null until a submit uses it
+  response_id uuid,
   created_at  timestamptz(3) NOT NULL,
   UNIQUE (company_id, id),
   FOREIGN KEY (company_id, form_id) REFERENCES forms (company_id, id) ON DELETE CASCADE,
-  FOREIGN KEY (company_id, invite_id) REFERENCES invites (company_id, id) ON DELETE CASCADE
+  FOREIGN KEY (company_id, invite_id) REFERENCES invites (company_id, id) ON DELETE CASCADE,
+  -- a deleted response leaves its files unused (pruned like any other)
+  FOREIGN KEY (company_id, response_id) REFERENCES responses (company_id, id) ON DELETE SET NULL (response_id)
 );
 CREATE INDEX respondent_uploads_form_idx ON respondent_uploads (company_id, form_id);
 CREATE INDEX respondent_uploads_invite_idx ON respondent_uploads (company_id, invite_id) WHERE invite_id IS NOT NULL;
+CREATE INDEX respondent_uploads_unused_idx ON respondent_uploads (created_at) WHERE response_id IS NULL;

@@ -1,4 +1,5 @@
 import type { Feature } from '../feature.js';
+import { pruneUploads } from './prune-uploads.job.js';
 import { respondentApi } from './api/routes.js';
 import { respondentSchemas } from './api/schemas.js';
 import { respondentPages } from './pages/routes.js';
@@ -9,6 +10,7 @@ import { respondentPages } from './pages/routes.js';
  */
 export const respondentFeature: Feature = {
   name: 'respondent',
+  tasks: [pruneUploads],
   schemas: respondentSchemas,
   pages: async (app) => {
     await app.register(respondentApi, { prefix: '/r/v1' });

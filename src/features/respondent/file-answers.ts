@@ -16,31 +16,40 @@ interface FileAnswer {
 }
 
 /**
- * A FILE answer must name files uploaded to this form (through this invite on a personal link,
- * through the public link otherwise) exactly as stored: a page cannot point a response at
- * another respondent's file or restate its size or type. One query for all FILE answers.
+ * A FILE answer must name unused files uploaded to this form (through this invite on a personal
+ * link, through the public link otherwise) exactly as stored: a page cannot point a response at
+ * another respondent's file, reuse one, or restate its size or type. The files are then marked as
+ * the response's (in the caller's transaction), so the upload prune keeps them. One query each.
  */
-export async function assertFileAnswers(db: DbOrTx, form: Pick<FormRecord, 'id' | 'companyId' | 'content'>, inviteId: string | null, answers: Answers): Promise<void> {
+export async function claimFileAnswers(
+  tx: DbOrTx,
+  form: Pick<FormRecord, 'id' | 'companyId' | 'content'>,
+  inviteId: string | null,
+  answers: Answers,
+  responseId: string,
+): Promise<void> {
   const given = questionsOf(form.content)
     .filter((question) => question.type === 'FILE' && Array.isArray(answers[question.id]))
     .flatMap((question) => (answers[question.id] as FileAnswer[]).map((file, index) => ({ file, path: childPath(childPath(`answers.${question.id}`, index), 'fileId') })));
   if (given.length === 0) return;
   const ids = [...new Set(given.map(({ file }) => file.fileId).filter(isUuid))];
-  const stored = ids.length === 0 ? [] : await db
-    .select()
-    .from(respondentUploads)
+  const stored = ids.length === 0 ? [] : await tx
+    .update(respondentUploads)
+    .set({ responseId })
     .where(
       and(
         eq(respondentUploads.companyId, form.companyId),
         eq(respondentUploads.formId, form.id),
         inviteId === null ? isNull(respondentUploads.inviteId) : eq(respondentUploads.inviteId, inviteId),
+        isNull(respondentUploads.responseId),
         inArray(respondentUploads.id, ids),
       ),
-    );
+    )
+    .returning();
   const byId = new Map(stored.map((upload) => [upload.id, upload]));
   const errors: FieldError[] = given.flatMap(({ file, path }) => {
     const upload = byId.get(file.fileId);
-    if (!upload) return [fieldError(path, 'unknown_reference', 'No file with this id was uploaded for this form.')];
+    if (!upload) return [fieldError(path, 'unknown_reference', 'No unused file with this id was uploaded through this link.')];
     const same = upload.name === file.name && upload.size === file.size && upload.mime === file.mime;
     return same ? [] : [fieldError(path, 'invalid_value', 'name, size and mime must be those the upload answered.')];
   });

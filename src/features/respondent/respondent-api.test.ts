@@ -3,9 +3,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { invites } from '../../db/schema.js';
+import { importEntityFile } from '../entities/import-entities.js';
+import { listEntities } from '../entities/list-entities.js';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { clientAddress, everyTypeForm, invite, keyedForm, PNG, respondentClient, type KeyedForm } from '../../../test/respondent.js';
 import { MAX_UPLOAD_BYTES } from './upload-type.js';
+import { MAX_ANSWERS_BYTES } from './answers.js';
+import { pruneUploads } from './prune-uploads.job.js';
 import { RESPONDENT_REQUESTS_PER_MIN } from './api/plugin.js';
 
 let t: TestApp;
@@ -40,6 +44,11 @@ async function inviteState(id: string) {
     .from(invites)
     .where(eq(invites.id, id));
   return row;
+}
+
+/** The spec's invite.* data, field by field, of an invite created alone and never sent. */
+function inviteEventData(f: KeyedForm, inv: { id: string }, status: string, respondent: Record<string, string | null>) {
+  return { formId: f.form.id, formName: f.form.name, inviteId: inv.id, status, channel: null, batchId: null, respondent, failReason: null };
 }
 
 /** Answers to every question type of the example, with the online section shown (campus ONLINE). */
@@ -123,16 +132,7 @@ describe('personal link: open, draft, submit', () => {
     expect(await inviteState(inv.id)).toMatchObject({ status: 'opened', opened_at: t.clock.now() });
     const opened = await events(tenant, 'invite.opened');
     expect(opened).toHaveLength(1);
-    expect(opened[0].data).toEqual({
-      formId: f.form.id,
-      formName: f.form.name,
-      inviteId: inv.id,
-      status: 'opened',
-      channel: null,
-      batchId: null,
-      respondent: { name: 'Ana Souza', email: inv.email, phone: null, externalId: null },
-      failReason: null,
-    });
+    expect(opened[0].data).toEqual(inviteEventData(f, inv, 'opened', { name: 'Ana Souza', email: inv.email, phone: null, externalId: null }));
   });
 
   it('saves a draft, marks started once (first save with an answer), resumes it, and never lowers the status', async () => {
@@ -164,6 +164,21 @@ describe('personal link: open, draft, submit', () => {
     });
     expect(await inviteState(inv.id)).toMatchObject({ status: 'started' });
     expect(await events(tenant, 'invite.opened')).toHaveLength(1);
+  });
+
+  it('emits invite.opened and invite.started once when 10 first opens and 10 first saves race', async () => {
+    const tenant = await t.tenant();
+    const f = await keyedForm(t, tenant.company.id, CONDITIONAL('cond-race-open'));
+    const inv = await invite(t, tenant.company.id, f.form.id);
+    const client = respondentClient(t);
+    const url = `/r/v1/invites/${inv.token}`;
+    const opens = await Promise.all(Array.from({ length: 10 }, () => client.get(url)));
+    expect(opens.map((res) => res.statusCode)).toEqual(Array(10).fill(200));
+    const saves = await Promise.all(Array.from({ length: 10 }, (_, i) => client.put(`${url}/draft`, { answers: { [f.q.note]: `n${i}` } })));
+    expect(saves.map((res) => res.statusCode)).toEqual(Array(10).fill(200));
+    expect(await events(tenant, 'invite.opened')).toHaveLength(1);
+    expect(await events(tenant, 'invite.started')).toHaveLength(1);
+    expect(await inviteState(inv.id)).toMatchObject({ status: 'started', drafts: 1 });
   });
 
   it('refuses draft answers of unknown questions or of the wrong shape, and drops hidden ones', async () => {
@@ -236,16 +251,7 @@ describe('personal link: open, draft, submit', () => {
     });
     const responded = await events(tenant, 'invite.responded');
     expect(responded).toHaveLength(1);
-    expect(responded[0].data).toEqual({
-      formId: f.form.id,
-      formName: f.form.name,
-      inviteId: inv.id,
-      status: 'responded',
-      channel: null,
-      batchId: null,
-      respondent: { name: 'Ana Souza', email: inv.email, phone: null, externalId: 'S-1' },
-      failReason: null,
-    });
+    expect(responded[0].data).toEqual(inviteEventData(f, inv, 'responded', { name: 'Ana Souza', email: inv.email, phone: null, externalId: 'S-1' }));
     expect(created.occurredAt).toBe(responded[0].occurredAt);
 
     // After submit: the page shows "already answered"; a save or a second submit is 409.
@@ -287,6 +293,54 @@ describe('personal link: open, draft, submit', () => {
     expect(rows[0].n).toBe(1);
     expect(await events(tenant, 'invite.responded')).toHaveLength(1);
     expect(await events(tenant, 'response.created')).toHaveLength(1);
+  });
+});
+
+describe('org and dims of the response (decisions page: orgSource invite, link, answer, none)', () => {
+  const unitForm = (slug: string, source: 'invite' | 'link' | 'answer') => ({
+    slug,
+    name: `Units ${source}`,
+    settings: { isPublic: true },
+    dims: [{ key: 'campus', kind: 'unit', source, ...(source === 'answer' ? { question: 'where' } : {}) }],
+    sections: [
+      {
+        key: 'main',
+        name: 'Main',
+        questions: [{ key: 'where', name: 'Where?', type: 'RADIO', options: [{ key: 'NORTH', name: 'North' }, { key: 'ELSEWHERE', name: 'Elsewhere' }] }],
+      },
+    ],
+  });
+
+  it('takes the org from the invite, the link or an answered unit, and canonicalises dims by code', async () => {
+    const tenant = await t.tenant();
+    await importEntityFile(t.ctx.db, t.ctx, tenant.company.id, 'kind,code,name,parentCode\nunit,SCHOOL,School,\nunit,NORTH,North,SCHOOL\n', 'csv');
+    const [school, north] = await Promise.all(['SCHOOL', 'NORTH'].map(async (code) => (await listEntities(t.ctx.db, tenant.company.id, 'unit')).find((e) => e.code === code)!));
+    const orgOf = async (responseId: string) => {
+      const record = (await t.get(tenant.token, `/v1/responses/${responseId}`)).json().data;
+      return { dims: record.dims, orgUnitId: record.orgUnitId, orgPath: record.orgPath, orgSource: record.orgSource };
+    };
+    const expected = (source: string) => ({ dims: { campus: north.id }, orgUnitId: north.id, orgPath: `/${school.id}/${north.id}/`, orgSource: source });
+    const client = respondentClient(t);
+
+    const byInvite = await keyedForm(t, tenant.company.id, unitForm('org-invite', 'invite'));
+    const inv = await invite(t, tenant.company.id, byInvite.form.id, { dims: { campus: 'NORTH' } });
+    const fromInvite = await client.post(`/r/v1/invites/${inv.token}/submit`, { answers: {} });
+    expect(await orgOf(fromInvite.json().data.responseId)).toEqual(expected('invite'));
+
+    const byLink = await keyedForm(t, tenant.company.id, unitForm('org-link', 'link'));
+    const fromLink = await client.post(`/r/v1/forms/${tenant.company.slug}/org-link/responses`, { answers: {}, dims: { campus: 'NORTH' } });
+    expect(await orgOf(fromLink.json().data.responseId)).toEqual(expected('link'));
+    const unknownUnit = await client.post(`/r/v1/forms/${tenant.company.slug}/org-link/responses`, { answers: {}, dims: { campus: 'NOWHERE' } });
+    expectError(unknownUnit, 400, 'VALIDATION_ERROR');
+    expect(unknownUnit.json().error.details.fields).toEqual([expect.objectContaining({ path: 'dims.campus', code: 'unknown_entity' })]);
+    expect(byLink.form.slug).toBe('org-link');
+
+    const byAnswer = await keyedForm(t, tenant.company.id, unitForm('org-answer', 'answer'));
+    const answered = await client.post(`/r/v1/forms/${tenant.company.slug}/org-answer/responses`, { answers: { [byAnswer.q.where]: byAnswer.option('where', 'NORTH') } });
+    expect(await orgOf(answered.json().data.responseId)).toEqual(expected('answer'));
+    // An option naming no registered unit leaves the dim unset rather than refusing the respondent.
+    const elsewhere = await client.post(`/r/v1/forms/${tenant.company.slug}/org-answer/responses`, { answers: { [byAnswer.q.where]: byAnswer.option('where', 'ELSEWHERE') } });
+    expect(await orgOf(elsewhere.json().data.responseId)).toEqual({ dims: {}, orgUnitId: null, orgPath: null, orgSource: 'none' });
   });
 });
 
@@ -451,6 +505,71 @@ describe('uploads', () => {
     expect(await inviteState(inv.id)).toMatchObject({ status: 'created', responded_at: null });
   });
 
+  it('takes files on the public link for that link only, and refuses a body of two files', async () => {
+    const tenant = await t.tenant();
+    const f = await everyTypeForm(t, tenant.company.id);
+    const client = respondentClient(t);
+    const url = `/r/v1/forms/${tenant.company.slug}/${f.form.slug}`;
+    const uploaded = await client.upload(`${url}/files`, { name: 'doc.pdf', mime: 'application/pdf', data: Buffer.from('%PDF-1.7\n%%EOF\n') });
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const file = uploaded.json().data;
+    const res = await client.post(`${url}/responses`, { answers: everyTypeAnswers(f, file) });
+    expect(res.statusCode, res.body).toBe(201);
+    expect((await t.get(tenant.token, `/v1/responses/${res.json().data.responseId}`)).json().data.answers[f.q.screenshots]).toEqual([file]);
+
+    // A public upload is not a file of a personal link.
+    const inv = await invite(t, tenant.company.id, f.form.id);
+    const other = await client.post(`/r/v1/invites/${inv.token}/submit`, { answers: everyTypeAnswers(f, file) });
+    expect(other.json().error.details.fields).toEqual([expect.objectContaining({ path: `answers.${f.q.screenshots}[0].fileId`, code: 'unknown_reference' })]);
+
+    const boundary = 'b0undary';
+    const part = (name: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${name}.txt"\r\nContent-Type: text/plain\r\n\r\n${name}\r\n`;
+    const two = await client.call({
+      method: 'POST',
+      url: `/r/v1/invites/${inv.token}/files`,
+      payload: `${part('a')}${part('b')}--${boundary}--\r\n`,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    expectError(two, 400, 'VALIDATION_ERROR');
+    expect(two.json().error.details.fields[0]).toMatchObject({ path: 'file', code: 'too_long' });
+  });
+
+  it('uses a file in one response only, and prunes after a week the uploads no response and no draft holds', async () => {
+    const tenant = await t.tenant();
+    const f = await everyTypeForm(t, tenant.company.id);
+    const client = respondentClient(t);
+    const publicUrl = `/r/v1/forms/${tenant.company.slug}/${f.form.slug}`;
+    const upload = async (url: string) => (await client.upload(`${url}/files`, { name: 'a.png', mime: 'image/png', data: PNG })).json().data;
+    const onDisk = (fileId: string) => readFile(join(t.ctx.config.dataDir, 'uploads', tenant.company.id, fileId)).then(() => true, () => false);
+
+    const used = await upload(publicUrl);
+    expect((await client.post(`${publicUrl}/responses`, { answers: everyTypeAnswers(f, used) })).statusCode).toBe(201);
+    const reused = await client.post(`${publicUrl}/responses`, { answers: everyTypeAnswers(f, used) });
+    expect(reused.json().error.details.fields).toEqual([expect.objectContaining({ path: `answers.${f.q.screenshots}[0].fileId`, code: 'unknown_reference' })]);
+
+    const abandoned = await upload(publicUrl);
+    const drafting = await invite(t, tenant.company.id, f.form.id);
+    const inDraft = await upload(`/r/v1/invites/${drafting.token}`);
+    await client.put(`/r/v1/invites/${drafting.token}/draft`, { answers: { [f.q.screenshots]: [inDraft] } });
+    const revoked = await invite(t, tenant.company.id, f.form.id);
+    const ofRevoked = await upload(`/r/v1/invites/${revoked.token}`);
+    await client.put(`/r/v1/invites/${revoked.token}/draft`, { answers: { [f.q.screenshots]: [ofRevoked] } });
+    await t.post(tenant.token, `/v1/invites/${revoked.id}/revoke`);
+
+    const kept = async () => {
+      const { rows } = await t.ctx.db.execute<{ id: string }>(sql`SELECT id FROM respondent_uploads WHERE company_id = ${tenant.company.id}`);
+      return rows.map((row) => row.id).sort();
+    };
+    // The sweep is global (other tests' uploads may go too): this company's rows tell what it did here.
+    t.clock.advance(6 * 86_400_000);
+    await pruneUploads.sweep(t.ctx);
+    expect(await kept()).toEqual([used, abandoned, inDraft, ofRevoked].map((file) => file.fileId).sort());
+    t.clock.advance(2 * 86_400_000);
+    expect(await pruneUploads.sweep(t.ctx)).toBeGreaterThanOrEqual(2);
+    expect(await kept()).toEqual([used.fileId, inDraft.fileId].sort());
+    expect(await Promise.all([used, inDraft, abandoned, ofRevoked].map((file) => onDisk(file.fileId)))).toEqual([true, true, false, false]);
+  });
+
   it('refuses an upload to a form without a FILE question', async () => {
     const tenant = await t.tenant();
     const f = await keyedForm(t, tenant.company.id, CONDITIONAL('no-files'));
@@ -485,6 +604,10 @@ describe('input, limits and the document', () => {
     for (const res of await Promise.all(cases)) expectError(res, 400, 'VALIDATION_ERROR');
     const big = await client.post(`${url}/submit`, { answers: { [f.q.note]: 'x'.repeat(1024 * 1024) } });
     expectError(big, 413, 'PAYLOAD_TOO_LARGE');
+    // Under the body limit but over what a response.created event can carry.
+    const heavy = await client.put(`${url}/draft`, { answers: { [f.q.note]: 'x'.repeat(MAX_ANSWERS_BYTES) } });
+    expectError(heavy, 413, 'PAYLOAD_TOO_LARGE');
+    expect(heavy.json().error.details).toMatchObject({ limit: MAX_ANSWERS_BYTES });
     expect(await inviteState(inv.id)).toMatchObject({ status: 'created', drafts: 0 });
   });
 
@@ -506,6 +629,7 @@ describe('input, limits and the document', () => {
     const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).filter(([path]) => path.startsWith('/r/v1/'));
     expect(operations.map(([path]) => path).sort()).toEqual([
       '/r/v1/forms/{companySlug}/{formSlug}',
+      '/r/v1/forms/{companySlug}/{formSlug}/files',
       '/r/v1/forms/{companySlug}/{formSlug}/responses',
       '/r/v1/invites/{token}',
       '/r/v1/invites/{token}/draft',

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { acceptAnswers } from './answers.js';
 import { deleteDraft } from './delete-draft.js';
-import { assertFileAnswers } from './file-answers.js';
+import { claimFileAnswers } from './file-answers.js';
 import { assertWritable, findInviteByToken, refuseChanged } from './find-invite.js';
 import { stampStage } from './invite-stage.js';
 import { recordSubmission, type SubmissionDeps } from './record-submission.js';
@@ -29,7 +29,6 @@ export async function submitInvite(db: Db, deps: SubmissionDeps, input: SubmitIn
   return db.transaction(async (tx) => {
     const responded = await stampStage(tx, deps, invite.id, 'responded', form.name);
     if (!responded) return refuseChanged(tx, input.token, now);
-    await assertFileAnswers(tx, form, invite.id, answers);
     const fromAnswers = await answerDims(tx, form, answers);
     const org = responded.orgUnitId && responded.orgPath ? { unitId: responded.orgUnitId, path: responded.orgPath, source: 'invite' as const } : fromAnswers.org;
     const response = await recordSubmission(tx, deps, form, {
@@ -39,6 +38,7 @@ export async function submitInvite(db: Db, deps: SubmissionDeps, input: SubmitIn
       inviteId: invite.id,
       org,
     });
+    await claimFileAnswers(tx, form, invite.id, answers, response.id);
     await deleteDraft(tx, invite.companyId, invite.id);
     return { responseId: response.id };
   });

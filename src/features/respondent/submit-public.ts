@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import { validationError } from '../../lib/errors.js';
 import { schemaErrors } from '../../lib/field-errors.js';
 import { acceptAnswers } from './answers.js';
-import { assertFileAnswers } from './file-answers.js';
+import { claimFileAnswers } from './file-answers.js';
 import { loadPublicForm, type PublicFormInput } from './load-public-form.js';
 import { recordSubmission, type SubmissionDeps } from './record-submission.js';
 import { answerDims, linkDims } from './response-dims.js';
@@ -45,7 +45,6 @@ export async function submitPublic(db: Db, deps: SubmissionDeps, input: SubmitPu
   const answers = acceptAnswers(form.content, input.answers);
   const fromLink = await linkDims(db, form, input.dims);
   return db.transaction(async (tx) => {
-    await assertFileAnswers(tx, form, null, answers);
     const fromAnswers = await answerDims(tx, form, answers);
     const response = await recordSubmission(tx, deps, form, {
       answers,
@@ -53,6 +52,7 @@ export async function submitPublic(db: Db, deps: SubmissionDeps, input: SubmitPu
       respondent: prefillRespondent(input.respondent as PrefillRespondent | undefined),
       org: fromLink.org ?? fromAnswers.org,
     });
+    await claimFileAnswers(tx, form, null, answers, response.id);
     return { responseId: response.id };
   });
 }

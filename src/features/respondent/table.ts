@@ -20,5 +20,6 @@ export const respondentUploads = pgTable('respondent_uploads', {
   mime: text('mime').notNull(),
   size: bigint('size', { mode: 'number' }).notNull(),
   sha256: text('sha256').notNull(),
+  responseId: uuid('response_id'),
   createdAt: ts('created_at').notNull(),
 });

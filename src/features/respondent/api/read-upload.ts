@@ -14,15 +14,18 @@ function uploadError(err: unknown): ApiError {
   return fileFault('The body is not a readable multipart/form-data upload.');
 }
 
-/** The one file of a multipart/form-data body, read whole (bounded by the limits above). */
+/** The one file of a multipart/form-data body, read whole (bounded by the parser's limits); any other part is refused. */
 export async function readOneFile(request: FastifyRequest): Promise<{ name: string; mime: string; data: Buffer }> {
   if (!request.isMultipart()) throw fileFault('Send the file as multipart/form-data with one file part.', 'required');
+  let file: { name: string; mime: string; data: Buffer } | null = null;
   try {
-    const part = await request.file();
-    if (!part) throw fileFault('The body holds no file part.', 'required');
-    const data = await part.toBuffer();
-    return { name: part.filename, mime: part.mimetype, data };
+    for await (const part of request.parts()) {
+      if (part.type !== 'file' || file !== null) throw fileFault('Send exactly one file part and nothing else.', 'too_long');
+      file = { name: part.filename, mime: part.mimetype, data: await part.toBuffer() };
+    }
   } catch (err) {
     throw uploadError(err);
   }
+  if (file === null) throw fileFault('The body holds no file part.', 'required');
+  return file;
 }

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ok, successEnvelope } from '../../../app/envelope.js';
+import type { ErrorCode } from '../../../lib/errors.js';
 import { loadPublicForm } from '../load-public-form.js';
 import { openInvite } from '../open-invite.js';
 import { saveDraft } from '../save-draft.js';
@@ -123,29 +124,37 @@ export async function respondentApi(app: FastifyInstance) {
     },
   );
 
+  const uploadSchema = (operationId: string, summary: string, params: typeof TokenParams | typeof FormParams, codes: ErrorCode[]) => ({
+    bodyLimit: MAX_UPLOAD_BYTES + 64 * 1024,
+    schema: {
+      operationId,
+      tags: TAGS,
+      summary,
+      description:
+        `multipart/form-data with exactly one file part, at most ${MAX_UPLOAD_BYTES} bytes, of one of: ${UPLOAD_MIME_TYPES.join(', ')} ` +
+        '(the content must match the type), to a form with a FILE question. The answer is the value to put in the FILE answer: ' +
+        '`[{ fileId, name, size, mime }]`, accepted only by a submit of the same link. Files are kept privately and never served back through this API.',
+      params,
+      consumes: ['multipart/form-data'],
+      response: { 201: { ...successEnvelope(Type.Ref(UploadedFile)), description: 'The stored file' }, ...respondentErrors('NOT_FOUND', 'PAYLOAD_TOO_LARGE', ...codes) },
+    },
+  });
+
   app.post<{ Params: TokenParamsType }>(
     '/invites/:token/files',
-    {
-      bodyLimit: MAX_UPLOAD_BYTES + 64 * 1024,
-      schema: {
-        operationId: 'uploadRespondentFile',
-        tags: TAGS,
-        summary: 'Upload a file for a FILE answer',
-        description:
-          `multipart/form-data with exactly one file part, at most ${MAX_UPLOAD_BYTES} bytes, of one of: ${UPLOAD_MIME_TYPES.join(', ')} ` +
-          '(the content must match the type). The answer is the value to put in the FILE answer: `[{ fileId, name, size, mime }]`. ' +
-          'Files are kept privately and never served back through this API.',
-        params: TokenParams,
-        consumes: ['multipart/form-data'],
-        response: {
-          201: { ...successEnvelope(Type.Ref(UploadedFile)), description: 'The stored file' },
-          ...respondentErrors('NOT_FOUND', 'INVITE_GONE', 'FORM_CLOSED', 'ALREADY_RESPONDED', 'PAYLOAD_TOO_LARGE'),
-        },
-      },
-    },
+    uploadSchema('uploadRespondentFile', 'Upload a file for a FILE answer (personal link)', TokenParams, ['INVITE_GONE', 'FORM_CLOSED', 'ALREADY_RESPONDED']),
     async (request, reply) => {
       const file = await readOneFile(request);
       return reply.code(201).send(ok(await storeUpload(app.ctx.db, app.ctx, { token: request.params.token, file })));
+    },
+  );
+
+  app.post<{ Params: FormParamsType }>(
+    '/forms/:companySlug/:formSlug/files',
+    uploadSchema('uploadPublicFile', 'Upload a file for a FILE answer (public link)', FormParams, ['FORM_CLOSED', 'INVITE_REQUIRED']),
+    async (request, reply) => {
+      const file = await readOneFile(request);
+      return reply.code(201).send(ok(await storeUpload(app.ctx.db, app.ctx, { form: request.params, file })));
     },
   );
 
