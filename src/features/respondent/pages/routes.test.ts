@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/harness.js';
 import { createInvite, createSteppedForm, idsByKey, walkedAnswers } from '../../../../test/respondent-pages.js';
 import { findForm } from '../../forms/find-form.js';
+import { RESPONDENT_REQUESTS_PER_MIN } from '../api/plugin.js';
 import { importForm } from '../../forms/import-form.js';
 
 let t: TestApp;
@@ -173,6 +174,32 @@ describe('file uploads from a multipart section', () => {
     const { rows: responses } = await t.ctx.db.execute<{ answers: Record<string, unknown> }>(sql`SELECT answers FROM responses WHERE form_id = ${id}`);
     expect(responses[0].answers).toEqual({ [q('shots')]: rows[0].answers[q('shots')], [q('note')]: 'see attached' });
   });
+});
+
+describe('opening and limits', () => {
+  it('a HEAD or a link-preview fetch leaves the invite unopened; a person opening it stamps it', async () => {
+    const { company, token } = await t.tenant();
+    const { form } = await createSteppedForm(t, company.id);
+    const invite = await createInvite(t, token, form.id);
+    const openedAt = async () => (await t.ctx.db.execute<{ opened_at: Date | null }>(sql`SELECT opened_at FROM invites WHERE id = ${invite.id}`)).rows[0].opened_at;
+    expect((await t.app.inject({ method: 'HEAD', url: `/i/${invite.token}` })).statusCode).toBe(200);
+    const preview = await t.app.inject({ url: `/i/${invite.token}`, headers: { 'user-agent': 'WhatsApp/2.23.20.0 A' } });
+    expect(preview.statusCode).toBe(200);
+    expect(await openedAt()).toBeNull();
+    await t.app.inject({ url: `/i/${invite.token}`, headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 14) Mobile' } });
+    expect(await openedAt()).not.toBeNull();
+  });
+
+  it('posted sections spend the per-address budget of /r/v1 and, past it, answer a 429 page', async () => {
+    const remoteAddress = '198.51.100.7';
+    const send = () => t.app.inject({ method: 'POST', url: `/i/${'B'.repeat(43)}`, remoteAddress, payload: '_section=0', headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': 'es' } });
+    for (let i = 0; i < RESPONDENT_REQUESTS_PER_MIN; i++) expect((await send()).statusCode).toBe(404);
+    const refused = await send();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect(refused.headers['content-type']).toContain('text/html');
+    expect(refused.body).toContain('Demasiados intentos');
+  }, 60_000);
 });
 
 describe('status pages', () => {

@@ -6,10 +6,12 @@
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { setRateHeaders } from '../../../app/auth.js';
 import { ApiError, type FieldError } from '../../../lib/errors.js';
 import { fieldError } from '../../../lib/field-errors.js';
 import type { Answers, ResolvedForm } from '../../forms/definition/types.js';
 import type { FormRecord } from '../../forms/find-form.js';
+import { RESPONDENT_REQUESTS_PER_MIN } from '../api/plugin.js';
 import { loadPublicForm } from '../load-public-form.js';
 import { openInvite } from '../open-invite.js';
 import { saveDraft } from '../save-draft.js';
@@ -123,6 +125,17 @@ export async function respondentPages(app: FastifyInstance) {
     done(null, new URLSearchParams(body as string)),
   );
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 20, fields: 500, fieldSize: 64 * 1024, parts: 520 } });
+
+  // A posted section writes like the API does: it spends the same per-address budget, and says so as a page.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'POST') return;
+    const decision = await app.ctx.limiter.hit(`respondent:${request.ip}`, RESPONDENT_REQUESTS_PER_MIN, app.ctx.clock.now().getTime());
+    setRateHeaders(reply, decision);
+    if (decision.allowed) return;
+    const context = pageContext(request, null, null);
+    reply.header('retry-after', String(decision.resetSeconds));
+    return sendMessage(reply, context, 429, [context.strings.tooManyTitle, context.strings.tooManyText]);
+  });
 
   app.get('/r/assets/:name', { schema: hidden }, async (request, reply) => {
     const script = await scriptAsset();

@@ -37,6 +37,8 @@ export interface PageStrings {
   answeredText: string;
   inviteRequiredTitle: string;
   inviteRequiredText: string;
+  tooManyTitle: string;
+  tooManyText: string;
   errors: Record<FieldErrorCode | 'file_too_large' | 'file_type', string>;
 }
 
@@ -71,6 +73,8 @@ const en: PageStrings = {
   answeredText: 'Answers were already sent through this link. Thank you.',
   inviteRequiredTitle: 'Invitation needed',
   inviteRequiredText: 'This form can only be answered through a personal invitation link.',
+  tooManyTitle: 'Too many attempts',
+  tooManyText: 'Please wait a minute, then go back and send the page again. Your earlier steps are kept.',
   errors: {
     required: 'Please answer this question.',
     unknown_field: 'This answer does not belong to the form.',
@@ -123,6 +127,8 @@ const ptBR: PageStrings = {
   answeredText: 'As respostas já foram enviadas por este link. Obrigado.',
   inviteRequiredTitle: 'Convite necessário',
   inviteRequiredText: 'Este formulário só pode ser respondido por um link de convite pessoal.',
+  tooManyTitle: 'Tentativas demais',
+  tooManyText: 'Aguarde um minuto, volte e envie a página de novo. As etapas anteriores foram guardadas.',
   errors: {
     required: 'Responda esta pergunta.',
     unknown_field: 'Esta resposta não pertence ao formulário.',
@@ -175,6 +181,8 @@ const es: PageStrings = {
   answeredText: 'Ya se enviaron respuestas con este enlace. Gracias.',
   inviteRequiredTitle: 'Se necesita invitación',
   inviteRequiredText: 'Este formulario solo se puede responder con un enlace de invitación personal.',
+  tooManyTitle: 'Demasiados intentos',
+  tooManyText: 'Espere un minuto, vuelva atrás y envíe la página de nuevo. Los pasos anteriores se conservan.',
   errors: {
     required: 'Responda esta pregunta.',
     unknown_field: 'Esta respuesta no pertenece al formulario.',
