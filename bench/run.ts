@@ -3,7 +3,9 @@
  * Each bench prints a table and its ratio against a baseline measured in the same run.
  */
 const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
+  goals: () => import('./goals.js'),
   invites: () => import('./invites.js'),
+  'invites-import-dims': () => import('./invites-import-dims.js'),
   me: () => import('./me.js'),
   respond: () => import('./respond.js'),
   'responses-scan': () => import('./responses-scan.js'),

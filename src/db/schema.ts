@@ -14,4 +14,5 @@ export * from '../features/invites/table.js';
 export * from '../features/messaging/table.js';
 export * from '../features/suppression/table.js';
 export * from '../features/statistics/table.js';
+export * from '../features/goals/table.js';
 export * from '../features/respondent/table.js';

@@ -10,7 +10,8 @@ import { suppressionFeature } from './suppression/feature.js';
 import { messagingFeature } from './messaging/feature.js';
 import { statisticsFeature } from './statistics/feature.js';
 import { webhooksFeature } from './webhooks/feature.js';
+import { goalsFeature } from './goals/feature.js';
 import { respondentFeature } from './respondent/feature.js';
 
 /** Every feature of the service, one line each: the only list a new feature joins. */
-export const features: readonly Feature[] = [keysFeature, formsFeature, responsesFeature, eventsFeature, webhooksFeature, rostersFeature, invitesFeature, callbacksFeature, suppressionFeature, messagingFeature, statisticsFeature, respondentFeature];
+export const features: readonly Feature[] = [keysFeature, formsFeature, responsesFeature, eventsFeature, webhooksFeature, rostersFeature, invitesFeature, callbacksFeature, suppressionFeature, messagingFeature, statisticsFeature, goalsFeature, respondentFeature];

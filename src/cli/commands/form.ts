@@ -3,6 +3,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { exportForm } from '../../features/forms/export-form.js';
 import { importForm, type ImportFormResult } from '../../features/forms/import-form.js';
 import { listForms } from '../../features/forms/list-forms.js';
+import { registerFormGoalCommands } from './form-goal.js';
 import { readJsonFile } from '../input.js';
 import { table } from '../output.js';
 import { companyIdForSlug, runCommand, type CliRuntime, type CommandInput } from '../runtime.js';
@@ -71,4 +72,5 @@ export function registerFormCommands(program: Command): void {
         ].join('\n'),
       ),
     );
+  registerFormGoalCommands(form);
 }

@@ -4,6 +4,8 @@ import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { demoBanner, demoSeeders, ensureDemo } from './seed-demo.js';
 import { DEMO_INVITE_FORM } from '../invites/seed-demo-invites.js';
 import { listDevMail } from '../messaging/dev-mailbox.js';
+import { listGoalRules } from '../goals/list-goal-rules.js';
+import { DEMO_GOAL_FORMS } from '../goals/seed-demo-goals.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -55,6 +57,11 @@ describe('ensureDemo', () => {
     expect(withLinks).toContain(`${links.publicLink}  (public link)`);
     expect(withLinks).toContain(`${links.personalLink}  (personal link of an invite)`);
     for (const link of [links.publicLink, links.personalLink!]) expect((await t.app.inject({ url: new URL(link).pathname })).statusCode, link).toBe(200);
+    // The goals of the demo: the next response to either public form crosses one.
+    const counts = Object.fromEntries((await t.get(first.token, '/v1/forms?limit=100')).json().data.map((f: { slug: string; responseCount: number }) => [f.slug, f.responseCount]));
+    expect((await listGoalRules(t.ctx.db, first.company.id)).map((r) => [r.formSlug, r.goal, r.armed])).toEqual(
+      DEMO_GOAL_FORMS.toSorted().map((slug) => [slug, counts[slug] + 1, true]),
+    );
 
     const second = await ensureDemo(t.ctx);
     expect(second.created).toBe(false);

@@ -9,6 +9,7 @@ import { seedDemoResponses } from '../responses/seed-demo-responses.js';
 import { seedDemoRoster } from '../rosters/seed-demo-roster.js';
 import { seedDemoInvites } from '../invites/seed-demo-invites.js';
 import type { DemoLinks } from '../respondent/pages/demo-links.js';
+import { seedDemoGoals } from '../goals/seed-demo-goals.js';
 
 export const DEMO_SLUG = 'demo';
 
@@ -22,7 +23,7 @@ export interface DemoCompany {
 export type DemoSeeder = (ctx: WorkerContext, company: DemoCompany) => Promise<void>;
 
 /** Features add their seeders here so a newcomer sees every capability on the first start. */
-export const demoSeeders: DemoSeeder[] = [seedFormsAndEntities, seedDemoResponses, seedDemoRoster, seedDemoInvites];
+export const demoSeeders: DemoSeeder[] = [seedFormsAndEntities, seedDemoResponses, seedDemoRoster, seedDemoInvites, seedDemoGoals];
 
 export type DemoResult = { created: true; company: DemoCompany; token: string } | { created: false; company: DemoCompany };
 

@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../db/database.js';
 import type { FieldError } from '../../lib/errors.js';
-import { resolveEntityRefs, type EntityRef } from '../entities/resolve-entity.js';
+import { resolveEntityRefs, type EntityRef, type ResolvedEntities } from '../entities/resolve-entity.js';
 import type { EntityKind } from '../entities/parse-entities.js';
 import type { DimKind } from '../forms/definition/index.js';
 import { canonicalScalarDim, decimalText, type ScalarDimKind } from './canonical.js';
@@ -54,9 +54,8 @@ function readDims(declared: Map<string, DeclaredDim>, given: Record<string, unkn
   return { errors, values, refs };
 }
 
-/** Entity references to ids, in one query; the unit also gives the org unit. */
-async function resolveDimRefs(db: DbOrTx, companyId: string, refs: DimRef[], values: Map<string, string>, errors: FieldError[]): Promise<OrgUnit | undefined> {
-  const resolved = await resolveEntityRefs(db, companyId, refs);
+/** Entity references to ids (already resolved); the unit also gives the org unit. */
+function applyDimRefs(resolved: ResolvedEntities, refs: DimRef[], values: Map<string, string>, errors: FieldError[]): OrgUnit | undefined {
   let orgUnit: OrgUnit | undefined;
   for (const { key, kind, value } of refs) {
     const entity = resolved.get(kind, value);
@@ -70,6 +69,12 @@ async function resolveDimRefs(db: DbOrTx, companyId: string, refs: DimRef[], val
   return orgUnit;
 }
 
+/** The entity references among a caller's dims, so that many callers' can be resolved in one query (a bulk import's chunk). */
+export function dimEntityRefs(declaredDims: readonly DeclaredDim[], rawDims: unknown): EntityRef[] {
+  const given = rawDims ?? {};
+  return isRecord(given) ? readDims(new Map(declaredDims.map((dim) => [dim.key, dim])), given).refs : [];
+}
+
 /**
  * Canonical stored dims from what a caller sent (an invite's dims, public-link parameters):
  * entity kinds become ids (an id or the caller's code is accepted), numbers their decimal text,
@@ -79,10 +84,15 @@ async function resolveDimRefs(db: DbOrTx, companyId: string, refs: DimRef[], val
  * Errors have paths `dims.<key>`.
  */
 export async function canonicalDims(db: DbOrTx, companyId: string, declaredDims: readonly DeclaredDim[], rawDims: unknown): Promise<CanonicalDimsResult> {
+  return canonicalDimsResolved(await resolveEntityRefs(db, companyId, dimEntityRefs(declaredDims, rawDims)), declaredDims, rawDims);
+}
+
+/** canonicalDims with the entity references already resolved (resolveEntityRefs of dimEntityRefs, possibly of many callers). */
+export function canonicalDimsResolved(resolved: ResolvedEntities, declaredDims: readonly DeclaredDim[], rawDims: unknown): CanonicalDimsResult {
   const given = rawDims ?? {};
   if (!isRecord(given)) return { ok: false, errors: [{ path: 'dims', code: 'invalid_type', message: 'dims must be an object of key → value.' }] };
   const { errors, values, refs } = readDims(new Map(declaredDims.map((dim) => [dim.key, dim])), given);
-  const orgUnit = await resolveDimRefs(db, companyId, refs, values, errors);
+  const orgUnit = applyDimRefs(resolved, refs, values, errors);
   if (errors.length > 0) return { ok: false, errors };
   // Declared order, so equal dims serialise alike.
   const dims = Object.fromEntries(declaredDims.filter((dim) => values.has(dim.key)).map((dim) => [dim.key, values.get(dim.key)!]));

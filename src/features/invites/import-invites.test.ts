@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { createSurvey } from '../../../test/responses.js';
@@ -96,9 +96,49 @@ describe('importInvites (bulk import)', () => {
     expect(rows[0].n).toBe(2500);
   });
 
-  it('refuses unknown columns, and another company\'s form is not found', async () => {
+  it('resolves the entity codes of a chunk in one query, and an unknown code still reports its own line', async () => {
+    const s = await setup();
+    const codes = ['MATH101', 'HIST101'];
+    const body = Array.from({ length: 2500 }, (_, i) => {
+      const line = i + 2;
+      return `e${i}@school.edu,${line === 3 || line === 2001 ? `GONE${line}` : codes[i % 2]}`;
+    }).join('\n');
+    const sqlText = (query: unknown) => (t.ctx.db as unknown as { dialect: { sqlToQuery(q: unknown): { sql: string } } }).dialect.sqlToQuery(query).sql;
+    const execute = vi.spyOn(t.ctx.db, 'execute');
+    let summary;
+    let entityLookups;
+    try {
+      summary = await s.run(`email,dim.course\n${body}\n`);
+      entityLookups = execute.mock.calls.filter(([query]) => sqlText(query).includes('JOIN entities')).length;
+    } finally {
+      execute.mockRestore();
+    }
+    expect(entityLookups).toBe(3); // 1,000 + 1,000 + 500 rows
+    expect(summary).toMatchObject({ rows: 2500, created: 2498, invalid: 2 });
+    expect(summary.invalidRows).toEqual([
+      { line: 3, errors: [{ path: 'dims.course', code: 'unknown_entity', message: 'No course has the id or code "GONE3".' }] },
+      { line: 2001, errors: [{ path: 'dims.course', code: 'unknown_entity', message: 'No course has the id or code "GONE2001".' }] },
+    ]);
+    const { rows } = await t.ctx.db.execute<{ email: string; course: string }>(
+      sql`SELECT email, dims->>'course' AS course FROM invites WHERE batch_id = ${summary.batchId} AND email IN ('e0@school.edu', 'e2000@school.edu', 'e2499@school.edu') ORDER BY email`,
+    );
+    expect(rows).toEqual([
+      { email: 'e0@school.edu', course: s.survey.courses.MATH101 },
+      { email: 'e2000@school.edu', course: s.survey.courses.MATH101 },
+      { email: 'e2499@school.edu', course: s.survey.courses.HIST101 },
+    ]);
+  });
+
+  it('refuses unknown columns without writing anything, and another company\'s form is not found', async () => {
     const s = await setup();
     await expect(s.run('email,colour\na@school.edu,red\n')).rejects.toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ path: 'header.1', code: 'unknown_field' }] } });
+    const batches = async () => (await t.ctx.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM invite_batches WHERE company_id = ${s.company.id}`)).rows[0].n;
+    expect(await batches()).toBe(0);
+    expect(await invitesOf(s.company.id)).toEqual([]);
+    // An accepted header writes the batch even when no row is valid: the summary names it.
+    const empty = await s.run('email\nnot-an-email\n');
+    expect(empty).toMatchObject({ created: 0, invalid: 1 });
+    expect(await batches()).toBe(1);
     const other = await t.tenant();
     await expect(s.run('email\na@school.edu\n', s.survey.form, other.company.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(await invitesOf(other.company.id)).toEqual([]);

@@ -7,10 +7,11 @@ import { notFound, validationError, type FieldError } from '../../lib/errors.js'
 import type { IdGenerator } from '../../lib/ids.js';
 import type { FormRecord } from '../forms/find-form.js';
 import { inviteRules, newInviteToken } from './create-invite.js';
-import { prepareInvite, type PreparedInvite } from './prepare-invite.js';
+import { resolveEntityRefs } from '../entities/resolve-entity.js';
+import { inviteEntityRefs, prepareInviteResolved, type InviteRules, type PreparedInvite } from './prepare-invite.js';
 import { CreateInviteBody, DIM_VALUE_MAX_LENGTH, type CreateInviteInput } from './schemas.js';
 
-/** Rows per INSERT: one round trip per thousand invites, a statement Postgres plans in microseconds. */
+/** Rows per chunk: one entity lookup and one INSERT per thousand rows, statements Postgres plans in microseconds. */
 const CHUNK_ROWS = 1000;
 /** The summary lists at most this many duplicate and invalid rows (the counts are always whole). */
 export const LISTED_ROWS_LIMIT = 1000;
@@ -44,6 +45,8 @@ export interface ImportProgress {
 }
 
 type PendingInvite = PreparedInvite & { id: string; token: string; line: number };
+/** A CSV record read, before its dims are resolved with the rest of its chunk. */
+type ReadRow = { line: number; input: CreateInviteInput; errors: FieldError[] };
 
 function checkHeader(header: string[]): string[] {
   const errors = header
@@ -76,6 +79,22 @@ function readRecord(record: Record<string, string>): { input: CreateInviteInput;
     else input[column as (typeof CONTACT_COLUMNS)[number]] = value;
   }
   return { input, errors };
+}
+
+/**
+ * A chunk's rows normalised like POST /invites, with the entity codes of all their dims resolved
+ * in one query; invalid rows go to `reportInvalid` with their line.
+ */
+async function prepareChunk(db: Db, rules: InviteRules, rows: ReadRow[], reportInvalid: (line: number, errors: FieldError[]) => void, newId: IdGenerator): Promise<PendingInvite[]> {
+  const readable = rows.filter((row) => row.errors.length === 0);
+  const resolved = await resolveEntityRefs(db, rules.companyId, readable.flatMap((row) => inviteEntityRefs(rules, row.input)));
+  const valid: PendingInvite[] = [];
+  for (const { line, input, errors } of rows) {
+    const prepared = errors.length > 0 ? { ok: false as const, errors } : prepareInviteResolved(rules, input, resolved);
+    if (prepared.ok) valid.push({ ...prepared.invite, id: newId(), token: newInviteToken(), line });
+    else reportInvalid(line, prepared.errors);
+  }
+  return valid;
 }
 
 /** One INSERT for a chunk; the rows the unique indexes refused come back as duplicates. */
@@ -117,7 +136,13 @@ export async function importInvites(
   const now = deps.clock.now();
   const rules = await inviteRules(db, companyId, form, now);
   const summary: ImportSummary = { batchId: deps.newId(), rows: 0, created: 0, duplicates: 0, invalid: 0, duplicateRows: [], invalidRows: [] };
-  await db.execute(sql`INSERT INTO invite_batches (id, company_id, form_id, kind, created_at) VALUES (${summary.batchId}, ${companyId}, ${form.id}, 'import', ${now})`);
+  // Written with the first chunk, once the header was accepted: a refused file leaves nothing behind.
+  let batchWritten = false;
+  const writeBatch = async () => {
+    if (batchWritten) return;
+    await db.execute(sql`INSERT INTO invite_batches (id, company_id, form_id, kind, created_at) VALUES (${summary.batchId}, ${companyId}, ${form.id}, 'import', ${now})`);
+    batchWritten = true;
+  };
 
   const reportInvalid = (line: number, errors: FieldError[]) => {
     summary.invalid += 1;
@@ -139,10 +164,12 @@ export async function importInvites(
   source.on('error', (err) => parser.destroy(err));
   source.pipe(parser);
 
-  let chunk: PendingInvite[] = [];
+  let chunk: ReadRow[] = [];
   const flush = async () => {
-    const duplicates = chunk.length > 0 ? await insertChunk(db, companyId, form.id, summary.batchId, now, chunk) : [];
-    summary.created += chunk.length - duplicates.length;
+    await writeBatch();
+    const valid = await prepareChunk(db, rules, chunk, reportInvalid, deps.newId);
+    const duplicates = valid.length > 0 ? await insertChunk(db, companyId, form.id, summary.batchId, now, valid) : [];
+    summary.created += valid.length - duplicates.length;
     summary.duplicates += duplicates.length;
     for (const { line, email, phone } of duplicates.slice(0, LISTED_ROWS_LIMIT - summary.duplicateRows.length)) summary.duplicateRows.push({ line, email, phone });
     chunk = [];
@@ -151,10 +178,7 @@ export async function importInvites(
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
       summary.rows += 1;
-      const { input, errors } = readRecord(record);
-      const prepared = errors.length > 0 ? { ok: false as const, errors } : await prepareInvite(db, rules, input);
-      if (!prepared.ok) reportInvalid(info.lines, prepared.errors);
-      else chunk.push({ ...prepared.invite, id: deps.newId(), token: newInviteToken(), line: info.lines });
+      chunk.push({ ...readRecord(record), line: info.lines });
       if (chunk.length >= CHUNK_ROWS) await flush();
     }
   } catch (err) {
@@ -165,5 +189,7 @@ export async function importInvites(
     reportInvalid(lines, [{ path: 'row', code: 'invalid_format', message: (err as Error).message }]);
   }
   await flush();
+  // Malformed records are reported as the parser meets them, ahead of the rows of their chunk.
+  summary.invalidRows.sort((a, b) => a.line - b.line);
   return summary;
 }

@@ -1,7 +1,8 @@
 import type { CountryCode } from 'libphonenumber-js';
 import type { DbOrTx } from '../../db/database.js';
 import type { FieldError } from '../../lib/errors.js';
-import { canonicalDims, type DeclaredDim } from '../dims/canonical-dims.js';
+import { canonicalDimsResolved, dimEntityRefs, type DeclaredDim } from '../dims/canonical-dims.js';
+import { resolveEntityRefs, type EntityRef, type ResolvedEntities } from '../entities/resolve-entity.js';
 import { normaliseContact } from './normalise-contact.js';
 import type { CreateInviteInput } from './schemas.js';
 
@@ -30,13 +31,25 @@ function expiryErrors(expiresAt: string | undefined, now: Date): FieldError[] {
   return [{ path: 'expiresAt', code: 'too_small', message: 'expiresAt must be in the future.' }];
 }
 
+export type PrepareResult = { ok: true; invite: PreparedInvite } | { ok: false; errors: FieldError[] };
+
 /**
  * The one normalisation of a new invite, shared by POST /invites and the bulk import: contact
  * trimmed, lower-cased and E.164, dims canonical (entity ids), expiry in the future.
  */
-export async function prepareInvite(db: DbOrTx, rules: InviteRules, input: CreateInviteInput): Promise<{ ok: true; invite: PreparedInvite } | { ok: false; errors: FieldError[] }> {
+export async function prepareInvite(db: DbOrTx, rules: InviteRules, input: CreateInviteInput): Promise<PrepareResult> {
+  return prepareInviteResolved(rules, input, await resolveEntityRefs(db, rules.companyId, inviteEntityRefs(rules, input)));
+}
+
+/** The entity references of an invite's dims: a bulk import resolves a whole chunk's in one query. */
+export function inviteEntityRefs(rules: InviteRules, input: CreateInviteInput): EntityRef[] {
+  return dimEntityRefs(rules.inviteDims, input.dims);
+}
+
+/** prepareInvite with the dims' entity references already resolved. */
+export function prepareInviteResolved(rules: InviteRules, input: CreateInviteInput, resolved: ResolvedEntities): PrepareResult {
   const contact = normaliseContact(input, rules.defaultCountry);
-  const dims = await canonicalDims(db, rules.companyId, rules.inviteDims, input.dims);
+  const dims = canonicalDimsResolved(resolved, rules.inviteDims, input.dims);
   const errors = [...(contact.ok ? [] : contact.errors), ...expiryErrors(input.expiresAt, rules.now), ...(dims.ok ? [] : dims.errors)];
   if (errors.length > 0 || !contact.ok || !dims.ok) return { ok: false, errors };
   return {

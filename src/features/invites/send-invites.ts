@@ -8,7 +8,7 @@ import { findForm, type FormRecord } from '../forms/find-form.js';
 import { DEFAULT_GATEWAY_TEXT, findWhatsappChannel } from '../messaging/channel-settings.js';
 import { formEmailTemplate } from '../messaging/email-template.js';
 import { MESSAGES_CHANNEL } from '../messaging/email-kind.js';
-import { templateVariables, type TemplateVariables } from '../messaging/template-variables.js';
+import { templateFieldErrors, templateVariables, type TemplateVariables } from '../messaging/template-variables.js';
 import { quotaPeriod, reserveQuota } from './quota.js';
 import type { SendInvitesInput, SkipReason, TemplateInput } from './schemas.js';
 
@@ -45,13 +45,6 @@ async function channelTemplates(db: Db, companyId: string, form: FormRecord, inp
     });
   }
   return { texts: Object.values(template.variables ?? {}), path: 'template.variables', template };
-}
-
-function templateErrors(vars: TemplateVariables, path: string): FieldError[] {
-  return [
-    ...vars.unknown.map((name) => ({ path, code: 'unknown_reference' as const, message: `{{${name}}} is not a template variable.` })),
-    ...vars.errors.map((message) => ({ path, code: 'invalid_format' as const, message })),
-  ];
 }
 
 /** The skip reason of each selected invite, first match wins; null: eligible. */
@@ -94,7 +87,7 @@ export async function sendInvites(db: Db, deps: { clock: Clock; newId: IdGenerat
   const errors = selectionErrors(input);
   const { texts, path, template } = await channelTemplates(db, companyId, form, input);
   const vars = templateVariables(texts);
-  errors.push(...templateErrors(vars, path));
+  errors.push(...templateFieldErrors(vars, path));
   if (errors.length > 0) throw validationError(errors);
 
   const now = deps.clock.now();

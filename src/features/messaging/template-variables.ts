@@ -1,4 +1,5 @@
 import Mustache from 'mustache';
+import type { FieldError } from '../../lib/errors.js';
 
 /**
  * Message templates are Mustache: {{name}} is HTML-escaped where the HTML part is rendered,
@@ -16,6 +17,8 @@ export interface TemplateVariables {
   required: ContactVariable[];
   /** dims.<key> keys used outside any section. */
   requiredDims: string[];
+  /** Every dims.<key> key used, inside a section or not. */
+  dims: string[];
   /** Names that are no variable at all. */
   unknown: string[];
   /** Syntax errors and unsupported tags (partials, delimiter changes). */
@@ -33,7 +36,7 @@ function isKnown(name: string): boolean {
  * optional; used bare, an invite lacking it is skipped at send time with missing_var.
  */
 export function templateVariables(templates: readonly string[]): TemplateVariables {
-  const result: TemplateVariables = { required: [], requiredDims: [], unknown: [], errors: [] };
+  const result: TemplateVariables = { required: [], requiredDims: [], dims: [], unknown: [], errors: [] };
   const visit = (tokens: Token[], nested: boolean) => {
     for (const [type, value, , , children] of tokens) {
       if (type === 'text' || type === '!') continue;
@@ -41,9 +44,10 @@ export function templateVariables(templates: readonly string[]): TemplateVariabl
         result.errors.push(`{{${type}${value}}} is not supported`);
         continue;
       }
+      const dim = DIM_VARIABLE.exec(value);
+      if (dim) result.dims.push(dim[1]);
       if (value !== '.' && !isKnown(value)) result.unknown.push(value);
       else if (!nested && (type === 'name' || type === '&' || type === '{')) {
-        const dim = DIM_VARIABLE.exec(value);
         if (dim) result.requiredDims.push(dim[1]);
         else if ((CONTACT_VARIABLES as readonly string[]).includes(value)) result.required.push(value as ContactVariable);
       }
@@ -59,5 +63,14 @@ export function templateVariables(templates: readonly string[]): TemplateVariabl
   }
   result.required = [...new Set(result.required)];
   result.requiredDims = [...new Set(result.requiredDims)];
+  result.dims = [...new Set(result.dims)];
   return result;
+}
+
+/** Unknown variables and syntax errors of templates, as field errors at `path`. */
+export function templateFieldErrors(vars: TemplateVariables, path: string): FieldError[] {
+  return [
+    ...vars.unknown.map((name) => ({ path, code: 'unknown_reference' as const, message: `{{${name}}} is not a template variable.` })),
+    ...vars.errors.map((message) => ({ path, code: 'invalid_format' as const, message })),
+  ];
 }

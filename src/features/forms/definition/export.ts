@@ -27,6 +27,7 @@ export function exportFormDefinition(resolved: ResolvedForm, meta: FormMeta): Fo
         questions: section.questions.map((question) => exportQuestion(question, exportCondition(question.visibleIf))),
       }),
     ),
+    email: resolved.email,
   });
 }
 

@@ -103,6 +103,19 @@ export const SettingsSchema = Type.Object(
   { additionalProperties: false, default: {} },
 );
 
+/**
+ * The invitation e-mail of the form (contract decisions, "Invites and sending"): Mustache
+ * templates whose variables are checked by hand (email-template-errors.ts); a part left out
+ * falls back to the default template.
+ */
+export const EmailSchema = Type.Object(
+  {
+    subject: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '^[^\\r\\n]*\\S[^\\r\\n]*$', errorCode: 'invalid_format', errorMessage: 'must be one line, not blank' })),
+    body: Type.Optional(humanText(10_000)),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
 /** JSON Schema of the authoring file (conditions are typed `unknown` here and checked by hand). */
 export const FormDefinitionSchema = Type.Object(
   {
@@ -116,6 +129,7 @@ export const FormDefinitionSchema = Type.Object(
     settings: Type.Optional(SettingsSchema),
     dims: Type.Optional(Type.Array(DimSchema, { maxItems: 20, default: [] })),
     sections: Type.Array(SectionSchema, { minItems: 1, maxItems: 100 }),
+    email: Type.Optional(EmailSchema),
   },
   { additionalProperties: false },
 );

@@ -1,7 +1,7 @@
 /** Types of the authoring definition (after defaults) and of the resolved (stored) form. */
 import type { Static } from '@sinclair/typebox';
 import type { FieldError } from '../../../lib/errors.js';
-import type { DimSchema, FormDefinitionSchema, LeafConditionSchema, QuestionSchema, SectionSchema, SettingsSchema } from './schema.js';
+import type { DimSchema, EmailSchema, FormDefinitionSchema, LeafConditionSchema, QuestionSchema, SectionSchema, SettingsSchema } from './schema.js';
 import type { DimKind, DimSource, QuestionType } from './vocabulary.js';
 
 export type Operand = string | number | boolean;
@@ -89,11 +89,15 @@ export interface ResolvedDim {
   questionId?: string;
 }
 
+/** The form's invitation e-mail templates, stored as written. */
+export type EmailDefinition = Static<typeof EmailSchema>;
+
 /** The stored `content` of a form. */
 export interface ResolvedForm {
   version: 1;
   dims: ResolvedDim[];
   sections: ResolvedSection[];
+  email?: EmailDefinition;
 }
 
 /** Answers keyed by question id. */

@@ -371,3 +371,45 @@ describe('validateFormDefinition: collects everything', () => {
     ]);
   });
 });
+
+describe('validateFormDefinition: the e-mail block', () => {
+  const dims = [
+    { key: 'course', kind: 'course' },
+    { key: 'campus', kind: 'unit', source: 'link' },
+  ];
+  const withEmail = (email: unknown) => form([section([q('t', 'TEXT')])], { dims, email });
+
+  it('accepts every variable of the contract and a dim the invite carries, and keeps the block', () => {
+    const email = {
+      subject: '{{formName}} for {{name}}',
+      body: 'Hi {{#name}}{{name}}{{/name}} ({{email}} {{phone}} {{externalId}}): {{{url}}} until {{expiresAt}}, {{dims.course}}{{! a comment }}',
+    };
+    const result = validateFormDefinition(withEmail(email));
+    expect(result.ok ? [] : result.errors).toEqual([]);
+    expect(result.ok && result.value.email).toEqual(email);
+    expect(errorsOf(withEmail({ body: 'Only the body: {{url}}' }))).toEqual([]);
+  });
+
+  it('names the part of an unknown variable, an undeclared dim, a dim the invite does not carry, and bad Mustache', () => {
+    const result = validateFormDefinition(withEmail({ subject: 'Hello {{firstName}}', body: '{{dims.year}} {{dims.campus}} {{#url}}open' }));
+    expect(result.ok ? [] : result.errors).toEqual([
+      { path: 'email.subject', code: 'unknown_reference', message: '{{firstName}} is not a template variable. Use name, email, phone, externalId, url, formName, expiresAt or dims.<key>.' },
+      { path: 'email.body', code: 'invalid_format', message: expect.stringContaining('Unclosed section "url"') },
+    ]);
+    expect(errorsOf(withEmail({ body: '{{dims.year}} {{#dims.campus}}{{dims.campus}}{{/dims.campus}} {{url}}' }))).toEqual(['email.body unknown_reference', 'email.body invalid_reference']);
+    expect(validateFormDefinition(withEmail({ body: '{{dims.campus}}' }))).toMatchObject({
+      ok: false,
+      errors: [{ message: '{{dims.campus}}: the dim comes from the link, not the invite, so an invitation cannot show it.' }],
+    });
+    expect(errorsOf(withEmail({ body: '{{> footer}} {{url}}' }))).toEqual(['email.body invalid_format']);
+  });
+
+  it('refuses a subject on several lines, blank parts, unknown properties and an empty block', () => {
+    expect(errorsOf(withEmail({ subject: 'Line one\r\nBcc: someone@else.example' }))).toEqual(['email.subject invalid_format']);
+    expect(errorsOf(withEmail({ subject: '  ', body: ' \n ' }))).toEqual(['email.subject invalid_format', 'email.body required']);
+    expect(errorsOf(withEmail({ subject: 'x'.repeat(256) }))).toEqual(['email.subject too_long']);
+    expect(errorsOf(withEmail({ subject: 'Hi', html: '<p>' }))).toEqual(['email.html unknown_field']);
+    expect(errorsOf(withEmail({}))).toEqual(['email required']);
+    expect(errorsOf(withEmail('Subject'))).toEqual(['email invalid_type']);
+  });
+});

@@ -3,6 +3,7 @@ import { Value } from '@sinclair/typebox/value';
 import type { FieldError } from '../../../lib/errors.js';
 import { childPath, fieldError, schemaErrors } from '../../../lib/field-errors.js';
 import { isUuid } from '../../../lib/ids.js';
+import { emailTemplateErrors } from './email-template-errors.js';
 import { CombinatorSchemas, FormDefinitionSchema, LeafConditionSchema } from './schema.js';
 import { isRecord } from './tree.js';
 import type { FormDefinition, LeafConditionDefinition, Operand, Result } from './types.js';
@@ -105,6 +106,7 @@ function semanticErrors(form: Json): FieldError[] {
     ...sections.flatMap((s) => visibleIfErrors(s.raw, s.path, { before: s.firstPosition, questionsByKey })),
     ...questions.flatMap((q) => visibleIfErrors(q.raw, q.path, { before: q.position, questionsByKey })),
     ...dimErrors(form.dims, questionsByKey),
+    ...emailTemplateErrors(form.email, form.dims),
   ];
 }
 

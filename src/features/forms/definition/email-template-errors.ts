@@ -1,0 +1,38 @@
+/** The form's invitation e-mail: its templates may use only the variables an invite can fill. */
+import type { FieldError } from '../../../lib/errors.js';
+import { childPath } from '../../../lib/field-errors.js';
+import { templateFieldErrors, templateVariables } from '../../messaging/template-variables.js';
+import { isRecord } from './tree.js';
+
+const VARIABLES_HINT = 'name, email, phone, externalId, url, formName, expiresAt or dims.<key>';
+
+/** The declared dims as far as they can be read: key → source (invite when left out). */
+function dimSources(dims: unknown): Map<string, unknown> {
+  const records = Array.isArray(dims) ? dims.filter(isRecord) : [];
+  return new Map(records.filter((dim) => typeof dim.key === 'string').map((dim) => [dim.key as string, dim.source ?? 'invite']));
+}
+
+/**
+ * Unknown variables and Mustache syntax errors of `email.subject` and `email.body` (contract
+ * decisions: name, email, phone, externalId, url, formName, expiresAt, dims.<key>), and dims.<key>
+ * naming a dim the form does not declare, or one an invite does not carry (source other than invite).
+ */
+export function emailTemplateErrors(email: unknown, dims: unknown): FieldError[] {
+  if (!isRecord(email)) return [];
+  const sources = dimSources(dims);
+  return (['subject', 'body'] as const).flatMap((part) => {
+    const text = email[part];
+    if (typeof text !== 'string') return [];
+    const path = childPath('email', part);
+    const vars = templateVariables([text]);
+    return [
+      ...templateFieldErrors(vars, path).map((error) => (error.code === 'unknown_reference' ? { ...error, message: `${error.message} Use ${VARIABLES_HINT}.` } : error)),
+      ...vars.dims.flatMap((key): FieldError[] => {
+        const source = sources.get(key);
+        if (source === undefined) return [{ path, code: 'unknown_reference', message: `{{dims.${key}}}: the form declares no dim "${key}".` }];
+        if (source !== 'invite') return [{ path, code: 'invalid_reference', message: `{{dims.${key}}}: the dim comes from the ${String(source)}, not the invite, so an invitation cannot show it.` }];
+        return [];
+      }),
+    ];
+  });
+}
