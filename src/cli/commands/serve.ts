@@ -63,8 +63,11 @@ async function startTiers(config: Config, tiers: Tiers, closers: Closer[], stop:
   }
   if (tiers.demo) {
     const { demoBanner, ensureDemo } = await import('../../features/demo/seed-demo.js');
+    const { demoLinks } = await import('../../features/respondent/pages/demo-links.js');
     const origin = new URL(config.publicApiUrl).origin;
-    log(demoBanner(await ensureDemo(ctx), { api: config.publicApiUrl, docs: `${origin}/docs` }));
+    const demo = await ensureDemo(ctx);
+    const links = await demoLinks(ctx.db, demo.company, { origin, formUrl: config.publicFormUrl }, ctx.clock.now());
+    log(demoBanner(demo, { api: config.publicApiUrl, docs: `${origin}/docs` }, links));
   }
 }
 

@@ -12,7 +12,8 @@ export const respondentFeature: Feature = {
   schemas: respondentSchemas,
   // Loaded when the app is built, never by the CLI (src/cli/start-up.test.ts).
   pages: async (app) => {
-    const { respondentApi } = await import('./api/routes.js');
+    const [{ respondentApi }, { respondentPages }] = await Promise.all([import('./api/routes.js'), import('./pages/routes.js')]);
     await app.register(respondentApi, { prefix: '/r/v1' });
+    await app.register(respondentPages);
   },
 };
