@@ -4,9 +4,11 @@
  */
 const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   goals: () => import('./goals.js'),
+  'cli-start': () => import('./cli-start.js'),
   invites: () => import('./invites.js'),
   'invites-import-dims': () => import('./invites-import-dims.js'),
   me: () => import('./me.js'),
+  respond: () => import('./respond.js'),
   'responses-scan': () => import('./responses-scan.js'),
   'roster-import': () => import('./roster-import.js'),
   statistics: () => import('./statistics.js'),

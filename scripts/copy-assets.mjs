@@ -1,5 +1,18 @@
-// Copies non-TypeScript assets (SQL migrations, static files) next to the compiled code.
+// Copies non-TypeScript assets (SQL migrations, static files) next to the compiled code, and
+// bundles the respondent pages' script (src/features/respondent/pages/script-asset.ts reads it).
 import { cpSync, existsSync } from 'node:fs';
+import { build } from 'esbuild';
 for (const dir of ['db/migrations', 'features/demo/data']) {
   if (existsSync(`src/${dir}`)) cpSync(`src/${dir}`, `dist/${dir}`, { recursive: true, filter: (p) => !p.endsWith('.ts') });
 }
+// the same options as SCRIPT_BUILD_OPTIONS in script-asset.ts
+await build({
+  entryPoints: ['src/features/respondent/pages/client/respond.ts'],
+  outfile: 'dist/features/respondent/pages/respond.js',
+  bundle: true,
+  minify: true,
+  format: 'iife',
+  target: 'es2019',
+  platform: 'browser',
+  legalComments: 'none',
+});

@@ -80,6 +80,9 @@ export function registerAuth(app: FastifyInstance, deps: { authenticator: KeyAut
       const failures = await deps.limiter.hit(failKey, FAILED_AUTH_PER_MIN, nowMs);
       setRateHeaders(reply, failures);
       if (!failures.allowed) throw rateLimited(failures);
+      // An unknown route is 404 whatever the credentials (decisions page); the failure still counts above,
+      // so probing keys there costs the same budget as on a real route.
+      if (request.is404) throw new ApiError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`);
       throw new ApiError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
     }
     const decision = await deps.limiter.hit(`key:${key.id}`, key.rateLimitPerMin, nowMs);

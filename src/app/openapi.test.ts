@@ -27,8 +27,11 @@ describe('GET /v1/openapi.json', () => {
   it('documents paths relative to the /v1 server URL and hides operational routes', () => {
     expect(Object.keys(doc.paths)).toContain('/me');
     for (const path of Object.keys(doc.paths)) expect(path.startsWith('/v1')).toBe(false);
-    expect(doc.paths['/healthz']).toBeUndefined();
-    expect(doc.paths['/openapi.json']).toBeUndefined();
+    for (const hidden of ['/healthz', '/readyz', '/metrics', '/openapi.json']) expect(doc.paths[hidden]).toBeUndefined();
+  });
+
+  it("does not claim /readyz's SERVICE_UNAVAILABLE: health is no API route, and the codes are the spec's", () => {
+    expect(JSON.stringify(doc)).not.toContain('SERVICE_UNAVAILABLE');
   });
 
   it('gives every operation an operationId, a summary, a 2xx schema and the 401 (when it takes a key), 429 and 500 errors', () => {

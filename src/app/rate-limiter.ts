@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 
 /**
  * Rolling-minute limiter as a sliding log of accepted requests: a request is accepted when fewer
@@ -112,7 +113,9 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly instance = randomBytes(6).toString('base64url');
   private sequence = 0;
   constructor(url: string, private readonly prefix = 'quorum:rl:') {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
+    // Required here, not imported: only a deployment with REDIS_URL pays for loading ioredis (CLI start-up).
+    const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+    this.redis = new RedisClient(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
     this.redis.defineCommand('quorumRateLog', { numberOfKeys: 1, lua: REDIS_SCRIPT });
   }
 

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/harness.js';
+import { FAILED_AUTH_PER_MIN } from './auth.js';
 import { errorResponses, ok, successEnvelope } from './envelope.js';
 
 /** A body route for the NUL rule (few real body routes exist yet; the rule is the platform's). */
@@ -101,6 +102,27 @@ describe('unknown /v1 routes', () => {
     expect(res.headers['ratelimit-limit']).toBe('10000');
     expect(res.headers['ratelimit-remaining']).toMatch(/^\d+$/);
     expect(res.headers['x-request-id']).toBeTruthy();
+  });
+
+  it('answer 404 NOT_FOUND without a key or with a bad one, not 401 (decisions page: an unknown route is 404)', async () => {
+    for (const credentials of [null, 'qk_000000000000_0000000000000000000000000000000000000000000', 'not-a-key']) {
+      const res = await t.get(credentials, '/v1/no-such-route');
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ success: false, error: { code: 'NOT_FOUND', message: 'No route GET /v1/no-such-route.', details: null } });
+      expect(res.headers['x-request-id']).toBeTruthy();
+    }
+  });
+
+  it('still spend the failed-authentication budget of the address, so keys cannot be probed there for free', async () => {
+    const probe = await startTestApp();
+    try {
+      let last = await probe.get('qk_000000000000_0000000000000000000000000000000000000000000', '/v1/no-such-route');
+      for (let i = 0; i < FAILED_AUTH_PER_MIN && last.statusCode === 404; i++) last = await probe.get('qk_000000000000_0000000000000000000000000000000000000000000', '/v1/no-such-route');
+      expect(last.statusCode).toBe(429);
+      expect(last.json().error.code).toBe('RATE_LIMITED');
+    } finally {
+      await probe.close();
+    }
   });
 });
 

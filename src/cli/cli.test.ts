@@ -1,30 +1,15 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runQuorum } from '../../test/cli.js';
 import { cloneDatabase } from '../../test/harness.js';
-
-const run = promisify(execFile);
-const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-const MAIN = join(process.cwd(), 'src', 'cli', 'main.ts');
 
 let database: Awaited<ReturnType<typeof cloneDatabase>>;
 const dataDir = mkdtempSync(join(tmpdir(), 'quorum-cli-'));
 
-async function quorum(args: string[], env: Record<string, string> = {}) {
-  try {
-    const { stdout, stderr } = await run(TSX, [MAIN, ...args], {
-      env: { ...process.env, DATABASE_URL: database.url, QUORUM_DATA_DIR: dataDir, ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const quorum = (args: string[], env: Record<string, string> = {}) => runQuorum(args, { DATABASE_URL: database.url, QUORUM_DATA_DIR: dataDir, ...env });
 
 beforeAll(async () => {
   database = await cloneDatabase();

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config.js';
-import { createContext, type Context } from '../context.js';
-import { describeDatabase, NoDatabaseError } from '../db/connect.js';
-import { migrate, pendingMigrations } from '../db/migrate.js';
+import type { Context } from '../context.js';
 import type pg from 'pg';
-import { findCompanyBySlug } from '../features/companies/create-company.js';
 import { CliError, printError, printResult, type OutputOptions } from './output.js';
+
+// Start-up cost: the context, the database code and every service load inside the action that needs them
+// (dynamic import), never when main.ts registers the commands; `--help` and a typo stay instant.
 
 /** What a one-shot command works with: config, a migrated database and the providers. */
 export interface CliRuntime {
@@ -24,8 +24,9 @@ export interface RuntimeOptions {
 export async function openRuntime(options: RuntimeOptions = {}): Promise<CliRuntime> {
   const config = loadConfig();
   const create = options.createsDatabase ?? false;
+  const [{ createContext }, { describeDatabase, NoDatabaseError }] = await Promise.all([import('../context.js'), import('../db/connect.js')]);
   const ctx = await createContext(config, { poolSize: options.poolSize ?? 4, connect: { create } }).catch((err: unknown) => {
-    throw err instanceof NoDatabaseError ? noDatabase(config, err.message) : err;
+    throw err instanceof NoDatabaseError ? noDatabase(describeDatabase(config), err.message) : err;
   });
   try {
     if (options.autoMigrate !== false) await migrateIfBehind(ctx.pool, config, create);
@@ -41,22 +42,24 @@ export async function openRuntime(options: RuntimeOptions = {}): Promise<CliRunt
  * and migrates only when behind. A database without any Quorum table is the wrong one unless we may create.
  */
 async function migrateIfBehind(pool: pg.Pool, config: Config, create: boolean): Promise<void> {
+  const [{ migrate, pendingMigrations }, { describeDatabase }] = await Promise.all([import('../db/migrate.js'), import('../db/connect.js')]);
   const { pending, empty } = await pendingMigrations(pool);
   if (pending.length === 0) return;
-  if (empty && !create) throw noDatabase(config, 'it has no Quorum tables');
+  if (empty && !create) throw noDatabase(describeDatabase(config), 'it has no Quorum tables');
   await migrate(pool);
 }
 
-function noDatabase(config: Config, why: string): CliError {
+function noDatabase(looked: string, why: string): CliError {
   return new CliError(
-    `no Quorum database at ${describeDatabase(config)} (${why}). Point QUORUM_DATA_DIR at the data directory the service ` +
+    `no Quorum database at ${looked} (${why}). Point QUORUM_DATA_DIR at the data directory the service ` +
       'uses, or DATABASE_URL at its PostgreSQL; "quorum start", "quorum migrate" or "quorum demo" create a new one.',
     'NO_DATABASE',
-    { looked: describeDatabase(config) },
+    { looked },
   );
 }
 
 export async function companyIdForSlug(rt: CliRuntime, slug: string): Promise<string> {
+  const { findCompanyBySlug } = await import('../features/companies/create-company.js');
   const company = await findCompanyBySlug(rt.ctx.db, slug);
   if (!company) throw new CliError(`no company with slug "${slug}" (see: quorum company list)`, 'NOT_FOUND');
   return company.id;
@@ -80,7 +83,7 @@ export interface CommandInput {
  */
 export function runCommand(
   work: (rt: CliRuntime, input: CommandInput) => Promise<unknown>,
-  human: (result: any) => string,
+  human: (result: any) => string | Promise<string>,
   options: RuntimeOptions = {},
 ) {
   return async (...actionArgs: unknown[]): Promise<void> => {
@@ -90,7 +93,9 @@ export function runCommand(
     try {
       rt = await openRuntime(options);
       const result = await work(rt, { args: command.processedArgs as string[], opts: command.opts() });
-      printResult(result, output, human);
+      // A formatter may load its helper lazily too (the demo banner).
+      const text = output.json ? '' : await human(result);
+      printResult(result, output, () => text);
     } catch (err) {
       printError(err, output);
       process.exitCode = 1;

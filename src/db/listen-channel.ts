@@ -6,19 +6,24 @@ export type ListenLog = (level: 'info' | 'warn' | 'error', message: string) => v
 
 export interface ChannelListener {
   readonly connected: boolean;
+  /** The live connection (null while reconnecting), for state its owner shows on it. */
+  readonly client: pg.Client | null;
   close(): Promise<void>;
 }
 
 export interface ChannelHandlers {
   onNotify(payload: string): void;
+  /** Runs on each new connection after the LISTEN and before it counts as connected; a failure reconnects. */
+  prepare?(client: pg.Client): Promise<unknown>;
   /** Called on every (re)connection: notifications sent while disconnected are lost. */
-  onConnect(): void;
-  onDisconnect(): void;
+  onConnect?(): void;
+  onDisconnect?(): void;
 }
 
 /**
  * LISTENs on one channel on a dedicated connection (a pooled one would be returned and lose the
- * LISTEN), reconnecting when it drops.
+ * LISTEN), reconnecting when it drops. The key cache (revocations) and the outbound loops (wake-ups)
+ * both listen through it.
  */
 export async function listenChannel(connection: pg.ClientConfig, channel: string, handlers: ChannelHandlers, log: ListenLog): Promise<ChannelListener> {
   let current: pg.Client | null = null;
@@ -32,7 +37,7 @@ export async function listenChannel(connection: pg.ClientConfig, channel: string
       if (dropped) return;
       dropped = true;
       if (current === client) current = null;
-      handlers.onDisconnect();
+      handlers.onDisconnect?.();
       if (closed) return;
       void client.end().catch(() => undefined);
       log('warn', `listener on ${channel} disconnected (${err?.message ?? 'connection ended'}); reconnecting`);
@@ -43,20 +48,24 @@ export async function listenChannel(connection: pg.ClientConfig, channel: string
     client.on('notification', (message) => handlers.onNotify(message.payload ?? ''));
     try {
       await client.connect();
-      await client.query(`LISTEN ${channel}`);
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      await handlers.prepare?.(client);
     } catch (err) {
       drop(err as Error);
       return;
     }
     if (closed) return void (await client.end());
     current = client;
-    handlers.onConnect();
+    handlers.onConnect?.();
   }
 
   await connect();
   return {
     get connected() {
       return current !== null;
+    },
+    get client() {
+      return current;
     },
     async close() {
       closed = true;

@@ -3,9 +3,6 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { Logger, runMigrations as runWorkerMigrations } from 'graphile-worker';
-
-export const silentWorkerLogger = new Logger(() => () => undefined);
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 /** One advisory lock serialises concurrent instances migrating at start. */
@@ -73,13 +70,16 @@ export async function migrate(pool: pg.Pool): Promise<MigrationResult> {
  * first install on a connection that logs only FATAL; anyone else gets that one harmless line.
  */
 async function migrateWorkerSchema(client: pg.PoolClient, pool: pg.Pool): Promise<void> {
+  // Loaded only when migrating: the CLI checks pendingMigrations on every command and should not pay for it.
+  const { Logger, runMigrations } = await import('graphile-worker');
+  const run = (pgPool: pg.Pool) => runMigrations({ pgPool, logger: new Logger(() => () => undefined) });
   const { rows } = await client.query<{ quiet: boolean }>(
     `SELECT to_regclass('graphile_worker.migrations') IS NULL AND (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) AS quiet`,
   );
-  if (!rows[0].quiet) return runWorkerMigrations({ pgPool: pool, logger: silentWorkerLogger });
+  if (!rows[0].quiet) return run(pool);
   const quietPool = new pg.Pool({ ...pool.options, max: 1, options: '-c log_min_messages=fatal' });
   try {
-    await runWorkerMigrations({ pgPool: quietPool, logger: silentWorkerLogger });
+    await run(quietPool);
   } finally {
     await quietPool.end();
   }

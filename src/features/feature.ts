@@ -9,12 +9,23 @@ import type { ResponseConsumer } from './responses/response-consumer.js';
  * src/features/index.ts: the app, the worker and emitEvent read these lists, so a new feature
  * edits no other feature's files.
  */
+type Plugin = (app: FastifyInstance) => Promise<void>;
+
+/**
+ * A route or page plugin imported only when the app registers it. Every context reads this registry
+ * (for the consumers), the CLI and the worker included; importing routes eagerly would load Fastify,
+ * every schema and every service into each CLI command (issue 8 item 16).
+ */
+export function lazyPlugin(load: () => Promise<Plugin>): Plugin {
+  return async (app) => (await load())(app);
+}
+
 export interface Feature {
   name: string;
-  /** Authenticated /v1 routes (each declares its scope in config.scope). */
-  routes?: (v1: FastifyInstance) => Promise<void>;
-  /** Pages and callbacks outside /v1, with credentials of their own (an invite token, a provider signature). */
-  pages?: (app: FastifyInstance) => Promise<void>;
+  /** Authenticated /v1 routes (each declares its scope in config.scope), through lazyPlugin. */
+  routes?: Plugin;
+  /** Pages and callbacks outside /v1, with credentials of their own (an invite token, a provider signature), through lazyPlugin. */
+  pages?: Plugin;
   /** Shared schemas (with $id) its routes reference; published in the OpenAPI document. */
   schemas?: TSchema[];
   /** Jobs and sweeps the worker runs. */

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { findWhatsappChannel, WHATSAPP_PROVIDERS, type WhatsappProvider } from '../../features/messaging/channel-settings.js';
-import { removeWhatsappChannel, setWhatsappChannel } from '../../features/messaging/set-whatsapp-channel.js';
+import { WHATSAPP_PROVIDERS, type WhatsappProvider } from '../../features/messaging/channel-settings.js';
 import { CliError } from '../output.js';
 import { companyIdForSlug, runCommand } from '../runtime.js';
 
@@ -18,6 +17,7 @@ export function registerChannelCommands(program: Command): void {
     .action(
       runCommand(async (rt, { opts }) => {
         if (!WHATSAPP_PROVIDERS.includes(opts.provider)) throw new CliError(`--provider must be one of ${WHATSAPP_PROVIDERS.join(', ')}`);
+        const { setWhatsappChannel } = await import('../../features/messaging/set-whatsapp-channel.js');
         const companyId = await companyIdForSlug(rt, opts.company);
         const settings = { phoneNumberId: opts.phoneNumberId, templates: opts.template, url: opts.url, text: opts.text };
         await setWhatsappChannel(rt.ctx.db, { clock: rt.ctx.clock, secretKey: rt.config.secretKey }, companyId, {
@@ -33,6 +33,7 @@ export function registerChannelCommands(program: Command): void {
     .requiredOption('--company <slug>', 'company slug')
     .action(
       runCommand(async (rt, { opts }) => {
+        const { findWhatsappChannel } = await import('../../features/messaging/channel-settings.js');
         const channel = await findWhatsappChannel(rt.ctx.db, await companyIdForSlug(rt, opts.company));
         // The token stays sealed: only whether one is set is shown.
         return channel ? { provider: channel.provider, settings: channel.settings, token: 'set (sealed)' } : null;
@@ -43,6 +44,7 @@ export function registerChannelCommands(program: Command): void {
     .requiredOption('--company <slug>', 'company slug')
     .action(
       runCommand(async (rt, { opts }) => {
+        const { removeWhatsappChannel } = await import('../../features/messaging/set-whatsapp-channel.js');
         if (!(await removeWhatsappChannel(rt.ctx.db, await companyIdForSlug(rt, opts.company)))) throw new CliError('no WhatsApp channel to remove');
         return { removed: true };
       }, () => 'WhatsApp channel removed'),

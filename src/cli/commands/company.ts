@@ -1,10 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { createCompany } from '../../features/companies/create-company.js';
 import type { Locale } from '../../features/companies/company-settings.js';
-import { updateSettingsAndDeadlines } from '../../features/treatments/update-calendar-settings.js';
-import { showCompany, type CompanyView } from '../../features/companies/show-company.js';
+import type { CompanyView } from '../../features/companies/show-company.js';
 import type { CountryCode } from 'libphonenumber-js';
-import { listCompanies } from '../../features/companies/list-companies.js';
 import { table } from '../output.js';
 import { companyIdForSlug, runCommand } from '../runtime.js';
 
@@ -18,6 +15,7 @@ export function registerCompanyCommands(program: Command): void {
     .action(
       runCommand(
         async (rt, { opts }) => {
+          const { createCompany } = await import('../../features/companies/create-company.js');
           const row = await createCompany(rt.ctx.db, rt.ctx, { name: opts.name, slug: opts.slug });
           return { id: row.id, name: row.name, slug: row.slug, settings: row.settings };
         },
@@ -27,7 +25,7 @@ export function registerCompanyCommands(program: Command): void {
   company
     .command('list')
     .description('list every company with its slug')
-    .action(runCommand(async (rt) => listCompanies(rt.ctx.db), (rows) => table(rows, ['slug', 'name', 'id', 'createdAt'])));
+    .action(runCommand(async (rt) => (await import('../../features/companies/list-companies.js')).listCompanies(rt.ctx.db), (rows) => table(rows, ['slug', 'name', 'id', 'createdAt'])));
   registerCompanySettingsCommands(company);
 }
 
@@ -50,7 +48,12 @@ function registerCompanySettingsCommands(company: Command): void {
     .command('show')
     .description("a company's settings and this month's message quota")
     .requiredOption('--company <slug>', 'company slug')
-    .action(runCommand(async (rt, { opts }) => showCompany(rt.ctx.db, rt.ctx, await companyIdForSlug(rt, opts.company)), showText));
+    .action(
+      runCommand(async (rt, { opts }) => {
+        const { showCompany } = await import('../../features/companies/show-company.js');
+        return showCompany(rt.ctx.db, rt.ctx, await companyIdForSlug(rt, opts.company));
+      }, showText),
+    );
   company
     .command('set')
     .description("change a company's settings")
@@ -63,6 +66,10 @@ function registerCompanySettingsCommands(company: Command): void {
     .option('--mail-from <from>', 'e-mail sender, "Name <address>"')
     .action(
       runCommand(async (rt, { opts }) => {
+        const [{ updateSettingsAndDeadlines }, { showCompany }] = await Promise.all([
+          import('../../features/treatments/update-calendar-settings.js'),
+          import('../../features/companies/show-company.js'),
+        ]);
         const companyId = await companyIdForSlug(rt, opts.company);
         await updateSettingsAndDeadlines(rt.ctx.db, rt.ctx, companyId, {
           monthlyQuota: opts.monthlyQuota as number | undefined,

@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { migrate } from '../../db/migrate.js';
-import { demoBanner, ensureDemo } from '../../features/demo/seed-demo.js';
 import { runCommand } from '../runtime.js';
 
 export function registerDatabaseCommands(program: Command): void {
@@ -9,7 +7,7 @@ export function registerDatabaseCommands(program: Command): void {
     .description('apply pending database migrations (also done automatically at start)')
     .action(
       runCommand(
-        async (rt) => migrate(rt.ctx.pool),
+        async (rt) => (await import('../../db/migrate.js')).migrate(rt.ctx.pool),
         (r) => (r.applied.length ? `applied ${r.applied.join(', ')}` : 'database is up to date'),
         { createsDatabase: true, autoMigrate: false },
       ),
@@ -19,8 +17,9 @@ export function registerDatabaseCommands(program: Command): void {
     .description('create the demo company, an all-scopes key and demo data (once)')
     .action(
       runCommand(
-        async (rt) => ensureDemo(rt.ctx),
-        (r) => {
+        async (rt) => (await import('../../features/demo/seed-demo.js')).ensureDemo(rt.ctx),
+        async (r) => {
+          const { demoBanner } = await import('../../features/demo/seed-demo.js');
           const origin = new URL(process.env.PUBLIC_API_URL || 'http://localhost:3000/v1').origin;
           return demoBanner(r, { api: process.env.PUBLIC_API_URL || `${origin}/v1`, docs: `${origin}/docs` });
         },

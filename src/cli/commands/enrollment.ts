@@ -1,9 +1,9 @@
 import { Option, type Command } from 'commander';
-import { setEnrollmentStatus } from '../../features/rosters/set-enrollment-status.js';
 import { ENROLLMENT_STATUSES } from '../../features/rosters/table.js';
 import { companyIdForSlug, runCommand, type CliRuntime, type CommandInput } from '../runtime.js';
 
 export async function enrollmentSetStatus(rt: CliRuntime, { opts }: CommandInput) {
+  const { setEnrollmentStatus } = await import('../../features/rosters/set-enrollment-status.js');
   const companyId = await companyIdForSlug(rt, opts.company);
   return setEnrollmentStatus(rt.ctx.db, rt.ctx, companyId, { externalId: opts.person, classCode: opts.class, status: opts.status });
 }

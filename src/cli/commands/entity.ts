@@ -1,7 +1,6 @@
 import { extname } from 'node:path';
 import { Option, type Command } from 'commander';
-import { importEntityFile, type EntityFileFormat, type EntityImportResult } from '../../features/entities/import-entities.js';
-import { listEntities } from '../../features/entities/list-entities.js';
+import type { EntityFileFormat, EntityImportResult } from '../../features/entities/import-entities.js';
 import { ENTITY_KINDS } from '../../features/entities/parse-entities.js';
 import { readInputFile } from '../input.js';
 import { CliError, table } from '../output.js';
@@ -21,10 +20,12 @@ export function entityFileFormat(file: string, format?: EntityFileFormat): Entit
 export async function entityImport(rt: CliRuntime, { args, opts }: CommandInput): Promise<EntityImportResult> {
   const file = args[0];
   const format = entityFileFormat(file, opts.format);
+  const { importEntityFile } = await import('../../features/entities/import-entities.js');
   return importEntityFile(rt.ctx.db, rt.ctx, await companyIdForSlug(rt, opts.company), readInputFile(file), format);
 }
 
 export async function entityList(rt: CliRuntime, { opts }: CommandInput) {
+  const { listEntities } = await import('../../features/entities/list-entities.js');
   return listEntities(rt.ctx.db, await companyIdForSlug(rt, opts.company), opts.kind);
 }
 

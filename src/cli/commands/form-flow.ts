@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
-import { addFlow, listFlows, removeFlow } from '../../features/treatments/flows.js';
 import { readJsonFile } from '../input.js';
 import { table } from '../output.js';
 import { companyIdForSlug, runCommand } from '../runtime.js';
+
+const flows = () => import('../../features/treatments/flows.js');
 
 /** `quorum form flow add|list|remove`: treatment flows of a form (src/features/treatments/README.md). */
 export function registerFormFlowCommands(form: Command): void {
@@ -16,7 +17,7 @@ export function registerFormFlowCommands(form: Command): void {
     .action(
       runCommand(
         async (rt, { args, opts }) => {
-          const row = await addFlow(rt.ctx.db, rt.ctx, await companyIdForSlug(rt, opts.company), opts.form, readJsonFile(args[0]));
+          const row = await (await flows()).addFlow(rt.ctx.db, rt.ctx, await companyIdForSlug(rt, opts.company), opts.form, readJsonFile(args[0]));
           return { id: row.id, key: row.key, name: row.name, steps: row.definition.steps.length };
         },
         (r) => `flow ${r.key} (${r.name}) with ${r.steps} step(s)`,
@@ -30,8 +31,8 @@ export function registerFormFlowCommands(form: Command): void {
     .action(
       runCommand(
         async (rt, { opts }) => {
-          const flows = await listFlows(rt.ctx.db, await companyIdForSlug(rt, opts.company), opts.form);
-          return flows.map((f) => ({ id: f.id, key: f.key, name: f.name, steps: f.definition.steps }));
+          const list = await (await flows()).listFlows(rt.ctx.db, await companyIdForSlug(rt, opts.company), opts.form);
+          return list.map((f) => ({ id: f.id, key: f.key, name: f.name, steps: f.definition.steps }));
         },
         (rows) => table(rows.map((r: { steps: { name: string }[] }) => ({ ...r, steps: r.steps.map((s) => s.name).join(' → ') })), ['key', 'name', 'steps']),
       ),
@@ -42,5 +43,5 @@ export function registerFormFlowCommands(form: Command): void {
     .requiredOption('--company <slug>', 'company slug')
     .requiredOption('--form <idOrSlug>', 'id or slug of the form')
     .argument('<key>', 'the flow key')
-    .action(runCommand(async (rt, { args, opts }) => removeFlow(rt.ctx.db, await companyIdForSlug(rt, opts.company), opts.form, args[0]), (r) => `removed flow ${r.key}`));
+    .action(runCommand(async (rt, { args, opts }) => (await flows()).removeFlow(rt.ctx.db, await companyIdForSlug(rt, opts.company), opts.form, args[0]), (r) => `removed flow ${r.key}`));
 }

@@ -1,8 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { addGoalRule, type AddGoalRuleResult } from '../../features/goals/add-goal-rule.js';
+import type { AddGoalRuleResult } from '../../features/goals/add-goal-rule.js';
 import type { GoalRule } from '../../features/goals/goal-rule.js';
-import { listGoalRules } from '../../features/goals/list-goal-rules.js';
-import { resetGoalRule } from '../../features/goals/reset-goal-rule.js';
 import { table } from '../output.js';
 import { companyIdForSlug, runCommand, type CliRuntime, type CommandInput } from '../runtime.js';
 
@@ -13,14 +11,17 @@ function parseGoal(value: string): number {
 }
 
 export async function goalAdd(rt: CliRuntime, { opts }: CommandInput): Promise<AddGoalRuleResult> {
+  const { addGoalRule } = await import('../../features/goals/add-goal-rule.js');
   return addGoalRule(rt.ctx.db, rt.ctx, await companyIdForSlug(rt, opts.company), { form: opts.form, goal: opts.goal });
 }
 
 export async function goalList(rt: CliRuntime, { opts }: CommandInput): Promise<GoalRule[]> {
+  const { listGoalRules } = await import('../../features/goals/list-goal-rules.js');
   return listGoalRules(rt.ctx.db, await companyIdForSlug(rt, opts.company), { form: opts.form });
 }
 
 export async function goalReset(rt: CliRuntime, { args, opts }: CommandInput): Promise<GoalRule> {
+  const { resetGoalRule } = await import('../../features/goals/reset-goal-rule.js');
   return resetGoalRule(rt.ctx.db, await companyIdForSlug(rt, opts.company), args[0]);
 }
 

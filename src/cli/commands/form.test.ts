@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliRuntime, runQuorum } from '../../../test/cli.js';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { describeError } from '../output.js';
 import type { CliRuntime } from '../runtime.js';
@@ -17,8 +16,7 @@ let t: TestApp;
 let rt: CliRuntime;
 beforeAll(async () => {
   t = await startTestApp();
-  // The commands only use the providers of the runtime.
-  rt = { ctx: t.ctx } as unknown as CliRuntime;
+  rt = cliRuntime(t);
 });
 afterAll(async () => t?.close());
 
@@ -124,15 +122,7 @@ describe('quorum entity commands', () => {
 
 // Spawns the CLI; on a loaded machine one process takes seconds.
 describe('the quorum binary', { timeout: 120_000 }, () => {
-  const run = promisify(execFile);
-  async function quorum(args: string[]) {
-    const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-    const env = { ...process.env, DATABASE_URL: t.databaseUrl, QUORUM_DATA_DIR: dir };
-    return run(tsx, [join(process.cwd(), 'src', 'cli', 'main.ts'), ...args], { env }).then(
-      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-      (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }),
-    );
-  }
+  const quorum = (args: string[]) => runQuorum(args, { DATABASE_URL: t.databaseUrl, QUORUM_DATA_DIR: dir });
 
   it('runs form import with readable output and one error line per problem', async () => {
     const { slug } = await t.company();

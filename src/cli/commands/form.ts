@@ -1,8 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
-import { exportForm } from '../../features/forms/export-form.js';
-import { importForm, type ImportFormResult } from '../../features/forms/import-form.js';
-import { listForms } from '../../features/forms/list-forms.js';
+import type { ImportFormResult } from '../../features/forms/import-form.js';
 import { registerFormGoalCommands } from './form-goal.js';
 import { readJsonFile } from '../input.js';
 import { registerFormFlowCommands } from './form-flow.js';
@@ -16,6 +14,7 @@ function parsePositive(value: string): number {
 
 export async function formImport(rt: CliRuntime, { args, opts }: CommandInput): Promise<ImportFormResult> {
   const definition = readJsonFile(args[0]);
+  const { importForm } = await import('../../features/forms/import-form.js');
   return importForm(rt.ctx.db, rt.ctx, await companyIdForSlug(rt, opts.company), definition);
 }
 
@@ -28,6 +27,7 @@ function withoutIds(value: unknown): unknown {
 
 /** The definition itself, or where it was written with --out. */
 export async function formExport(rt: CliRuntime, { args, opts }: CommandInput) {
+  const { exportForm } = await import('../../features/forms/export-form.js');
   const stored = await exportForm(rt.ctx.db, await companyIdForSlug(rt, opts.company), args[0]);
   const definition = (opts.portable ? withoutIds(stored) : stored) as typeof stored;
   if (!opts.out) return definition;
@@ -37,6 +37,7 @@ export async function formExport(rt: CliRuntime, { args, opts }: CommandInput) {
 
 export async function formList(rt: CliRuntime, { opts }: CommandInput) {
   const page = { page: opts.page ?? 1, limit: opts.limit ?? 100 };
+  const { listForms } = await import('../../features/forms/list-forms.js');
   const { items, total } = await listForms(rt.ctx.db, await companyIdForSlug(rt, opts.company), page);
   return { ...page, total, forms: items };
 }

@@ -1,29 +1,17 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runQuorum } from '../../../test/cli.js';
 import { cloneDatabase } from '../../../test/harness.js';
 
-const run = promisify(execFile);
-const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-const MAIN = join(process.cwd(), 'src', 'cli', 'main.ts');
 const FORM = join(process.cwd(), 'src', 'features', 'forms', 'examples', 'all-question-types.json');
 const dir = mkdtempSync(join(tmpdir(), 'quorum-invite-cli-'));
 
 let database: Awaited<ReturnType<typeof cloneDatabase>>;
 
-async function quorum(args: string[]) {
-  try {
-    const { stdout, stderr } = await run(TSX, [MAIN, ...args], { env: { ...process.env, DATABASE_URL: database.url, QUORUM_DATA_DIR: dir } });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const quorum = (args: string[]) => runQuorum(args, { DATABASE_URL: database.url, QUORUM_DATA_DIR: dir });
 
 function csv(name: string, content: string): string {
   const path = join(dir, name);

@@ -1,7 +1,6 @@
 import { createReadStream, statSync } from 'node:fs';
 import type { Command } from 'commander';
-import { findFormByIdOrSlug } from '../../features/forms/find-form.js';
-import { importInvites, type ImportSummary } from '../../features/invites/import-invites.js';
+import type { ImportSummary } from '../../features/invites/import-invites.js';
 import { CliError } from '../output.js';
 import { companyIdForSlug, runCommand } from '../runtime.js';
 
@@ -34,6 +33,10 @@ export function registerInviteCommands(program: Command): void {
     .argument('<file>', 'CSV file with a header row')
     .action(
       runCommand(async (rt, { args: [file], opts }) => {
+        const [{ findFormByIdOrSlug }, { importInvites }] = await Promise.all([
+          import('../../features/forms/find-form.js'),
+          import('../../features/invites/import-invites.js'),
+        ]);
         const companyId = await companyIdForSlug(rt, opts.company);
         const form = await findFormByIdOrSlug(rt.ctx.db, companyId, opts.form);
         if (!form) throw new CliError(`no form "${opts.form}" in company ${opts.company}`, 'NOT_FOUND');

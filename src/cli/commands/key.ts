@@ -1,13 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { and, eq } from 'drizzle-orm';
-import { apiKeys } from '../../db/schema.js';
-import { createKey } from '../../features/keys/create-key.js';
-import { listKeys } from '../../features/keys/list-keys.js';
-import { revokeKey } from '../../features/keys/revoke-key.js';
 import { SCOPES } from '../../features/keys/scopes.js';
-import { parseToken } from '../../features/keys/token.js';
-import { isUuid } from '../../lib/ids.js';
-import { notFound } from '../../lib/errors.js';
 import { table } from '../output.js';
 import { companyIdForSlug, runCommand, type CliRuntime } from '../runtime.js';
 
@@ -22,6 +14,13 @@ const TOKEN_ID_RE = /^[0-9A-Za-z]{12}$/;
 
 /** The key's id from what an operator has in hand: the id, the id inside the token, or the whole (leaked) token. */
 export async function keyIdFromReference(rt: CliRuntime, companyId: string, reference: string): Promise<string> {
+  const [{ and, eq }, { apiKeys }, { parseToken }, { isUuid }, { notFound }] = await Promise.all([
+    import('drizzle-orm'),
+    import('../../features/keys/table.js'),
+    import('../../features/keys/token.js'),
+    import('../../lib/ids.js'),
+    import('../../lib/errors.js'),
+  ]);
   if (isUuid(reference)) return reference;
   const tokenId = parseToken(reference)?.keyId ?? (TOKEN_ID_RE.test(reference) ? reference : null);
   if (!tokenId) throw notFound('API key');
@@ -57,6 +56,7 @@ export function registerKeyCommands(program: Command): void {
     .action(
       runCommand(
         async (rt, { opts }) => {
+          const { createKey } = await import('../../features/keys/create-key.js');
           const companyId = await companyIdForSlug(rt, opts.company);
           return createKey(rt.ctx.db, rt.ctx, {
             companyId,
@@ -75,7 +75,7 @@ export function registerKeyCommands(program: Command): void {
     .requiredOption('--company <slug>', 'company slug')
     .action(
       runCommand(
-        async (rt, { opts }) => listKeys(rt.ctx.db, await companyIdForSlug(rt, opts.company)),
+        async (rt, { opts }) => (await import('../../features/keys/list-keys.js')).listKeys(rt.ctx.db, await companyIdForSlug(rt, opts.company)),
         (rows) => table(rows, ['id', 'tokenId', 'name', 'scopes', 'rateLimitPerMin', 'expiresAt', 'revokedAt', 'lastUsedAt']),
       ),
     );
@@ -87,6 +87,7 @@ export function registerKeyCommands(program: Command): void {
     .action(
       runCommand(
         async (rt, { args, opts }) => {
+          const { revokeKey } = await import('../../features/keys/revoke-key.js');
           const companyId = await companyIdForSlug(rt, opts.company);
           return revokeKey(rt.ctx.db, rt.ctx, companyId, await keyIdFromReference(rt, companyId, args[0]));
         },

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { findDevMail, listDevMail, type DevMail } from '../../features/messaging/dev-mailbox.js';
+import type { DevMail } from '../../features/messaging/dev-mailbox.js';
 import { CliError } from '../output.js';
 import { runCommand } from '../runtime.js';
 
@@ -10,7 +10,7 @@ export function registerMailCommands(program: Command): void {
     .option('--limit <n>', 'newest n messages', '20')
     .action(
       runCommand(
-        async (rt, { opts }) => listDevMail(rt.ctx.db, Math.min(Math.max(Number.parseInt(opts.limit, 10) || 20, 1), 500)),
+        async (rt, { opts }) => (await import('../../features/messaging/dev-mailbox.js')).listDevMail(rt.ctx.db, Math.min(Math.max(Number.parseInt(opts.limit, 10) || 20, 1), 500)),
         (rows: DevMail[]) => (rows.length === 0 ? 'the mailbox is empty' : rows.map((m) => `${m.id}\t${m.createdAt}\t${m.to}\t${m.subject}`).join('\n')),
       ),
     );
@@ -19,6 +19,7 @@ export function registerMailCommands(program: Command): void {
     .description('one message: headers and the plain-text part')
     .action(
       runCommand(async (rt, { args }) => {
+        const { findDevMail } = await import('../../features/messaging/dev-mailbox.js');
         const mail = await findDevMail(rt.ctx.db, args[0]);
         if (!mail) throw new CliError(`no message ${args[0]}`);
         return mail;

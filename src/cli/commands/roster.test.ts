@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliRuntime } from '../../../test/cli.js';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { registerSchool } from '../../../test/rosters.js';
 import { describeError } from '../output.js';
@@ -15,7 +16,7 @@ let t: TestApp;
 let rt: CliRuntime;
 beforeAll(async () => {
   t = await startTestApp();
-  rt = { ctx: t.ctx } as unknown as CliRuntime;
+  rt = cliRuntime(t);
 });
 afterAll(async () => t?.close());
 

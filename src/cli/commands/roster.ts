@@ -1,8 +1,6 @@
 import { statSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import { ApiError } from '../../lib/errors.js';
-import { importRoster, type ImportMode, type ImportOutcome, type ImportRosterInput, type RosterCounts } from '../../features/rosters/import-roster.js';
-import { readRosterFolder } from '../../features/rosters/read-roster-folder.js';
+import type { ImportMode, ImportOutcome, ImportRosterInput, RosterCounts } from '../../features/rosters/import-roster.js';
 import { readJsonFile } from '../input.js';
 import { CliError } from '../output.js';
 import { companyIdForSlug, runCommand, type CliRuntime, type CommandInput } from '../runtime.js';
@@ -10,7 +8,7 @@ import { companyIdForSlug, runCommand, type CliRuntime, type CommandInput } from
 const MODES: readonly ImportMode[] = ['upsert', 'sync'];
 
 /** The roster lists of a JSON file in the API's shape, or of a folder of CSV files. */
-function readRoster(path: string): Omit<ImportRosterInput, 'mode'> {
+async function readRoster(path: string): Promise<Omit<ImportRosterInput, 'mode'>> {
   let isFolder: boolean;
   try {
     isFolder = statSync(path).isDirectory();
@@ -18,6 +16,7 @@ function readRoster(path: string): Omit<ImportRosterInput, 'mode'> {
     throw new CliError(`cannot read ${path}: ${(err as Error).message}`);
   }
   if (isFolder) {
+    const { readRosterFolder } = await import('../../features/rosters/read-roster-folder.js');
     try {
       return readRosterFolder(path);
     } catch (err) {
@@ -38,7 +37,8 @@ function ratio(value: string | undefined): number | undefined {
 
 export async function rosterImport(rt: CliRuntime, { args, opts }: CommandInput): Promise<ImportOutcome | ImportOutcome['result']> {
   const companyId = await companyIdForSlug(rt, opts.company);
-  const roster = readRoster(args[0]);
+  const roster = await readRoster(args[0]);
+  const [{ importRoster }, { ApiError }] = await Promise.all([import('../../features/rosters/import-roster.js'), import('../../lib/errors.js')]);
   const rows = (['people', 'classGroups', 'classes', 'enrollments'] as const).map((list) => `${roster[list]?.length ?? 0} ${list}`).join(', ');
   process.stderr.write(`read ${args[0]}: ${rows}\n${opts.dryRun ? 'checking (dry run)' : 'importing'} in one transaction… `);
   const started = process.hrtime.bigint();

@@ -1,10 +1,5 @@
 import type { Command } from 'commander';
-import { buildApp } from '../../app/build-app.js';
 import { loadConfig, type Config } from '../../config.js';
-import { createContext } from '../../context.js';
-import { migrate } from '../../db/migrate.js';
-import { startWorker, type WorkerHandle } from '../../jobs/worker.js';
-import { demoBanner, ensureDemo } from '../../features/demo/seed-demo.js';
 import { printError } from '../output.js';
 
 interface Tiers {
@@ -41,6 +36,8 @@ function closeOnSignals(stop: Stop): void {
 }
 
 async function startTiers(config: Config, tiers: Tiers, closers: Closer[], stop: Stop): Promise<void> {
+  // Loaded here, not at registration: other commands and --help must not pay for the server.
+  const [{ createContext }, { migrate }] = await Promise.all([import('../../context.js'), import('../../db/migrate.js')]);
   const ctx = await createContext(config, {
     poolSize: 20,
     log,
@@ -52,19 +49,25 @@ async function startTiers(config: Config, tiers: Tiers, closers: Closer[], stop:
   await migrate(ctx.pool);
 
   if (tiers.worker) {
-    const worker: WorkerHandle = await startWorker(ctx, {
+    const { startWorker } = await import('../../jobs/worker.js');
+    const worker = await startWorker(ctx, {
       log: (level, message) => !stopping && level !== 'info' && log(`worker ${level}: ${message}`),
     });
     closers.push(() => worker.stop());
   }
   if (tiers.api) {
+    const { buildApp } = await import('../../app/build-app.js');
     const app = await buildApp(ctx);
     closers.push(() => app.close());
     await app.listen({ port: config.port, host: config.host });
   }
   if (tiers.demo) {
+    const { demoBanner, ensureDemo } = await import('../../features/demo/seed-demo.js');
+    const { demoLinks } = await import('../../features/respondent/pages/demo-links.js');
     const origin = new URL(config.publicApiUrl).origin;
-    log(demoBanner(await ensureDemo(ctx), { api: config.publicApiUrl, docs: `${origin}/docs` }));
+    const demo = await ensureDemo(ctx);
+    const links = await demoLinks(ctx.db, demo.company, { origin, formUrl: config.publicFormUrl }, ctx.clock.now());
+    log(demoBanner(demo, { api: config.publicApiUrl, docs: `${origin}/docs` }, links));
   }
 }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliRuntime } from '../../../test/cli.js';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { createStatsSurvey, record } from '../../../test/statistics.js';
 import { describeError } from '../output.js';
@@ -9,7 +10,7 @@ let t: TestApp;
 let rt: CliRuntime;
 beforeAll(async () => {
   t = await startTestApp();
-  rt = { ctx: t.ctx } as unknown as CliRuntime;
+  rt = cliRuntime(t);
 });
 afterAll(async () => t?.close());
 

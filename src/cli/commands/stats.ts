@@ -1,8 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { findFormByIdOrSlug } from '../../features/forms/find-form.js';
 import type { StatisticsFigures } from '../../features/statistics/shape-figures.js';
-import { getReport } from '../../features/statistics/get-report.js';
-import { getStatistics } from '../../features/statistics/get-statistics.js';
 import type { GroupBy } from '../../features/statistics/statistics-request.js';
 import { CliError } from '../output.js';
 import { companyIdForSlug, runCommand, type CliRuntime, type CommandInput } from '../runtime.js';
@@ -29,6 +26,11 @@ function parseDay(value: string): string {
 
 /** The statistics of the cut, or its report per group with --group-by; the API's shapes. */
 export async function statsCommand(rt: CliRuntime, { opts }: CommandInput) {
+  const [{ findFormByIdOrSlug }, { getReport }, { getStatistics }] = await Promise.all([
+    import('../../features/forms/find-form.js'),
+    import('../../features/statistics/get-report.js'),
+    import('../../features/statistics/get-statistics.js'),
+  ]);
   const companyId = await companyIdForSlug(rt, opts.company);
   const form = await findFormByIdOrSlug(rt.ctx.db, companyId, opts.form);
   if (!form) throw new CliError(`no form "${opts.form}" in company ${opts.company}`);

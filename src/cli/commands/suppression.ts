@@ -1,11 +1,15 @@
 import type { Command } from 'commander';
-import { readCompanySettings } from '../../features/companies/company-settings.js';
-import { listSuppressions, suppress, suppressionAddress, unsuppress, SUPPRESSION_REASONS, type Suppression, type SuppressionReason } from '../../features/suppression/suppressions.js';
+import type { Suppression } from '../../features/suppression/suppressions.js';
+import { SUPPRESSION_REASONS, type SuppressionReason } from '../../features/suppression/reasons.js';
 import { CliError } from '../output.js';
 import { companyIdForSlug, runCommand, type CliRuntime } from '../runtime.js';
 
 async function addressFor(rt: CliRuntime, companyId: string, opts: { email?: string; phone?: string }): Promise<string> {
   if ((opts.email === undefined) === (opts.phone === undefined)) throw new CliError('give exactly one of --email and --phone');
+  const [{ readCompanySettings }, { suppressionAddress }] = await Promise.all([
+    import('../../features/companies/company-settings.js'),
+    import('../../features/suppression/suppressions.js'),
+  ]);
   const { defaultCountry } = await readCompanySettings(rt.ctx.db, companyId);
   return suppressionAddress(opts, defaultCountry);
 }
@@ -23,6 +27,7 @@ export function registerSuppressionCommands(program: Command): void {
         if (!SUPPRESSION_REASONS.includes(opts.reason)) throw new CliError(`--reason must be one of ${SUPPRESSION_REASONS.join(', ')}`);
         const companyId = await companyIdForSlug(rt, opts.company);
         const address = await addressFor(rt, companyId, opts);
+        const { suppress } = await import('../../features/suppression/suppressions.js');
         await suppress(rt.ctx.db, rt.ctx, companyId, [address], opts.reason as SuppressionReason);
         return { address, reason: opts.reason };
       }, (r) => `suppressed ${r.address} (${r.reason})`),
@@ -32,7 +37,7 @@ export function registerSuppressionCommands(program: Command): void {
     .requiredOption('--company <slug>', 'company slug')
     .action(
       runCommand(
-        async (rt, { opts }) => listSuppressions(rt.ctx.db, await companyIdForSlug(rt, opts.company)),
+        async (rt, { opts }) => (await import('../../features/suppression/suppressions.js')).listSuppressions(rt.ctx.db, await companyIdForSlug(rt, opts.company)),
         (rows: Suppression[]) => (rows.length === 0 ? 'no suppressed addresses' : rows.map((r) => `${r.address}\t${r.reason}\t${r.createdAt}`).join('\n')),
       ),
     );
@@ -45,6 +50,7 @@ export function registerSuppressionCommands(program: Command): void {
       runCommand(async (rt, { opts }) => {
         const companyId = await companyIdForSlug(rt, opts.company);
         const address = await addressFor(rt, companyId, opts);
+        const { unsuppress } = await import('../../features/suppression/suppressions.js');
         if (!(await unsuppress(rt.ctx.db, companyId, address))) throw new CliError(`${address} is not on the suppression list`);
         return { address, removed: true };
       }, (r) => `removed ${r.address}`),

@@ -1,14 +1,10 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { advanceCase } from '../../features/treatments/advance-case.js';
-import { companyOfCase } from '../../features/treatments/case-company.js';
-import { closeCase, EARLY_OUTCOMES } from '../../features/treatments/close-case.js';
-import { listCases, type CaseView } from '../../features/treatments/list-cases.js';
-import { reopenCase } from '../../features/treatments/reopen-case.js';
+import { EARLY_OUTCOMES } from '../../features/events/families/treatment.js';
+import type { CaseRow } from '../../features/treatments/case-event.js';
+import type { CaseView } from '../../features/treatments/list-cases.js';
 import { TREATMENT_STATUSES } from '../../features/treatments/table.js';
-import { findFormByIdOrSlug } from '../../features/forms/find-form.js';
 import { table } from '../output.js';
 import { companyIdForSlug, runCommand, type CliRuntime, type CommandInput } from '../runtime.js';
-import type { CaseRow } from '../../features/treatments/case-event.js';
 
 function pageSize(value: string): number {
   if (!/^[1-9]\d*$/.test(value) || Number(value) > 100) throw new InvalidArgumentError('must be a whole number from 1 to 100');
@@ -16,6 +12,7 @@ function pageSize(value: string): number {
 }
 
 export async function treatmentList(rt: CliRuntime, { opts }: CommandInput) {
+  const [{ listCases }, { findFormByIdOrSlug }] = await Promise.all([import('../../features/treatments/list-cases.js'), import('../../features/forms/find-form.js')]);
   const companyId = await companyIdForSlug(rt, opts.company);
   const form = opts.form ? await findFormByIdOrSlug(rt.ctx.db, companyId, opts.form) : null;
   // A form that does not exist lists nothing, as the API's formId filter does.
@@ -39,15 +36,25 @@ export const caseText = (c: CaseRow) =>
 
 /** The case's company: --company when given (another company's case is then NOT_FOUND), else the case's own. */
 async function caseCompany(rt: CliRuntime, id: string, slug: string | undefined): Promise<string> {
-  return slug ? companyIdForSlug(rt, slug) : companyOfCase(rt.ctx.db, id);
+  if (slug) return companyIdForSlug(rt, slug);
+  const { companyOfCase } = await import('../../features/treatments/case-company.js');
+  return companyOfCase(rt.ctx.db, id);
 }
 
-export const treatmentAdvance = async (rt: CliRuntime, { args, opts }: CommandInput) =>
-  advanceCase(rt.ctx.db, rt.ctx, { companyId: await caseCompany(rt, args[0], opts.company), id: args[0] });
-export const treatmentClose = async (rt: CliRuntime, { args, opts }: CommandInput) =>
-  closeCase(rt.ctx.db, rt.ctx, { companyId: await caseCompany(rt, args[0], opts.company), id: args[0], outcome: opts.outcome, reason: opts.reason });
-export const treatmentReopen = async (rt: CliRuntime, { args, opts }: CommandInput) =>
-  reopenCase(rt.ctx.db, rt.ctx, { companyId: await caseCompany(rt, args[0], opts.company), id: args[0] });
+export async function treatmentAdvance(rt: CliRuntime, { args, opts }: CommandInput) {
+  const { advanceCase } = await import('../../features/treatments/advance-case.js');
+  return advanceCase(rt.ctx.db, rt.ctx, { companyId: await caseCompany(rt, args[0], opts.company), id: args[0] });
+}
+
+export async function treatmentClose(rt: CliRuntime, { args, opts }: CommandInput) {
+  const { closeCase } = await import('../../features/treatments/close-case.js');
+  return closeCase(rt.ctx.db, rt.ctx, { companyId: await caseCompany(rt, args[0], opts.company), id: args[0], outcome: opts.outcome, reason: opts.reason });
+}
+
+export async function treatmentReopen(rt: CliRuntime, { args, opts }: CommandInput) {
+  const { reopenCase } = await import('../../features/treatments/reopen-case.js');
+  return reopenCase(rt.ctx.db, rt.ctx, { companyId: await caseCompany(rt, args[0], opts.company), id: args[0] });
+}
 
 export function registerTreatmentCommands(program: Command): void {
   const treatment = program.command('treatment').description('follow-up cases opened by responses (flows: quorum form flow)');

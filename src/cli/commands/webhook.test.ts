@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliRuntime, runQuorum } from '../../../test/cli.js';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { emit, goalData } from '../../../test/webhooks.js';
 import { describeError } from '../output.js';
@@ -15,8 +14,7 @@ let rt: CliRuntime;
 let slug: string;
 beforeAll(async () => {
   t = await startTestApp();
-  // The commands only use the providers of the runtime.
-  rt = { ctx: t.ctx } as unknown as CliRuntime;
+  rt = cliRuntime(t);
   slug = (await t.company()).slug;
 });
 afterAll(async () => t?.close());
@@ -88,16 +86,9 @@ describe('quorum webhook commands', () => {
 });
 
 describe('quorum webhook (process)', () => {
-  const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-  const MAIN = join(process.cwd(), 'src', 'cli', 'main.ts');
-
   it('is registered, prints --json and exits non-zero with a clear message on bad input', { timeout: 120_000 }, async () => {
-    const env = { ...process.env, DATABASE_URL: t.databaseUrl, QUORUM_DATA_DIR: mkdtempSync(join(tmpdir(), 'quorum-cli-')), SECRET_KEY: t.ctx.config.secretKey };
-    const quorum = (args: string[]) =>
-      promisify(execFile)(TSX, [MAIN, ...args], { env }).then(
-        ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-        (err: { code: number; stdout: string; stderr: string }) => err,
-      );
+    const env = { DATABASE_URL: t.databaseUrl, QUORUM_DATA_DIR: mkdtempSync(join(tmpdir(), 'quorum-cli-')), SECRET_KEY: t.ctx.config.secretKey };
+    const quorum = (args: string[]) => runQuorum(args, env);
     const created = await quorum(['--json', 'webhook', 'create', '--company', slug, '--url', 'https://hooks.example.com/p', '--types', '*']);
     expect(created.code).toBe(0);
     expect(JSON.parse(created.stdout)).toMatchObject({ subscription: { types: ['*'] }, secret: expect.stringMatching(/^whsec_/) });

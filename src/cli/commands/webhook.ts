@@ -1,23 +1,34 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { eq, inArray } from 'drizzle-orm';
-import { companies } from '../../db/schema.js';
 import { EVENT_TYPES, isEventType } from '../../features/events/catalog.js';
-import { ALL_TYPES, createSubscription, type PublicSubscription } from '../../features/webhooks/create-subscription.js';
-import { deleteSubscription } from '../../features/webhooks/delete-subscription.js';
-import { disableSubscription } from '../../features/webhooks/disable-subscription.js';
-import { enableSubscription } from '../../features/webhooks/enable-subscription.js';
-import { DELIVERY_STATUSES, listDeliveries } from '../../features/webhooks/list-deliveries.js';
-import { listSubscriptions } from '../../features/webhooks/list-subscriptions.js';
-import { companyOfDelivery, companyOfSubscription } from '../../features/webhooks/locate-records.js';
-import { pingSubscription } from '../../features/webhooks/ping-subscription.js';
-import { recoverDeliveries } from '../../features/webhooks/recover-deliveries.js';
-import { resendDelivery } from '../../features/webhooks/resend-delivery.js';
-import { rotateSubscriptionSecret } from '../../features/webhooks/rotate-subscription-secret.js';
-import { webhookSubscriptions } from '../../features/webhooks/table.js';
+import type { PublicSubscription } from '../../features/webhooks/create-subscription.js';
+import type { listDeliveries } from '../../features/webhooks/list-deliveries.js';
+import { ALL_TYPES, DELIVERY_STATUSES } from '../../features/webhooks/vocabulary.js';
 import { table } from '../output.js';
 import { companyIdForSlug, runCommand, type CliRuntime, type CommandInput } from '../runtime.js';
 
 type Work = (rt: CliRuntime, input: CommandInput) => Promise<unknown>;
+
+/** The webhook services, loaded when a command runs rather than when the CLI starts. */
+async function services() {
+  const modules = await Promise.all([
+    import('drizzle-orm'),
+    import('../../features/companies/table.js'),
+    import('../../features/webhooks/create-subscription.js'),
+    import('../../features/webhooks/delete-subscription.js'),
+    import('../../features/webhooks/disable-subscription.js'),
+    import('../../features/webhooks/enable-subscription.js'),
+    import('../../features/webhooks/list-deliveries.js'),
+    import('../../features/webhooks/list-subscriptions.js'),
+    import('../../features/webhooks/locate-records.js'),
+    import('../../features/webhooks/ping-subscription.js'),
+    import('../../features/webhooks/recover-deliveries.js'),
+    import('../../features/webhooks/resend-delivery.js'),
+    import('../../features/webhooks/rotate-subscription-secret.js'),
+    import('../../features/webhooks/table.js'),
+  ]);
+  return Object.assign({}, ...modules) as UnionToIntersection<(typeof modules)[number]>;
+}
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 
 const splitList = (value: string) => value.split(',').map((item) => item.trim()).filter(Boolean);
 /** --types: refused with the catalog in the message, so the operator sees what to type. */
@@ -30,6 +41,7 @@ function parseTypes(value: string): string[] {
 
 /** Subscriptions with the slug of their company: the operator view spans companies. */
 async function listWithCompany(rt: CliRuntime, companyId: string | null) {
+  const { listSubscriptions, webhookSubscriptions, companies, eq, inArray } = await services();
   const rows = await listSubscriptions(rt.ctx.db, companyId);
   if (rows.length === 0) return [];
   const owners = await rt.ctx.db
@@ -47,33 +59,36 @@ const optionalCompany = async (rt: CliRuntime, slug: string | undefined) => (slu
 const onSubscription =
   <R>(act: (rt: CliRuntime, companyId: string, id: string, opts: Record<string, any>) => Promise<R>) =>
   async (rt: CliRuntime, { args, opts }: CommandInput): Promise<R> =>
-    act(rt, await companyOfSubscription(rt.ctx.db, args[0]), args[0], opts);
+    act(rt, await (await services()).companyOfSubscription(rt.ctx.db, args[0]), args[0], opts);
 
 export const webhookCommands = {
   create: (async (rt, { opts }) =>
-    createSubscription(rt.ctx.db, rt.ctx, {
+    (await services()).createSubscription(rt.ctx.db, rt.ctx, {
       companyId: await companyIdForSlug(rt, opts.company),
       url: opts.url,
       types: opts.types,
       description: opts.description,
     })) satisfies Work,
   list: (async (rt, { opts }) => listWithCompany(rt, await optionalCompany(rt, opts.company))) satisfies Work,
-  disable: onSubscription((rt, companyId, id) => disableSubscription(rt.ctx.db, rt.ctx, companyId, id)),
-  enable: onSubscription((rt, companyId, id) => enableSubscription(rt.ctx.db, rt.ctx, companyId, id)),
-  rotateSecret: onSubscription((rt, companyId, id) => rotateSubscriptionSecret(rt.ctx.db, rt.ctx, companyId, id)),
-  delete: onSubscription((rt, companyId, id) => deleteSubscription(rt.ctx.db, companyId, id)),
-  ping: onSubscription((rt, companyId, id, opts) => pingSubscription(rt.ctx.db, rt.ctx, companyId, id, opts.message)),
+  disable: onSubscription(async (rt, companyId, id) => (await services()).disableSubscription(rt.ctx.db, rt.ctx, companyId, id)),
+  enable: onSubscription(async (rt, companyId, id) => (await services()).enableSubscription(rt.ctx.db, rt.ctx, companyId, id)),
+  rotateSecret: onSubscription(async (rt, companyId, id) => (await services()).rotateSubscriptionSecret(rt.ctx.db, rt.ctx, companyId, id)),
+  delete: onSubscription(async (rt, companyId, id) => (await services()).deleteSubscription(rt.ctx.db, companyId, id)),
+  ping: onSubscription(async (rt, companyId, id, opts) => (await services()).pingSubscription(rt.ctx.db, rt.ctx, companyId, id, opts.message)),
   deliveries: (async (rt, { opts }) =>
-    listDeliveries(rt.ctx.db, {
+    (await services()).listDeliveries(rt.ctx.db, {
       companyId: await optionalCompany(rt, opts.company),
       subscriptionId: opts.subscription,
       eventId: opts.event,
       status: opts.status,
       limit: opts.limit === undefined ? undefined : Number(opts.limit),
     })) satisfies Work,
-  resend: (async (rt, { args }) => resendDelivery(rt.ctx.db, rt.ctx, await companyOfDelivery(rt.ctx.db, args[0]), args[0])) satisfies Work,
+  resend: (async (rt, { args }) => {
+    const { resendDelivery, companyOfDelivery } = await services();
+    return resendDelivery(rt.ctx.db, rt.ctx, await companyOfDelivery(rt.ctx.db, args[0]), args[0]);
+  }) satisfies Work,
   recover: (async (rt, { opts }) =>
-    recoverDeliveries(rt.ctx.db, rt.ctx, {
+    (await services()).recoverDeliveries(rt.ctx.db, rt.ctx, {
       companyId: await companyIdForSlug(rt, opts.company),
       since: new Date(opts.since),
       subscriptionId: opts.subscription,

@@ -1,3 +1,4 @@
+import { demoLinks } from '../respondent/pages/demo-links.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { demoBanner, demoSeeders, ensureDemo } from './seed-demo.js';
@@ -56,6 +57,12 @@ describe('ensureDemo', () => {
     expect(cases.filter((c) => c.status === 'open' && c.overdue).length).toBeGreaterThan(0);
     expect(cases.filter((c) => c.status === 'open' && !c.overdue).length).toBeGreaterThan(0);
 
+    // The banner's two links answer in the browser: the public form and an open invite's personal link.
+    const links = await demoLinks(t.ctx.db, first.company, { origin: 'http://localhost:3000', formUrl: 'http://localhost:3000/i' }, t.clock.now());
+    const withLinks = demoBanner(first, { api: 'http://localhost:3000/v1', docs: 'http://localhost:3000/docs' }, links);
+    expect(withLinks).toContain(`${links.publicLink}  (public link)`);
+    expect(withLinks).toContain(`${links.personalLink}  (personal link of an invite)`);
+    for (const link of [links.publicLink, links.personalLink!]) expect((await t.app.inject({ url: new URL(link).pathname })).statusCode, link).toBe(200);
     // The goals of the demo: the next response to either public form crosses one.
     const counts = Object.fromEntries((await t.get(first.token, '/v1/forms?limit=100')).json().data.map((f: { slug: string; responseCount: number }) => [f.slug, f.responseCount]));
     expect((await listGoalRules(t.ctx.db, first.company.id)).map((r) => [r.formSlug, r.goal, r.armed])).toEqual(

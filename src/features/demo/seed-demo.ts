@@ -8,6 +8,7 @@ import { seedFormsAndEntities } from './seed-forms.js';
 import { seedDemoResponses } from '../responses/seed-demo-responses.js';
 import { seedDemoRoster } from '../rosters/seed-demo-roster.js';
 import { seedDemoInvites } from '../invites/seed-demo-invites.js';
+import type { DemoLinks } from '../respondent/pages/demo-links.js';
 import { seedDemoGoals } from '../goals/seed-demo-goals.js';
 import { seedDemoTreatments } from '../treatments/seed-demo-treatments.js';
 
@@ -45,12 +46,16 @@ export async function ensureDemo(ctx: WorkerContext): Promise<DemoResult> {
 }
 
 /** What the operator reads on start: the key once, then how to mint another. */
-export function demoBanner(result: DemoResult, urls: { api: string; docs: string }): string {
+export function demoBanner(result: DemoResult, urls: { api: string; docs: string }, links?: DemoLinks): string {
+  const answer = links
+    ? [`  Answer a form:  ${links.publicLink}  (public link)`, ...(links.personalLink ? [`                  ${links.personalLink}  (personal link of an invite)`] : [])]
+    : [];
   if (!result.created) {
     return [
       `Demo company "${result.company.slug}" is ready (its first key was printed on the first start and is not stored).`,
       `Mint a new key:  npx quorum key create --company ${result.company.slug} --name "my key" --scopes all`,
       `API:  ${urls.api}    Docs:  ${urls.docs}    Dev mailbox:  ${new URL(urls.api).origin}/dev/mail`,
+      ...answer.map((line) => line.trimStart()),
     ].join('\n');
   }
   return [
@@ -61,6 +66,7 @@ export function demoBanner(result: DemoResult, urls: { api: string; docs: string
     `  API base URL:  ${urls.api}`,
     `  Docs:          ${urls.docs}`,
     `  Dev mailbox:   ${new URL(urls.api).origin}/dev/mail  (e-mail sent without SMTP_URL; or: npx quorum mail list)`,
+    ...answer,
     '',
     '  Try it:',
     `    curl -H "Authorization: Bearer ${result.token}" ${urls.api}/me`,

@@ -1,5 +1,4 @@
-import type { Feature } from '../feature.js';
-import { formRoutes } from './routes.js';
+import { lazyPlugin, type Feature } from '../feature.js';
 import { formSchemas } from './schemas.js';
 
-export const formsFeature: Feature = { name: 'forms', routes: formRoutes, schemas: formSchemas };
+export const formsFeature: Feature = { name: 'forms', routes: lazyPlugin(async () => (await import('./routes.js')).formRoutes), schemas: formSchemas };

@@ -29,5 +29,6 @@ export async function findFormByIdOrSlug(db: DbOrTx, companyId: string, idOrSlug
 
 /** The settings flags of a form, which are columns of the record. */
 export function formSettings(form: FormRecord): FormSettings {
-  return { isPublic: form.isPublic, isClosed: form.isClosed, requiresInvite: form.requiresInvite, anonymous: form.anonymous };
+  const flags = { isPublic: form.isPublic, isClosed: form.isClosed, requiresInvite: form.requiresInvite, anonymous: form.anonymous };
+  return form.language === null ? flags : { ...flags, language: form.language };
 }

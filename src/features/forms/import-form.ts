@@ -23,6 +23,8 @@ function definitionColumns(def: FormDefinition, content: ResolvedForm, now: Date
     name: def.name,
     description: def.description ?? null,
     ...def.settings,
+    // explicit null: a file that drops the setting clears it
+    language: def.settings.language ?? null,
     content,
     dims: content.dims,
     questionCount: questionCount(content),

@@ -1,8 +1,9 @@
 import { boolean, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { companyId, ts } from '../../db/columns.js';
 import type { ResolvedDim, ResolvedForm } from './definition/index.js';
+import type { FormLanguage } from './definition/vocabulary.js';
 
-/** Drizzle mirror of the forms table (migration 0001). */
+/** Drizzle mirror of the forms table (migration 0001; language 0749). */
 export const forms = pgTable('forms', {
   id: uuid('id').primaryKey(),
   companyId: companyId(),
@@ -13,6 +14,7 @@ export const forms = pgTable('forms', {
   isClosed: boolean('is_closed').notNull(),
   requiresInvite: boolean('requires_invite').notNull(),
   anonymous: boolean('anonymous').notNull(),
+  language: text('language').$type<FormLanguage>(),
   content: jsonb('content').$type<ResolvedForm>().notNull(),
   dims: jsonb('dims').$type<ResolvedDim[]>().notNull(),
   questionCount: integer('question_count').notNull(),

@@ -1,6 +1,5 @@
-import type { Feature } from '../feature.js';
+import { lazyPlugin, type Feature } from '../feature.js';
 import { expireInvitesTask } from './expire-invites.job.js';
-import { inviteRoutes } from './routes.js';
 import { inviteSchemas } from './schemas.js';
 
-export const invitesFeature: Feature = { name: 'invites', routes: inviteRoutes, schemas: inviteSchemas, tasks: [expireInvitesTask] };
+export const invitesFeature: Feature = { name: 'invites', routes: lazyPlugin(async () => (await import('./routes.js')).inviteRoutes), schemas: inviteSchemas, tasks: [expireInvitesTask] };

@@ -1,4 +1,4 @@
-import type { Feature } from '../feature.js';
-import { keyRoutes, keySchemas } from './routes.js';
+import { lazyPlugin, type Feature } from '../feature.js';
+import { keySchemas } from './schemas.js';
 
-export const keysFeature: Feature = { name: 'keys', routes: keyRoutes, schemas: keySchemas };
+export const keysFeature: Feature = { name: 'keys', routes: lazyPlugin(async () => (await import('./routes.js')).keyRoutes), schemas: keySchemas };

@@ -1,5 +1,4 @@
-import type { Feature } from '../feature.js';
-import { devMailRoutes } from './dev-mail-page.js';
+import { lazyPlugin, type Feature } from '../feature.js';
 
 /** The development mailbox page /dev/mail (off in production); the e-mail and WhatsApp kinds run in the worker. */
-export const messagingFeature: Feature = { name: 'messaging', pages: devMailRoutes };
+export const messagingFeature: Feature = { name: 'messaging', pages: lazyPlugin(async () => (await import('./dev-mail-page.js')).devMailRoutes) };

@@ -1,8 +1,7 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { listenChannel } from '../../db/listen-channel.js';
 import type { LogFn } from './kind.js';
 import { sleeperName } from './wake-sleepers.js';
-
-const RECONNECT_MS = 1000;
 
 export interface Listener {
   /** Shows (or stops showing) the loop as asleep to the queueing transactions (see wakeSleepers); resolves once shown. */
@@ -11,57 +10,21 @@ export interface Listener {
 }
 
 /**
- * LISTENs on `channel` on a dedicated connection (a pooled one would be returned and lose the
- * LISTEN), reconnecting when it drops; the connection's application_name says whether the loop sleeps. Notifications sent while disconnected are lost, so every
- * (re)connection also wakes the loop once; the loop's slow poll covers the rest.
+ * LISTENs on `channel` (src/db/listen-channel.ts); the connection's application_name says whether
+ * the loop sleeps. Notifications sent while disconnected are lost, so every (re)connection also
+ * wakes the loop once; the loop's slow poll covers the rest.
  */
 export async function listenForWork(connection: pg.ClientConfig, channel: string, onWake: () => void, log: LogFn): Promise<Listener> {
-  let current: pg.Client | null = null;
-  let closed = false;
-  let retry: NodeJS.Timeout | undefined;
   let asleep = false;
   const showState = (client: pg.Client) =>
     client.query(`SET application_name = ${client.escapeLiteral(asleep ? sleeperName(channel) : `quorum: ${channel}`)}`);
-
-  async function connect(): Promise<void> {
-    const client = new pg.Client(connection);
-    let dropped = false;
-    const drop = (err?: Error) => {
-      if (dropped) return;
-      dropped = true;
-      if (current === client) current = null;
-      if (closed) return;
-      void client.end().catch(() => undefined);
-      log('warn', `listener on ${channel} disconnected (${err?.message ?? 'connection ended'}); reconnecting`);
-      retry = setTimeout(() => void connect(), RECONNECT_MS);
-    };
-    client.on('error', drop);
-    client.on('end', () => drop());
-    client.on('notification', onWake);
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      await showState(client);
-    } catch (err) {
-      drop(err as Error);
-      return;
-    }
-    if (closed) return void (await client.end());
-    current = client;
-    onWake();
-  }
-
-  await connect();
+  const listener = await listenChannel(connection, channel, { onNotify: onWake, prepare: showState, onConnect: onWake }, log);
   return {
     async setAsleep(value) {
       asleep = value;
       // A dropped connection shows nothing; the reconnection shows the state then current.
-      if (current) await showState(current).catch(() => undefined);
+      if (listener.client) await showState(listener.client).catch(() => undefined);
     },
-    async close() {
-      closed = true;
-      clearTimeout(retry);
-      await current?.end().catch(() => undefined);
-    },
+    close: () => listener.close(),
   };
 }

@@ -1,6 +1,5 @@
 import type { Feature } from '../feature.js';
 import { pruneUploads } from './prune-uploads.job.js';
-import { respondentApi } from './api/routes.js';
 import { respondentSchemas } from './api/schemas.js';
 
 /**
@@ -11,7 +10,10 @@ export const respondentFeature: Feature = {
   name: 'respondent',
   tasks: [pruneUploads],
   schemas: respondentSchemas,
+  // Loaded when the app is built, never by the CLI (src/cli/start-up.test.ts).
   pages: async (app) => {
+    const [{ respondentApi }, { respondentPages }] = await Promise.all([import('./api/routes.js'), import('./pages/routes.js')]);
     await app.register(respondentApi, { prefix: '/r/v1' });
+    await app.register(respondentPages);
   },
 };

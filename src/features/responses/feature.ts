@@ -1,5 +1,4 @@
-import type { Feature } from '../feature.js';
-import { responseRoutes } from './routes.js';
+import { lazyPlugin, type Feature } from '../feature.js';
 import { responseSchemas } from './schemas.js';
 
-export const responsesFeature: Feature = { name: 'responses', routes: responseRoutes, schemas: responseSchemas };
+export const responsesFeature: Feature = { name: 'responses', routes: lazyPlugin(async () => (await import('./routes.js')).responseRoutes), schemas: responseSchemas };

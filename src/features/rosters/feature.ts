@@ -1,5 +1,4 @@
-import type { Feature } from '../feature.js';
-import { rosterRoutes } from './routes.js';
+import { lazyPlugin, type Feature } from '../feature.js';
 import { rosterSchemas } from './schemas.js';
 
-export const rostersFeature: Feature = { name: 'rosters', routes: rosterRoutes, schemas: rosterSchemas };
+export const rostersFeature: Feature = { name: 'rosters', routes: lazyPlugin(async () => (await import('./routes.js')).rosterRoutes), schemas: rosterSchemas };

@@ -1,5 +1,4 @@
-import type { Feature } from '../feature.js';
-import { statisticsRoutes } from './routes.js';
+import { lazyPlugin, type Feature } from '../feature.js';
 import { statisticsSchemas } from './schemas.js';
 
-export const statisticsFeature: Feature = { name: 'statistics', routes: statisticsRoutes, schemas: statisticsSchemas };
+export const statisticsFeature: Feature = { name: 'statistics', routes: lazyPlugin(async () => (await import('./routes.js')).statisticsRoutes), schemas: statisticsSchemas };

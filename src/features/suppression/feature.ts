@@ -1,5 +1,4 @@
-import type { Feature } from '../feature.js';
-import { unsubscribeRoutes } from './unsubscribe-page.js';
+import { lazyPlugin, type Feature } from '../feature.js';
 
 /** The one-click unsubscribe page /u/{token}. */
-export const suppressionFeature: Feature = { name: 'suppression', pages: unsubscribeRoutes };
+export const suppressionFeature: Feature = { name: 'suppression', pages: lazyPlugin(async () => (await import('./unsubscribe-page.js')).unsubscribeRoutes) };

@@ -4,9 +4,7 @@ import type { DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { validationError } from '../../lib/errors.js';
 import { normaliseEmail, normalisePhone } from '../invites/normalise-contact.js';
-
-export const SUPPRESSION_REASONS = ['bounced', 'complained', 'unsubscribed', 'manual'] as const;
-export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
+import type { SuppressionReason } from './reasons.js';
 
 export type Suppression = {
   address: string;

@@ -2,14 +2,12 @@ import { eq } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/database.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
 import type { EmitDeps } from '../events/emit-event.js';
-import { TREATMENT_OUTCOMES, type TreatmentOutcome } from '../events/catalog.js';
+import { EARLY_OUTCOMES, type TreatmentOutcome } from '../events/catalog.js';
 import { emitCaseEvents, type CaseRow } from './case-event.js';
 import { lockCase } from './lock-case.js';
 import { treatmentHistory, treatments } from './table.js';
 import { loadWorkingCalendar, workingDeadline } from './working-days.js';
 
-/** Outcomes an operator may close with; `resolved` is reserved to a completed flow. */
-export const EARLY_OUTCOMES = TREATMENT_OUTCOMES.filter((o) => o !== 'resolved');
 export const MAX_REASON_LENGTH = 2000;
 
 /**

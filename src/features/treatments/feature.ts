@@ -1,12 +1,12 @@
-import type { Feature } from '../feature.js';
+import { lazyPlugin, type Feature } from '../feature.js';
 import { effectivenessSweep, responseCheckConsumer } from './check-effectiveness.js';
 import { openCasesConsumer } from './open-case.js';
-import { treatmentRoutes, treatmentSchemas } from './routes.js';
+import { treatmentSchemas } from './schemas.js';
 import { overdueSweep } from './sweep-overdue.js';
 
 export const treatmentsFeature: Feature = {
   name: 'treatments',
-  routes: treatmentRoutes,
+  routes: lazyPlugin(async () => (await import('./routes.js')).treatmentRoutes),
   schemas: treatmentSchemas,
   tasks: [overdueSweep, effectivenessSweep],
   responseConsumers: [openCasesConsumer, responseCheckConsumer],

@@ -2,45 +2,10 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { CURSOR_DEFAULT_LIMIT, cursorMeta, cursorQueryFields, rejectPageParameter } from '../../app/pagination.js';
 import { CursorMeta, errorResponses, ok, successEnvelope } from '../../app/envelope.js';
-import { Nullable, NullableString, OneOf, Timestamp } from '../../lib/schema-pieces.js';
-import { TREATMENT_OUTCOMES } from '../events/catalog.js';
+import { OneOf } from '../../lib/schema-pieces.js';
 import { getCase, listCases } from './list-cases.js';
-import { TREATMENT_ACTIONS, TREATMENT_STATUSES } from './table.js';
-
-const caseFields = {
-  id: Type.String(),
-  number: Type.Integer({ minimum: 1, description: 'Case number within the company, gapless' }),
-  formId: Type.String(),
-  formName: Type.String(),
-  flowKey: Type.String({ description: 'Key of the flow that opened it' }),
-  responseId: Nullable(Type.String({ description: 'null on a case chained after a failed effectiveness check' })),
-  chainedFromId: Nullable(Type.String({ description: 'The earlier case whose effectiveness check failed' })),
-  status: OneOf(TREATMENT_STATUSES),
-  stepIndex: Type.Integer({ minimum: 0 }),
-  stepName: Type.String(),
-  responsible: Type.String({ description: "The current step's responsible: a person's name or e-mail, or a role" }),
-  dueAt: Nullable(Timestamp),
-  overdue: Type.Boolean({ description: 'The current step passed its deadline (treatment.overdue was emitted)' }),
-  outcome: Nullable(OneOf(TREATMENT_OUTCOMES)),
-  reason: NullableString,
-  orgUnitId: NullableString,
-  orgPath: NullableString,
-  openedAt: Timestamp,
-  closedAt: Nullable(Timestamp),
-  steps: Type.Array(Type.Object({ name: Type.String(), responsible: Type.String(), dueInWorkingDays: Type.Integer({ minimum: 1 }) })),
-};
-
-const Treatment = Type.Object(caseFields, { $id: 'Treatment', description: 'A follow-up case; it never carries answers' });
-const TreatmentWithHistory = Type.Object(
-  {
-    ...caseFields,
-    history: Type.Array(
-      Type.Object({ action: OneOf(TREATMENT_ACTIONS), stepIndex: Type.Integer({ minimum: 0 }), outcome: Nullable(OneOf(TREATMENT_OUTCOMES)), reason: NullableString, at: Timestamp }),
-      { description: 'What happened to the case, oldest first' },
-    ),
-  },
-  { $id: 'TreatmentWithHistory' },
-);
+import { Treatment, TreatmentWithHistory } from './schemas.js';
+import { TREATMENT_STATUSES } from './table.js';
 
 const ListQuery = Type.Object(
   {
@@ -97,5 +62,3 @@ export async function treatmentRoutes(app: FastifyInstance) {
     async (request) => ok(await getCase(app.ctx.db, request.auth.company.id, request.params.id)),
   );
 }
-
-export const treatmentSchemas = [Treatment, TreatmentWithHistory];

@@ -9,6 +9,7 @@ import { isEventType } from '../events/catalog.js';
 import { secretBox } from './secret-box.js';
 import { generateWebhookSecret } from './signature.js';
 import { webhookSubscriptions } from './table.js';
+import { ALL_TYPES } from './vocabulary.js';
 import { isIP } from 'node:net';
 import { isForbiddenAddress, validateTargetUrl, type TargetUrlCode } from './target-guard.js';
 
@@ -18,7 +19,6 @@ export interface SubscriptionDeps {
   config: Pick<Config, 'secretKey' | 'webhookAllowPrivateTargets'>;
 }
 
-export const ALL_TYPES = '*';
 const MAX_DESCRIPTION = 500;
 
 /** What the CLI (and any route) hands to createSubscription; checked here so every caller gets the same field errors. */

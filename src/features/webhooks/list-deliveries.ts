@@ -4,8 +4,7 @@ import { events } from '../../db/schema.js';
 import { isUuid } from '../../lib/ids.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
 import { webhookAttempts, webhookDeliveries, type DeliveryStatus } from './table.js';
-
-export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed'];
+import { DELIVERY_STATUSES } from './vocabulary.js';
 
 export interface DeliveryFilter {
   /** null: every company (operator view). */

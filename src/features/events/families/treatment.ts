@@ -7,6 +7,8 @@ export type TreatmentEventType = (typeof TREATMENT_EVENT_TYPES)[number];
 
 export const TREATMENT_OUTCOMES = ['resolved', 'unfounded', 'no-response', 'duplicate', 'other'] as const;
 export type TreatmentOutcome = (typeof TREATMENT_OUTCOMES)[number];
+/** What an operator may close a case with early; `resolved` is reserved to a completed flow. */
+export const EARLY_OUTCOMES = TREATMENT_OUTCOMES.filter((o) => o !== 'resolved');
 
 const treatmentDataSchema = <S extends TSchema, O extends TSchema, R extends TSchema>(status: S, outcome: O, reason: R) =>
   Type.Object(

@@ -1,6 +1,6 @@
 /** JSON Schema (TypeBox) of the authoring file. Custom `errorCode` / `errorMessage` options word pattern errors. */
 import { Type, type TLiteral, type TUnion } from '@sinclair/typebox';
-import { DIM_KINDS, DIM_SOURCES, QUESTION_TYPES } from './vocabulary.js';
+import { DIM_KINDS, DIM_SOURCES, FORM_LANGUAGES, QUESTION_TYPES } from './vocabulary.js';
 
 function literalUnion<T extends string>(values: readonly T[], options: object = {}): TUnion<TLiteral<T>[]> {
   return Type.Union(values.map((value) => Type.Literal(value)), options) as TUnion<TLiteral<T>[]>;
@@ -97,6 +97,8 @@ export const SettingsSchema = Type.Object(
     isClosed: Type.Optional(Type.Boolean({ default: false })),
     requiresInvite: Type.Optional(Type.Boolean({ default: false })),
     anonymous: Type.Optional(Type.Boolean({ default: false })),
+    /** language of the respondent pages; absent: the company's locale, else the respondent's Accept-Language */
+    language: Type.Optional(literalUnion(FORM_LANGUAGES)),
   },
   { additionalProperties: false, default: {} },
 );

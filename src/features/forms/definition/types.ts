@@ -19,7 +19,9 @@ export type SectionDefinition = Omit<Static<typeof SectionSchema>, 'questions' |
   visibleIf?: ConditionDefinition;
 };
 export type DimDefinition = Omit<Static<typeof DimSchema>, 'source'> & { source: DimSource };
-export type FormSettings = Required<Static<typeof SettingsSchema>>;
+type SettingsInput = Static<typeof SettingsSchema>;
+/** The flags with their defaults; language stays optional (no default: the pages fall back). */
+export type FormSettings = Required<Omit<SettingsInput, 'language'>> & Pick<SettingsInput, 'language'>;
 /** A validated authoring file with defaults applied (settings, dims, mandatory, dim source). */
 export type FormDefinition = Omit<Static<typeof FormDefinitionSchema>, 'settings' | 'dims' | 'sections'> & {
   settings: FormSettings;

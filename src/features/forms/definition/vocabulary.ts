@@ -11,6 +11,9 @@ export const DIM_KINDS = ['course', 'teacher', 'unit', 'text', 'number', 'date']
 export type DimKind = (typeof DIM_KINDS)[number];
 
 export const DIM_SOURCES = ['invite', 'link', 'answer', 'class'] as const;
+/** Languages of the respondent pages (settings.language). */
+export const FORM_LANGUAGES = ['en', 'pt-BR', 'es'] as const;
+export type FormLanguage = (typeof FORM_LANGUAGES)[number];
 export type DimSource = (typeof DIM_SOURCES)[number];
 
 /** Where each kind of dim may come from. A class has one course and one unit but possibly several teachers. */

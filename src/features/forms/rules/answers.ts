@@ -1,7 +1,6 @@
 /** Answer validation of a response against its stored form. Browser-safe: the respondent page runs the same checks. */
-import { Type } from '@sinclair/typebox';
 import type { FieldError } from '../../../lib/errors.js';
-import { childPath, fieldError, schemaErrors } from '../../../lib/field-errors.js';
+import { childPath, fieldError } from '../../../lib/field-errors.js';
 import { isIsoDate, isIsoDateTime } from '../../dims/canonical.js';
 import { isRecord, questionsOf } from '../definition/tree.js';
 import type { Answers, ResolvedForm, ResolvedQuestion } from '../definition/types.js';
@@ -161,21 +160,43 @@ function checkMatrix(value: unknown, { question, path, complete }: AnswerContext
     .map((row) => fieldError(childPath(path, row.id), 'required', `Row "${row.name}" must be answered.`));
 }
 
-const FileAnswerSchema = Type.Array(
-  Type.Object(
-    {
-      fileId: Type.String({ minLength: 1, maxLength: 200 }),
-      name: Type.String({ minLength: 1, maxLength: 255 }),
-      size: Type.Integer({ minimum: 0 }),
-      mime: Type.String({ minLength: 1, maxLength: 255 }),
-    },
-    { additionalProperties: false },
-  ),
-  { maxItems: 20 },
-);
+const MAX_FILES = 20;
+const FILE_FIELDS: Record<string, (value: unknown, path: string) => FieldError[]> = {
+  fileId: boundedString(200),
+  name: boundedString(255),
+  size: (value, path) => {
+    if (typeof value !== 'number' || !Number.isInteger(value)) return [fieldError(path, 'invalid_type', 'Expected an integer.')];
+    return value < 0 ? [fieldError(path, 'too_small', 'Expected a size of at least 0.')] : [];
+  },
+  mime: boundedString(255),
+};
 
+function boundedString(max: number) {
+  return (value: unknown, path: string): FieldError[] => {
+    if (typeof value !== 'string') return [fieldError(path, 'invalid_type', 'Expected a string.')];
+    if (value.length === 0) return [fieldError(path, 'too_short', 'Expected at least 1 character.')];
+    return value.length > max ? [fieldError(path, 'too_long', `Expected at most ${max} characters.`)] : [];
+  };
+}
+
+/**
+ * An array of `{ fileId, name, size, mime }` (at most 20), checked by hand rather than with a
+ * schema validator so the page script's bundle stays small.
+ */
 function checkFiles(value: unknown, { path }: AnswerContext): FieldError[] {
-  return schemaErrors(FileAnswerSchema, value, path);
+  if (!Array.isArray(value)) return [fieldError(path, 'invalid_type', 'The answer must be an array of files.')];
+  if (value.length > MAX_FILES) return [fieldError(path, 'too_long', `At most ${MAX_FILES} files.`)];
+  return value.flatMap((file, index) => {
+    const filePath = childPath(path, index);
+    if (!isRecord(file)) return [fieldError(filePath, 'invalid_type', 'Expected an object.')];
+    const unknown = Object.keys(file)
+      .filter((key) => !Object.hasOwn(FILE_FIELDS, key))
+      .map((key) => fieldError(childPath(filePath, key), 'unknown_field', 'Unknown property.'));
+    const fields = Object.entries(FILE_FIELDS).flatMap(([key, check]) =>
+      Object.hasOwn(file, key) ? check(file[key], childPath(filePath, key)) : [fieldError(childPath(filePath, key), 'required', 'Required property.')],
+    );
+    return [...unknown, ...fields];
+  });
 }
 
 const ANSWER_CHECKS: Record<QuestionType, AnswerCheck> = {

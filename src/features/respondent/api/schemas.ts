@@ -3,6 +3,7 @@ import { errorResponsesOf } from '../../../app/envelope.js';
 import type { ErrorCode } from '../../../lib/errors.js';
 import { closed, Nullable, NullableString, OneOf, Timestamp } from '../../../lib/schema-pieces.js';
 import { LOCALES } from '../../companies/company-settings.js';
+import { FORM_LANGUAGES } from '../../forms/definition/vocabulary.js';
 import { FormSection } from '../../forms/schemas.js';
 import { MAX_SECTION_INDEX } from '../save-draft.js';
 import { PrefillRespondentSchema } from '../submit-public.js';
@@ -15,6 +16,8 @@ export const RespondentForm = Type.Object(
     slug: Type.String(),
     name: Type.String(),
     description: NullableString,
+    /** settings.language: the pages' language; null: the company's locale, else Accept-Language */
+    language: Nullable(OneOf(FORM_LANGUAGES)),
     content: Type.Object({ sections: Type.Array(Type.Ref(FormSection)) }),
   },
   { $id: 'RespondentForm', title: 'Form (as a respondent sees it)' },

@@ -1,0 +1,128 @@
+/**
+ * The respondent surface (`npm run bench -- respond`):
+ * 1. page weight of the personal link's pages (HTML + inline CSS + the one script), raw and gzipped;
+ * 2. time to first byte p50/p99 of GET /i/{token} beside a static page of the same size served by
+ *    the same process (a bare Fastify route);
+ * 3. sustained submissions per second through POST /r/v1/invites/{token}/submit at 50 connections
+ *    beside raw recordResponse calls (50 concurrent transactions) in the same run.
+ * The per-address rate limit of /r/v1 is lifted (all load comes from one address).
+ */
+import { request as httpGet } from 'node:http';
+import { loadavg } from 'node:os';
+import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import autocannon from 'autocannon';
+import { sql } from 'drizzle-orm';
+import Fastify from 'fastify';
+import { buildApp } from '../src/app/build-app.js';
+import type { RateLimiter } from '../src/app/rate-limiter.js';
+import { loadConfig } from '../src/config.js';
+import { createContext } from '../src/context.js';
+import { createCompany } from '../src/features/companies/create-company.js';
+import { findForm } from '../src/features/forms/find-form.js';
+import { importForm } from '../src/features/forms/import-form.js';
+import { importInvites } from '../src/features/invites/import-invites.js';
+import { recordResponse } from '../src/features/responses/record-response.js';
+import { idsByKey, steppedForm } from '../test/respondent-pages.js';
+import { benchDatabase, load, printTable } from './support.js';
+
+const CONNECTIONS = 50;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const INVITES = Number(process.env.BENCH_INVITES ?? 30_000);
+
+const unlimited: RateLimiter = {
+  hit: async (_key, limit) => ({ allowed: true, limit, remaining: limit, resetSeconds: 0 }),
+  peek: async (_key, limit) => ({ allowed: true, limit, remaining: limit, resetSeconds: 0 }),
+  close: async () => {},
+};
+
+function fetchText(url: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve(body));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+export async function run(): Promise<void> {
+  const database = await benchDatabase('quorum_bench_respond');
+  const ctx = await createContext({ ...loadConfig(), logLevel: 'silent' }, { database, limiter: unlimited });
+  const company = await createCompany(ctx.db, ctx, { name: 'Bench School', slug: `bench-${Date.now()}` });
+  const { id: formId } = await importForm(ctx.db, ctx, company.id, steppedForm());
+  const form = (await findForm(ctx.db, company.id, formId))!;
+  const csv = `name,email,externalId\n${Array.from({ length: INVITES }, (_, i) => `Person ${i},p${i}@bench.test,E${i}`).join('\n')}\n`;
+  const { batchId } = await importInvites(ctx.db, ctx, company.id, form, Readable.from([csv]));
+  const { rows } = await ctx.db.execute<{ token: string }>(sql`SELECT token FROM invites WHERE batch_id = ${batchId} ORDER BY external_id`);
+  const tokens = rows.map((r) => r.token);
+
+  const app = await buildApp(ctx);
+  const origin = await app.listen({ port: 0, host: '127.0.0.1' });
+
+  // 1. Page weight: the first and the last section of the personal link, and the script.
+  const { q, option } = idsByKey(form);
+  const first = await fetchText(`${origin}/i/${tokens[0]}`);
+  const scriptPath = /<script src="([^"]+)"/.exec(first)![1];
+  const script = await fetchText(origin + scriptPath);
+  const draft = { [q('campus')]: option('campus', 'north'), [q('attended')]: true };
+  await fetch(`${origin}/r/v1/invites/${tokens[1]}/draft`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ answers: draft, sectionIndex: 2 }) });
+  const last = await fetchText(`${origin}/i/${tokens[1]}`);
+  const gz = (text: string) => gzipSync(text).length;
+  const external = [...`${first}${last}`.matchAll(/(?:src|href|action)="(https?:)?\/\//g)].length;
+
+  // 2. TTFB of the page beside a static page of the same size, same process.
+  const staticApp = Fastify({ logger: false });
+  staticApp.get('/static', async (_request, reply) => reply.type('text/html; charset=utf-8').send(first));
+  const staticOrigin = await staticApp.listen({ port: 0, host: '127.0.0.1' });
+  const page = await load(`${origin}/i/${tokens[0]}`, { connections: CONNECTIONS, seconds: SECONDS });
+  const flat = await load(`${staticOrigin}/static`, { connections: CONNECTIONS, seconds: SECONDS });
+
+  // 3. Submissions through the API, one invite each, then raw recordResponse calls.
+  const answers = { [q('campus')]: option('campus', 'north'), [q('attended')]: true, [q('overall')]: 4 };
+  let next = 2;
+  const submit = await autocannon({
+    url: origin,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => ({ ...req, path: `/r/v1/invites/${tokens[next++ % tokens.length]}/submit`, body: JSON.stringify({ answers }) }),
+      },
+    ],
+  });
+  const used = next - 2;
+  if (used >= tokens.length) console.warn(`only ${tokens.length} invites for ${used} submits: raise BENCH_INVITES`);
+  let raw = 0;
+  const until = Date.now() + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (Date.now() < until) {
+        await ctx.db.transaction((tx) => recordResponse(tx, ctx, { form, answers }));
+        raw += 1;
+      }
+    }),
+  );
+  const rawRate = raw / SECONDS;
+
+  printTable([
+    { measure: 'page weight, first section (HTML + inline CSS)', value: first.length, unit: 'bytes', note: `gzipped ${gz(first)}` },
+    { measure: 'page weight, last section (HTML + inline CSS)', value: last.length, unit: 'bytes', note: `gzipped ${gz(last)}` },
+    { measure: 'page script (one file, cached a year)', value: script.length, unit: 'bytes', note: `gzipped ${gz(script)}` },
+    { measure: 'heaviest page + script', value: Math.max(first.length, last.length) + script.length, unit: 'bytes', note: `gzipped ${Math.max(gz(first), gz(last)) + gz(script)}; external requests ${external} (aim < 50 KB)` },
+    { measure: `GET /i/{token}, ${CONNECTIONS} connections`, value: Math.round(page.requestsPerSec), unit: 'req/s', note: `TTFB p50 ${page.p50} ms, p99 ${page.p99} ms, non-2xx ${page.non2xx}` },
+    { measure: `static page of ${first.length} bytes, same process`, value: Math.round(flat.requestsPerSec), unit: 'req/s', note: `TTFB p50 ${flat.p50} ms, p99 ${flat.p99} ms` },
+    { measure: `POST /r/v1/invites/{token}/submit, ${CONNECTIONS} connections`, value: Math.round(submit.requests.average), unit: 'submits/s', note: `p50 ${submit.latency.p50} ms, p99 ${submit.latency.p99} ms, non-2xx ${submit.non2xx}` },
+    { measure: `raw recordResponse, ${CONNECTIONS} concurrent transactions`, value: Math.round(rawRate), unit: 'responses/s', note: `API at ${((submit.requests.average / rawRate) * 100).toFixed(0)}% of raw` },
+  ]);
+  console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  await staticApp.close();
+  await app.close();
+  await ctx.close();
+  await database.close();
+}

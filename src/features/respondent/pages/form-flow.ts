@@ -1,0 +1,63 @@
+/**
+ * One step of the form without JavaScript: the posted section's answers merged into the earlier
+ * ones, then what the server does next. Hidden answers are dropped; errors are checked only on the
+ * questions the respondent saw; a question the new answers reveal in the same section is shown
+ * before moving on; the last visible section submits.
+ */
+import type { FieldError } from '../../../lib/errors.js';
+import type { Answers, ResolvedForm } from '../../forms/definition/types.js';
+import { dropHidden, isVisible, validateAnswers, visibleQuestionIds } from '../../forms/rules/index.js';
+
+export type FlowOutcome =
+  /** answers: as posted, to show again; fitting: those a draft can keep */
+  | { kind: 'errors'; answers: Answers; fitting: Answers; sectionIndex: number; errors: FieldError[] }
+  | { kind: 'step'; answers: Answers; sectionIndex: number }
+  | { kind: 'submit'; answers: Answers };
+
+export interface StepInput {
+  content: ResolvedForm;
+  previous: Answers;
+  sectionIndex: number;
+  /** question ids shown when the section was posted */
+  shown: Set<string>;
+  /** the section's answers as posted (FILE answers already merged in) */
+  posted: Answers;
+  readErrors: FieldError[];
+  action: 'next' | 'back';
+}
+
+/** Indexes of the sections the conditions show for these answers. */
+export function visibleSections(content: ResolvedForm, answers: Answers): number[] {
+  const shown = dropHidden(content, answers);
+  return content.sections.flatMap((section, index) => (isVisible(section.visibleIf, shown) ? [index] : []));
+}
+
+/** The section to show: the asked one when visible, else the nearest visible one before it, else the first. */
+export function currentSection(content: ResolvedForm, answers: Answers, asked: number): number {
+  const visible = visibleSections(content, answers);
+  return [...visible].reverse().find((index) => index <= asked) ?? visible[0] ?? 0;
+}
+
+const questionOf = (path: string) => /^answers\.([^.[]+)/.exec(path)?.[1];
+
+export function step(input: StepInput): FlowOutcome {
+  const { content, sectionIndex } = input;
+  const section = content.sections[sectionIndex];
+  const ids = new Set(section.questions.map((q) => q.id));
+  const kept = Object.fromEntries(Object.entries(input.previous).filter(([id]) => !ids.has(id)));
+  const answers = dropHidden(content, { ...kept, ...input.posted });
+  const visible = visibleQuestionIds(content, answers);
+  // an answer that does not fit its question is left out of the draft (going back never blocks)
+  const invalid = new Set(validateAnswers(content, answers, { partial: true }).map((e) => questionOf(e.path)));
+  const fitting = Object.fromEntries(Object.entries(answers).filter(([id]) => !invalid.has(id)));
+  if (input.action === 'back') {
+    const before = visibleSections(content, fitting).filter((index) => index < sectionIndex);
+    return { kind: 'step', answers: fitting, sectionIndex: before.at(-1) ?? sectionIndex };
+  }
+  const seen = (id: string | undefined) => id !== undefined && ids.has(id) && input.shown.has(id) && visible.has(id);
+  const errors = [...input.readErrors, ...validateAnswers(content, answers)].filter((e) => seen(questionOf(e.path)));
+  if (errors.length > 0) return { kind: 'errors', answers, fitting, sectionIndex, errors };
+  if (section.questions.some((q) => visible.has(q.id) && !input.shown.has(q.id))) return { kind: 'step', answers, sectionIndex };
+  const next = visibleSections(content, answers).find((index) => index > sectionIndex);
+  return next === undefined ? { kind: 'submit', answers } : { kind: 'step', answers, sectionIndex: next };
+}

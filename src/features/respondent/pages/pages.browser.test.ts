@@ -1,0 +1,188 @@
+/**
+ * The respondent pages in a real browser: Debian's Chromium driven by playwright-core, checked
+ * by axe-core (WCAG 2.1 A and AA rules) in every page state, with 360 px screenshots written to
+ * artifacts/screenshots/ (kept by CI). Skips only where /usr/bin/chromium is absent outside CI.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { AxeBuilder } from '@axe-core/playwright';
+import { sql } from 'drizzle-orm';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../../test/harness.js';
+import { createInvite, createSteppedForm, walkedAnswers } from '../../../../test/respondent-pages.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = 'artifacts/screenshots';
+const available = existsSync(CHROMIUM);
+if (!available && !process.env.CI) console.warn(`Skipping the respondent browser tests: ${CHROMIUM} is missing (apt-get install chromium); CI runs them.`);
+
+describe.skipIf(!available && !process.env.CI)('respondent pages in Chromium', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let origin: string;
+  let apiToken: string;
+  let companyId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    const tenant = await t.tenant();
+    apiToken = tenant.token;
+    companyId = tenant.company.id;
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function phone(javaScriptEnabled = true): Promise<{ context: BrowserContext; page: Page; requests: string[] }> {
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, javaScriptEnabled, locale: 'en-US' });
+    context.setDefaultTimeout(15_000);
+    const page = await context.newPage();
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    return { context, page, requests };
+  }
+
+  /** axe-core finds nothing at WCAG 2.1 A/AA; the page is photographed at 360 px. */
+  async function check(page: Page, name: string, javaScriptEnabled = true) {
+    await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+    // axe runs in the page: a page without JavaScript is checked as a copy of its markup in a scripted one
+    const { context, page: audited } = javaScriptEnabled ? { context: null, page } : await phone();
+    if (!javaScriptEnabled) await audited.setContent(await page.content());
+    const { violations } = await new AxeBuilder({ page: audited }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), name).toEqual([]);
+    await context?.close();
+  }
+
+  async function newInvite(slug: string) {
+    const stepped = await createSteppedForm(t, companyId, { slug });
+    const invite = await createInvite(t, apiToken, stepped.form.id);
+    return { ...stepped, invite, url: `${origin}/i/${invite.token}` };
+  }
+
+  async function storedAnswers(formId: string) {
+    const { rows } = await t.ctx.db.execute<{ answers: Record<string, unknown> }>(sql`SELECT answers FROM responses WHERE form_id = ${formId}`);
+    return rows.map((row) => row.answers);
+  }
+
+  it('with JavaScript: instant conditions, inline errors with focus, autosaved draft found after a reload, submit, thank-you', async () => {
+    const { form, q, option, url } = await newInvite('with-js');
+    const { context, page, requests } = await phone();
+    await page.goto(url);
+    await check(page, 'js-1-first-section');
+    const missed = page.locator(`#q-${q('missed')}`);
+    await expect.poll(() => missed.isHidden()).toBe(true);
+
+    await page.getByLabel('Online', { exact: true }).check();
+    await page.getByLabel('No', { exact: true }).check();
+    await expect.poll(() => missed.isVisible()).toBe(true); // no round trip
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForSelector(`#e-${q('missed')}:not([hidden])`);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe(`f-${q('missed')}`);
+    expect(await page.getAttribute(`#f-${q('missed')}`, 'aria-describedby')).toContain(`e-${q('missed')}`);
+    await check(page, 'js-2-inline-error');
+
+    await page.getByLabel('How many classes did you miss?').fill('3');
+    await expect.poll(() => page.textContent('#save-status'), { timeout: 10_000 }).toBe('Draft saved.');
+    await page.reload();
+    expect(await page.inputValue(`#f-${q('missed')}`)).toBe('3'); // the draft came back
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL(url);
+    await page.getByLabel('Which platform did you use?').fill('Moodle');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Step 3 of 3').waitFor();
+    await check(page, 'js-3-last-section');
+
+    await page.getByLabel('4 of 5 stars').check();
+    await page.getByLabel('Position of Labs').selectOption('1');
+    await page.getByLabel('Position of Projects').selectOption('2');
+    await page.getByLabel('Position of Theory').selectOption('3');
+    await page.getByRole('radio', { name: 'Clarity Good' }).check();
+    await page.getByRole('button', { name: 'Send answers' }).click();
+    await page.getByRole('heading', { name: 'Thank you' }).waitFor();
+    await check(page, 'js-4-thank-you');
+
+    expect(await storedAnswers(form.id)).toEqual([walkedAnswers({ q, option })]);
+    expect(requests.every((request) => request.startsWith(origin))).toBe(true); // zero external requests
+    await context.close();
+  }, 120_000);
+
+  it('without JavaScript: each section is a POST, the revealed question comes on the next step, the draft survives a reload', async () => {
+    const { form, q, url } = await newInvite('no-js');
+    const { context, page } = await phone(false);
+    await page.goto(url);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('alert').waitFor();
+    await check(page, 'nojs-1-errors', false);
+
+    await page.getByLabel('North campus').check();
+    await page.getByLabel('No', { exact: true }).check();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByLabel('How many classes did you miss?').fill('2');
+    await page.reload(); // a GET after the PRG: the draft holds the first answers
+    expect(await page.isChecked('text=North campus')).toBe(true);
+    await page.getByLabel('How many classes did you miss?').fill('2');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Step 2 of 2').waitFor();
+    await check(page, 'nojs-2-last-section', false);
+    await page.getByLabel('5 of 5 stars').check();
+    await page.getByRole('button', { name: 'Send answers' }).click();
+    await page.getByRole('heading', { name: 'Thank you' }).waitFor();
+    expect((await storedAnswers(form.id))[0]).toMatchObject({ [q('missed')]: 2, [q('overall')]: 5, [q('attended')]: false });
+    await page.goto(url);
+    await page.getByRole('heading', { name: 'Already answered' }).waitFor();
+    await check(page, 'nojs-3-already-answered', false);
+    await context.close();
+  }, 120_000);
+
+  it('keyboard only: radios by arrows, Enter submits, focus lands on the first error', async () => {
+    const { form, q, url } = await newInvite('keyboard');
+    const { context, page } = await phone();
+    await page.goto(url);
+    const tabTo = async (selector: string) => {
+      for (let i = 0; i < 60; i++) {
+        if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+        await page.keyboard.press('Tab');
+      }
+      throw new Error(`never reached ${selector} by Tab`);
+    };
+    await tabTo(`input[name="q.${q('campus')}"]`);
+    await page.keyboard.press('Space');
+    await tabTo(`input[name="q.${q('attended')}"]`);
+    await page.keyboard.press('Space'); // Yes
+    await tabTo('button[value="next"]');
+    await page.keyboard.press('Enter');
+    await page.getByText('Step 2 of 2').waitFor();
+    await tabTo('button[value="next"]');
+    await page.keyboard.press('Enter'); // the mandatory star rating is empty
+    await page.waitForSelector(`#e-${q('overall')}:not([hidden])`);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe(`f-${q('overall')}`);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('ArrowRight'); // 2 stars
+    await tabTo(`select[name^="q.${q('topics')}."]`);
+    await tabTo('button[value="next"]');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Thank you' }).waitFor();
+    expect((await storedAnswers(form.id))[0]).toMatchObject({ [q('overall')]: 2, [q('attended')]: true });
+    await context.close();
+  }, 120_000);
+
+  it('status pages and the public link pass axe at 360 px', async () => {
+    const { invite, url } = await newInvite('statuses');
+    const { context, page } = await phone();
+    expect((await page.goto(`${origin}/i/${'A'.repeat(43)}`))?.status()).toBe(404);
+    await check(page, 'status-404');
+    expect((await t.post(apiToken, `/v1/invites/${invite.id}/revoke`)).statusCode).toBe(200);
+    expect((await page.goto(url))?.status()).toBe(410);
+    await check(page, 'status-410-revoked');
+    const { rows } = await t.ctx.db.execute<{ slug: string }>(sql`SELECT slug FROM companies WHERE id = ${companyId}`);
+    expect((await page.goto(`${origin}/f/${rows[0].slug}/statuses?name=Rui&dim.cohort=2026`))?.status()).toBe(200);
+    await check(page, 'public-first-section');
+    await context.close();
+  }, 120_000);
+});

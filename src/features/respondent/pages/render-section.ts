@@ -1,0 +1,61 @@
+/** The whole form page for one section: layout, step, error summary and the section's questions. */
+import type { FieldError } from '../../../lib/errors.js';
+import type { Answers, ResolvedForm } from '../../forms/definition/types.js';
+import { visibleQuestionIds } from '../../forms/rules/index.js';
+import { visibleSections } from './form-flow.js';
+import { errorsByQuestion, scriptRules, sectionQuestions } from './section-view.js';
+import { fill, type PageStrings } from './strings.js';
+import { renderFormPage, type LayoutView } from './templates.js';
+
+export interface SectionPage {
+  layout: LayoutView;
+  strings: PageStrings;
+  formName: string;
+  content: ResolvedForm;
+  answers: Answers;
+  sectionIndex: number;
+  errors: FieldError[];
+  /** where the section posts (path and the prefill query) */
+  action: string;
+  /** personal link: the autosave address of the page script */
+  draftUrl?: string;
+  /**
+   * The answers so far, carried in the page: the public link posts them back (it has no draft);
+   * on both links the script evaluates conditions on earlier sections and autosaves them whole.
+   */
+  state?: Answers;
+}
+
+export function renderSection(page: SectionPage): string {
+  const { content, answers, sectionIndex, strings: s } = page;
+  const section = content.sections[sectionIndex];
+  const visible = visibleQuestionIds(content, answers);
+  const fileQuestions = new Set(section.questions.filter((q) => q.type === 'FILE').map((q) => q.id));
+  const messages = errorsByQuestion(page.errors, s, fileQuestions);
+  const questions = sectionQuestions(section, answers, visible, messages, s).map((q) => ({ ...q, required: s.required, filesKept: s.filesKept }));
+  const steps = visibleSections(content, answers);
+  const position = steps.indexOf(sectionIndex);
+  const isLast = position === steps.length - 1;
+  return renderFormPage(page.layout, {
+    formName: page.formName,
+    stepText: fill(s.step, { n: position + 1, total: steps.length }),
+    errorSummary: s.errorSummary,
+    errorList: questions.filter((q) => q.error && !q.hidden).map((q) => ({ anchor: q.inputId, label: `${q.name} — ${q.error}` })),
+    action: page.action,
+    enctype: fileQuestions.size > 0 ? 'multipart/form-data' : 'application/x-www-form-urlencoded',
+    draftUrl: page.draftUrl,
+    sectionIndex,
+    rules: JSON.stringify(scriptRules(content)),
+    messages: JSON.stringify({ errors: s.errors, saved: s.saved, saveFailed: s.saveFailed }),
+    sectionName: section.name,
+    sectionDescription: section.description,
+    hasRequired: section.questions.some((q) => q.mandatory),
+    requiredNote: s.requiredNote,
+    shown: questions.filter((q) => !q.hidden).map((q) => q.id).join(','),
+    state: page.state ? JSON.stringify(page.state) : undefined,
+    questions,
+    nextLabel: isLast ? s.submit : s.next,
+    back: s.back,
+    canBack: position > 0,
+  });
+}

@@ -1,0 +1,256 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../../test/harness.js';
+import { createInvite, createSteppedForm, idsByKey, walkedAnswers } from '../../../../test/respondent-pages.js';
+import { findForm } from '../../forms/find-form.js';
+import { RESPONDENT_REQUESTS_PER_MIN } from '../api/plugin.js';
+import { importForm } from '../../forms/import-form.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+}, 60_000);
+afterAll(() => t.close());
+
+const form = (fields: Record<string, string | string[]>) =>
+  new URLSearchParams(Object.entries(fields).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]]))).toString();
+const post = (url: string, fields: Record<string, string | string[]>) =>
+  t.app.inject({ method: 'POST', url, payload: form(fields), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+
+describe('personal link without JavaScript', () => {
+  it('walks the sections: errors tied to fields, a question revealed in its section, a section shown by an answer, submit then thank-you', async () => {
+    const { company, token } = await t.tenant();
+    const { form, q, option } = await createSteppedForm(t, company.id);
+    const invite = await createInvite(t, token, form.id);
+    const url = `/i/${invite.token}`;
+
+    const first = await t.app.inject({ url });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(first.headers['content-security-policy']).not.toContain('unsafe-inline');
+    expect(first.headers['referrer-policy']).toBe('no-referrer');
+    expect(first.body).toContain('<html lang="en">');
+    expect(first.body).toContain('Step 1 of 2');
+    expect(first.body).toMatch(new RegExp(`<div class="q" id="q-${q('missed')}" data-q="${q('missed')}" hidden>`));
+
+    const empty = await post(url, { _section: '0', _shown: `${q('campus')},${q('attended')}`, _action: 'next' });
+    expect(empty.statusCode).toBe(422);
+    expect(empty.body).toContain(`aria-describedby="e-${q('campus')}"`);
+    expect(empty.body).toContain(`<p class="err" id="e-${q('campus')}">Please answer this question.</p>`);
+    expect(empty.body).toContain(`<a href="#f-${q('campus')}">`);
+
+    // "No" reveals the mandatory "missed" in the same section: shown before moving on
+    const reveal = await post(url, { _section: '0', _shown: `${q('campus')},${q('attended')}`, _action: 'next', [`q.${q('campus')}`]: option('campus', 'online'), [`q.${q('attended')}`]: 'false' });
+    expect(reveal.statusCode).toBe(303);
+    const again = await t.app.inject({ url });
+    expect(again.body).toMatch(new RegExp(`<div class="q" id="q-${q('missed')}" data-q="${q('missed')}">`));
+    expect(again.body).toContain('Step 1 of 3');
+
+    const tooMany = await post(url, { _section: '0', _shown: `${q('campus')},${q('attended')},${q('missed')}`, _action: 'next', [`q.${q('campus')}`]: option('campus', 'online'), [`q.${q('attended')}`]: 'false', [`q.${q('missed')}`]: '500' });
+    expect(tooMany.statusCode).toBe(422);
+    expect(tooMany.body).toContain('This number is too large.');
+
+    const toOnline = await post(url, { _section: '0', _shown: `${q('campus')},${q('attended')},${q('missed')}`, _action: 'next', [`q.${q('campus')}`]: option('campus', 'online'), [`q.${q('attended')}`]: 'false', [`q.${q('missed')}`]: '3' });
+    expect(toOnline.statusCode).toBe(303);
+    expect((await t.app.inject({ url })).body).toContain('Online experience');
+    await post(url, { _section: '1', _shown: q('platform'), _action: 'next', [`q.${q('platform')}`]: 'Moodle' });
+
+    const last = await t.app.inject({ url });
+    expect(last.body).toContain('Step 3 of 3');
+    expect(last.body).toContain('Send answers');
+    const submit = await post(url, {
+      _section: '2',
+      _shown: [q('overall'), q('topics'), q('teacher'), q('comment')].join(','),
+      _action: 'next',
+      [`q.${q('overall')}`]: '4',
+      [`q.${q('topics')}.${option('topics', 'theory')}`]: '3',
+      [`q.${q('topics')}.${option('topics', 'labs')}`]: '1',
+      [`q.${q('topics')}.${option('topics', 'projects')}`]: '2',
+      [`q.${q('teacher')}.${option('teacher', 'clarity')}`]: option('teacher', 'good'),
+      [`q.${q('comment')}`]: 'Line one\r\nline <two>',
+    });
+    expect(submit.statusCode).toBe(303);
+    expect(submit.headers.location).toBe(`${url}/thanks`);
+    const thanks = await t.app.inject({ url: `${url}/thanks` });
+    expect(thanks.statusCode).toBe(200);
+    expect(thanks.body).toContain('Thank you');
+
+    const { rows } = await t.ctx.db.execute<{ answers: Record<string, unknown> }>(sql`SELECT answers FROM responses WHERE form_id = ${form.id}`);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].answers).toEqual({ ...walkedAnswers({ q, option }), [q('comment')]: 'Line one\nline <two>' });
+    const answered = await t.app.inject({ url });
+    expect(answered.statusCode).toBe(200);
+    expect(answered.body).toContain('Already answered');
+  });
+
+  it('going back keeps the answers; a hidden answer is dropped when the condition changes', async () => {
+    const { company, token } = await t.tenant();
+    const { form, q, option } = await createSteppedForm(t, company.id);
+    const invite = await createInvite(t, token, form.id);
+    const url = `/i/${invite.token}`;
+    const base = { _section: '0', _shown: `${q('campus')},${q('attended')}`, _action: 'next', [`q.${q('attended')}`]: 'true' };
+    await post(url, { ...base, [`q.${q('campus')}`]: option('campus', 'online') });
+    await post(url, { _section: '1', _shown: q('platform'), _action: 'back', [`q.${q('platform')}`]: 'Teams' });
+    const page = await t.app.inject({ url });
+    expect(page.body).toContain('Step 1 of 3');
+    expect(page.body).toMatch(new RegExp(`value="${option('campus', 'online')}" checked`));
+    await post(url, { ...base, [`q.${q('campus')}`]: option('campus', 'north') });
+    expect((await t.app.inject({ url })).body).toContain('The course');
+    const { rows } = await t.ctx.db.execute<{ answers: Record<string, unknown> }>(sql`SELECT answers FROM invite_drafts WHERE invite_id = ${invite.id}`);
+    expect(rows[0].answers).toEqual({ [q('campus')]: option('campus', 'north'), [q('attended')]: true });
+  });
+});
+
+describe('public link without JavaScript', () => {
+  it('carries the earlier answers in the page, keeps the prefill in the action, and stores the respondent from the query', async () => {
+    const { company } = await t.tenant();
+    const { form, q, option } = await createSteppedForm(t, company.id);
+    const url = `/f/${company.slug}/stepped?name=Rui%20Lopes&email=rui%40school.test`;
+    const page = await t.app.inject({ url });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(`action="/f/${company.slug}/stepped?name=Rui%20Lopes&amp;email=rui%40school.test"`);
+    expect(page.body).not.toContain('data-draft'); // no draft to autosave on a public link
+
+    const second = await post(url, { _section: '0', _shown: `${q('campus')},${q('attended')}`, _action: 'next', _answers: '{}', [`q.${q('campus')}`]: option('campus', 'north'), [`q.${q('attended')}`]: 'true' });
+    expect(second.statusCode).toBe(200);
+    expect(second.body).toContain('The course');
+    const state = /name="_answers" value="([^"]*)"/.exec(second.body)![1].replace(/&quot;/g, '"');
+    expect(JSON.parse(state)).toEqual({ [q('campus')]: option('campus', 'north'), [q('attended')]: true });
+
+    const done = await post(url, { _section: '2', _shown: [q('overall'), q('topics'), q('teacher'), q('comment')].join(','), _action: 'next', _answers: state, [`q.${q('overall')}`]: '5' });
+    expect(done.statusCode).toBe(303);
+    expect(done.headers.location).toBe(`/f/${company.slug}/stepped/thanks`);
+    expect((await t.app.inject({ url: done.headers.location as string })).body).toContain('Thank you');
+    const { rows } = await t.ctx.db.execute<{ answers: Record<string, unknown>; respondent: Record<string, unknown> }>(sql`SELECT answers, respondent FROM responses WHERE form_id = ${form.id}`);
+    expect(rows).toEqual([{ answers: { [q('campus')]: option('campus', 'north'), [q('attended')]: true, [q('overall')]: 5 }, respondent: expect.objectContaining({ name: 'Rui Lopes', email: 'rui@school.test' }) }]);
+  });
+});
+
+describe('file uploads from a multipart section', () => {
+  async function postMultipart(url: string, fields: [string, string | Blob, string?][]) {
+    const data = new FormData();
+    for (const [name, value, filename] of fields) {
+      if (typeof value === 'string') data.append(name, value);
+      else data.append(name, value, filename);
+    }
+    const encoded = new Response(data);
+    const payload = Buffer.from(await encoded.arrayBuffer());
+    return t.app.inject({ method: 'POST', url, payload, headers: { 'content-type': encoded.headers.get('content-type')! } });
+  }
+
+  it('stores a PNG as the FILE answer { fileId, name, size, mime }, keeps it on the next post, refuses a file whose content is not its type', async () => {
+    const { company, token } = await t.tenant();
+    const definition = {
+      slug: 'with-files',
+      name: 'Evidence',
+      sections: [{ key: 's', name: 'Attach', questions: [{ key: 'shots', name: 'Screenshots', type: 'FILE' }, { key: 'note', name: 'Note', type: 'TEXT' }] }],
+    };
+    const { id } = await importForm(t.ctx.db, t.ctx, company.id, definition);
+    const { q } = idsByKey((await findForm(t.ctx.db, company.id, id))!);
+    const invite = await createInvite(t, token, id);
+    const url = `/i/${invite.token}`;
+
+    const page = await t.app.inject({ url });
+    expect(page.body).toContain('enctype="multipart/form-data"');
+    const png = new Blob([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3])], { type: 'image/png' });
+    const fake = new Blob([Buffer.from('MZ not a picture')], { type: 'image/png' });
+    const shown = ['_shown', `${q('shots')},${q('note')}`] as [string, string];
+
+    const refused = await postMultipart(url, [['_section', '0'], shown, ['_action', 'next'], [`q.${q('shots')}`, fake, 'evil.png']]);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('Files of this type are not accepted.');
+
+    // "back" on the only section stays there and saves the draft with the stored file
+    const stored = await postMultipart(url, [['_section', '0'], shown, ['_action', 'back'], [`q.${q('shots')}`, png, '../shot.png']]);
+    expect(stored.statusCode).toBe(303);
+    const { rows } = await t.ctx.db.execute<{ answers: Record<string, { fileId: string; name: string; size: number; mime: string }[]> }>(
+      sql`SELECT answers FROM invite_drafts WHERE invite_id = ${invite.id}`,
+    );
+    expect(rows[0].answers[q('shots')]).toEqual([{ fileId: expect.any(String), name: 'shot.png', size: 11, mime: 'image/png' }]);
+    expect((await t.app.inject({ url })).body).toContain('shot.png');
+
+    const submit = await postMultipart(url, [['_section', '0'], shown, ['_action', 'next'], [`q.${q('note')}`, 'see attached']]);
+    expect(submit.statusCode).toBe(303);
+    const { rows: responses } = await t.ctx.db.execute<{ answers: Record<string, unknown> }>(sql`SELECT answers FROM responses WHERE form_id = ${id}`);
+    expect(responses[0].answers).toEqual({ [q('shots')]: rows[0].answers[q('shots')], [q('note')]: 'see attached' });
+  });
+});
+
+describe('opening and limits', () => {
+  it('a HEAD or a link-preview fetch leaves the invite unopened; a person opening it stamps it', async () => {
+    const { company, token } = await t.tenant();
+    const { form } = await createSteppedForm(t, company.id);
+    const invite = await createInvite(t, token, form.id);
+    const openedAt = async () => (await t.ctx.db.execute<{ opened_at: Date | null }>(sql`SELECT opened_at FROM invites WHERE id = ${invite.id}`)).rows[0].opened_at;
+    expect((await t.app.inject({ method: 'HEAD', url: `/i/${invite.token}` })).statusCode).toBe(200);
+    const preview = await t.app.inject({ url: `/i/${invite.token}`, headers: { 'user-agent': 'WhatsApp/2.23.20.0 A' } });
+    expect(preview.statusCode).toBe(200);
+    expect(await openedAt()).toBeNull();
+    await t.app.inject({ url: `/i/${invite.token}`, headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 14) Mobile' } });
+    expect(await openedAt()).not.toBeNull();
+  });
+
+  it('posted sections spend the per-address budget of /r/v1 and, past it, answer a 429 page', async () => {
+    const remoteAddress = '198.51.100.7';
+    const send = () => t.app.inject({ method: 'POST', url: `/i/${'B'.repeat(43)}`, remoteAddress, payload: '_section=0', headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': 'es' } });
+    for (let i = 0; i < RESPONDENT_REQUESTS_PER_MIN; i++) expect((await send()).statusCode).toBe(404);
+    const refused = await send();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect(refused.headers['content-type']).toContain('text/html');
+    expect(refused.body).toContain('Demasiados intentos');
+  }, 60_000);
+});
+
+describe('status pages', () => {
+  it('unknown 404 (no hint), revoked 410, closed 410, invite required 403, with the form name escaped', async () => {
+    const { company, token } = await t.tenant();
+    const { form } = await createSteppedForm(t, company.id, { name: 'Survey <script>alert(1)</script>' });
+    const invite = await createInvite(t, token, form.id);
+
+    const page = await t.app.inject({ url: `/i/${invite.token}` });
+    expect(page.body).toContain('Survey &lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(page.body).not.toContain('<script>alert(1)');
+
+    for (const url of ['/i/' + 'A'.repeat(43), '/i/short', `/f/${company.slug}/nope`, '/f/nope/stepped']) {
+      const res = await t.app.inject({ url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body).toContain('Page not found');
+      expect(res.body).not.toContain(company.name);
+    }
+
+    const publicPage = await t.app.inject({ url: `/f/${company.slug}/stepped`, headers: { 'accept-language': 'es' } });
+    expect(publicPage.statusCode).toBe(200);
+
+    expect((await t.post(token, `/v1/invites/${invite.id}/revoke`)).statusCode).toBe(200);
+    const gone = await t.app.inject({ url: `/i/${invite.token}` });
+    expect(gone.statusCode).toBe(410);
+    expect(gone.body).toContain('no longer valid');
+
+    const closedInvite = await createInvite(t, token, form.id, { name: 'Bo', email: 'bo@school.test' });
+    await createSteppedForm(t, company.id, { name: 'Survey <script>alert(1)</script>', settings: { isPublic: true, isClosed: true } });
+    for (const url of [`/i/${closedInvite.token}`, `/f/${company.slug}/stepped`]) {
+      const closed = await t.app.inject({ url });
+      expect(closed.statusCode, url).toBe(410);
+      expect(closed.body).toContain('This form is closed');
+    }
+    await createSteppedForm(t, company.id, { slug: 'invite-only', settings: { isPublic: true, requiresInvite: true } });
+    await createSteppedForm(t, company.id, { slug: 'private', settings: { isPublic: false } });
+    for (const url of [`/f/${company.slug}/invite-only`, `/f/${company.slug}/private`]) {
+      const refused = await t.app.inject({ url, headers: { 'accept-language': 'pt-BR,pt;q=0.9' } });
+      expect(refused.statusCode, url).toBe(403);
+      expect(refused.body).toContain('Convite necessário');
+      expect((await post(url, { _section: '0' })).statusCode).toBe(403);
+    }
+  });
+
+  it('picks the language: the form setting, else the company locale, else Accept-Language', async () => {
+    const { company, token } = await t.tenant();
+    const { form } = await createSteppedForm(t, company.id, { slug: 'es-form', settings: { isPublic: true, language: 'es' } });
+    const res = await t.app.inject({ url: `/f/${company.slug}/es-form`, headers: { 'accept-language': 'pt-BR' } });
+    expect(res.body).toContain('<html lang="es">');
+    expect(res.body).toContain('Paso 1 de 2');
+    const invite = await createInvite(t, token, form.id);
+    expect((await t.app.inject({ url: `/i/${invite.token}` })).body).toContain('Siguiente');
+  });
+});

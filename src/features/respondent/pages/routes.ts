@@ -1,0 +1,302 @@
+/**
+ * The respondent pages: the personal link /i/{token} and the public link
+ * /f/{companySlug}/{formSlug}, each a GET of the current section and a POST per section
+ * (urlencoded, or multipart when the section asks for files), the thank-you pages, the page
+ * script, and one status page per refusal with the decisions page's status codes.
+ */
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { setRateHeaders } from '../../../app/auth.js';
+import { ApiError, type FieldError } from '../../../lib/errors.js';
+import { fieldError } from '../../../lib/field-errors.js';
+import type { Answers, ResolvedForm } from '../../forms/definition/types.js';
+import type { FormRecord } from '../../forms/find-form.js';
+import { RESPONDENT_REQUESTS_PER_MIN } from '../api/plugin.js';
+import { loadPublicForm } from '../load-public-form.js';
+import { openInvite } from '../open-invite.js';
+import { saveDraft } from '../save-draft.js';
+import { storeUpload, type StoreUploadInput } from '../store-upload.js';
+import { submitInvite } from '../submit-invite.js';
+import { submitPublic } from '../submit-public.js';
+import { MAX_UPLOAD_BYTES } from '../upload-type.js';
+import { currentSection, step, type FlowOutcome } from './form-flow.js';
+import { readPost, type PostedSection } from './read-post.js';
+import { readSectionAnswers } from './read-answers.js';
+import { renderSection } from './render-section.js';
+import { scriptAsset } from './script-asset.js';
+import { pageLanguage, STRINGS, type PageStrings } from './strings.js';
+import { CSS_HASH, renderMessagePage, type LayoutView } from './templates.js';
+
+interface Company {
+  name: string;
+  locale: string | null;
+}
+
+interface PageContext {
+  layout: LayoutView;
+  strings: PageStrings;
+}
+
+const hidden = { hide: true };
+
+function pageContext(request: FastifyRequest, form: FormRecord | null, company: Company | null, script?: string): PageContext {
+  const lang = pageLanguage(form?.language, company?.locale, request.headers['accept-language']);
+  const strings = STRINGS[lang];
+  return { strings, layout: { lang, title: form?.name ?? strings.notFoundTitle, company: company?.name, script } };
+}
+
+/** Headers of every page: no framing, no referrer (the token is in the URL), no caching of answers. */
+function pageHeaders(reply: FastifyReply): FastifyReply {
+  return reply
+    .type('text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .header('x-content-type-options', 'nosniff')
+    .header(
+      'content-security-policy',
+      `default-src 'none'; style-src ${CSS_HASH}; script-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    );
+}
+
+/** The refusals a link can meet, as pages; anything else is the service's own error. */
+const REFUSALS: Partial<Record<ApiError['code'], { status: number; page: (s: PageStrings) => [string, string] }>> = {
+  NOT_FOUND: { status: 404, page: (s) => [s.notFoundTitle, s.notFoundText] },
+  INVITE_GONE: { status: 410, page: (s) => [s.goneTitle, s.goneText] },
+  FORM_CLOSED: { status: 410, page: (s) => [s.closedTitle, s.closedText] },
+  INVITE_REQUIRED: { status: 403, page: (s) => [s.inviteRequiredTitle, s.inviteRequiredText] },
+  ALREADY_RESPONDED: { status: 200, page: (s) => [s.answeredTitle, s.answeredText] },
+};
+
+function sendMessage(reply: FastifyReply, context: PageContext, status: number, [heading, text]: [string, string]) {
+  return pageHeaders(reply).code(status).send(renderMessagePage({ ...context.layout, title: heading }, heading, text));
+}
+
+function sendRefusal(request: FastifyRequest, reply: FastifyReply, error: unknown, form: FormRecord | null = null, company: Company | null = null) {
+  const refusal = error instanceof ApiError ? REFUSALS[error.code] : undefined;
+  if (!refusal) throw error;
+  // an unknown link says nothing of the form or company it might have named
+  const context = error instanceof ApiError && error.code === 'NOT_FOUND' ? pageContext(request, null, null) : pageContext(request, form, company);
+  return sendMessage(reply, context, refusal.status, refusal.page(context.strings));
+}
+
+const isValidation = (error: unknown): error is ApiError => error instanceof ApiError && error.code === 'VALIDATION_ERROR';
+const detailErrors = (error: ApiError) => ((error.details as { fields?: FieldError[] } | null)?.fields ?? []) as FieldError[];
+
+/** Stores a section's files and returns the FILE answers (kept files first) or the refusals. */
+async function uploadFiles(app: FastifyInstance, target: Pick<StoreUploadInput, 'token' | 'form'>, content: ResolvedForm, posted: PostedSection, previous: Answers) {
+  const section = content.sections[posted.sectionIndex];
+  const answers: Answers = {};
+  const errors: FieldError[] = [];
+  for (const question of section.questions.filter((q) => q.type === 'FILE')) {
+    const kept = Array.isArray(previous[question.id]) ? (previous[question.id] as unknown[]) : [];
+    const stored: unknown[] = [];
+    const path = `answers.${question.id}`;
+    if (posted.tooLarge.has(question.id)) errors.push(fieldError(path, 'too_large', `Files are limited to ${MAX_UPLOAD_BYTES} bytes.`));
+    for (const file of posted.files.filter((f) => f.questionId === question.id)) {
+      try {
+        stored.push(await storeUpload(app.ctx.db, app.ctx, { ...target, file }));
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'PAYLOAD_TOO_LARGE') errors.push(fieldError(path, 'too_large', error.message));
+        else if (isValidation(error)) errors.push(fieldError(path, detailErrors(error)[0]?.code ?? 'invalid_value', error.message));
+        else throw error;
+      }
+    }
+    if (kept.length + stored.length > 0) answers[question.id] = [...kept, ...stored];
+  }
+  return { answers, errors };
+}
+
+function flow(content: ResolvedForm, previous: Answers, posted: PostedSection, files: { answers: Answers; errors: FieldError[] }): FlowOutcome {
+  const section = content.sections[posted.sectionIndex];
+  const read = readSectionAnswers(section.questions, posted.values);
+  return step({
+    content,
+    previous,
+    sectionIndex: posted.sectionIndex,
+    shown: posted.shown,
+    posted: { ...read.answers, ...files.answers },
+    readErrors: [...read.errors, ...files.errors],
+    action: posted.action,
+  });
+}
+
+export async function respondentPages(app: FastifyInstance) {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 256 * 1024 }, (_request, body, done) =>
+    done(null, new URLSearchParams(body as string)),
+  );
+  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 20, fields: 500, fieldSize: 64 * 1024, parts: 520 } });
+
+  // A posted section writes like the API does: it spends the same per-address budget, and says so as a page.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'POST') return;
+    const decision = await app.ctx.limiter.hit(`respondent:${request.ip}`, RESPONDENT_REQUESTS_PER_MIN, app.ctx.clock.now().getTime());
+    setRateHeaders(reply, decision);
+    if (decision.allowed) return;
+    const context = pageContext(request, null, null);
+    reply.header('retry-after', String(decision.resetSeconds));
+    return sendMessage(reply, context, 429, [context.strings.tooManyTitle, context.strings.tooManyText]);
+  });
+
+  app.get('/r/assets/:name', { schema: hidden }, async (request, reply) => {
+    const script = await scriptAsset();
+    if (request.url !== script.path) return sendMessage(reply, pageContext(request, null, null), 404, [STRINGS.en.notFoundTitle, STRINGS.en.notFoundText]);
+    return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').send(script.body);
+  });
+
+  // ---- personal link -------------------------------------------------------------------------
+
+  async function renderInvite(request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply) {
+    const { token } = request.params;
+    const opened = await openInvite(app.ctx.db, app.ctx, {
+      token,
+      opener: { method: request.method === 'HEAD' ? 'HEAD' : 'GET', userAgent: request.headers['user-agent'] },
+    });
+    const context = pageContext(request, opened.form, opened.company, (await scriptAsset()).path);
+    if (opened.status === 'responded') return sendMessage(reply, context, 200, [context.strings.answeredTitle, context.strings.answeredText]);
+    const answers = opened.draft?.answers ?? {};
+    const sectionIndex = currentSection(opened.form.content, answers, opened.draft?.sectionIndex ?? 0);
+    return pageHeaders(reply).send(
+      renderSection({ ...context, formName: opened.form.name, content: opened.form.content, answers, sectionIndex, errors: [], action: `/i/${token}`, draftUrl: `/r/v1/invites/${token}/draft`, state: answers }),
+    );
+  }
+
+  app.get<{ Params: { token: string } }>('/i/:token', { schema: hidden }, async (request, reply) => {
+    try {
+      return await renderInvite(request, reply);
+    } catch (error) {
+      return sendRefusal(request, reply, error);
+    }
+  });
+
+  app.post<{ Params: { token: string } }>('/i/:token', { schema: hidden }, async (request, reply) => {
+    const { token } = request.params;
+    let opened;
+    try {
+      opened = await openInvite(app.ctx.db, app.ctx, { token, opener: { method: 'GET', userAgent: request.headers['user-agent'] } });
+    } catch (error) {
+      return sendRefusal(request, reply, error);
+    }
+    const { form, company } = opened;
+    const context = pageContext(request, form, company, (await scriptAsset()).path);
+    if (opened.status === 'responded') return sendMessage(reply, context, 200, [context.strings.answeredTitle, context.strings.answeredText]);
+    const previous = opened.draft?.answers ?? {};
+    const posted = await readPost(request, form.content);
+    const page = { ...context, formName: form.name, content: form.content, action: `/i/${token}`, draftUrl: `/r/v1/invites/${token}/draft` };
+    try {
+      const files = await uploadFiles(app, { token }, form.content, posted, previous);
+      const outcome = flow(form.content, previous, posted, files);
+      if (outcome.kind === 'errors') {
+        await saveDraft(app.ctx.db, app.ctx, { token, answers: outcome.fitting, sectionIndex: outcome.sectionIndex });
+        return pageHeaders(reply).code(422).send(renderSection({ ...page, answers: outcome.answers, sectionIndex: outcome.sectionIndex, errors: outcome.errors, state: outcome.fitting }));
+      }
+      if (outcome.kind === 'step') {
+        await saveDraft(app.ctx.db, app.ctx, { token, answers: outcome.answers, sectionIndex: outcome.sectionIndex });
+        return reply.code(303).header('location', `/i/${token}`).send();
+      }
+      try {
+        await submitInvite(app.ctx.db, app.ctx, { token, answers: outcome.answers });
+      } catch (error) {
+        if (!isValidation(error)) throw error;
+        const errors = detailErrors(error);
+        return pageHeaders(reply)
+          .code(422)
+          .send(renderSection({ ...page, answers: outcome.answers, sectionIndex: sectionOfError(form.content, outcome.answers, errors, posted.sectionIndex), errors }));
+      }
+      return reply.code(303).header('location', `/i/${token}/thanks`).send();
+    } catch (error) {
+      return sendRefusal(request, reply, error, form, company);
+    }
+  });
+
+  app.get<{ Params: { token: string } }>('/i/:token/thanks', { schema: hidden }, async (request, reply) => {
+    try {
+      const opened = await openInvite(app.ctx.db, app.ctx, { token: request.params.token, opener: { method: 'HEAD' } });
+      if (opened.status !== 'responded') return reply.code(303).header('location', `/i/${request.params.token}`).send();
+      const context = pageContext(request, opened.form, opened.company);
+      return sendMessage(reply, context, 200, [context.strings.thanksTitle, context.strings.thanksText]);
+    } catch (error) {
+      return sendRefusal(request, reply, error);
+    }
+  });
+
+  // ---- public link ---------------------------------------------------------------------------
+
+  type PublicParams = { Params: { companySlug: string; formSlug: string } };
+  const publicPath = (p: PublicParams['Params']) => `/f/${encodeURIComponent(p.companySlug)}/${encodeURIComponent(p.formSlug)}`;
+  /** The prefill rides in the query string of the page and of every section's POST. */
+  const withQuery = (path: string, request: FastifyRequest) => path + (request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '');
+
+  app.get<PublicParams>('/f/:companySlug/:formSlug', { schema: hidden }, async (request, reply) => {
+    try {
+      const { form, company } = await loadPublicForm(app.ctx.db, app.ctx, request.params);
+      const context = pageContext(request, form, company, (await scriptAsset()).path);
+      const sectionIndex = currentSection(form.content, {}, 0);
+      return pageHeaders(reply).send(
+        renderSection({ ...context, formName: form.name, content: form.content, answers: {}, sectionIndex, errors: [], action: withQuery(publicPath(request.params), request), state: {} }),
+      );
+    } catch (error) {
+      return sendRefusal(request, reply, error);
+    }
+  });
+
+  app.post<PublicParams>('/f/:companySlug/:formSlug', { schema: hidden }, async (request, reply) => {
+    let loaded;
+    try {
+      loaded = await loadPublicForm(app.ctx.db, app.ctx, request.params);
+    } catch (error) {
+      return sendRefusal(request, reply, error);
+    }
+    const { form, company } = loaded;
+    const context = pageContext(request, form, company, (await scriptAsset()).path);
+    const posted = await readPost(request, form.content);
+    const previous = posted.state;
+    const page = { ...context, formName: form.name, content: form.content, action: withQuery(publicPath(request.params), request) };
+    try {
+      const files = await uploadFiles(app, { form: request.params }, form.content, posted, previous);
+      const outcome = flow(form.content, previous, posted, files);
+      if (outcome.kind === 'errors') {
+        return pageHeaders(reply).code(422).send(renderSection({ ...page, answers: outcome.answers, sectionIndex: outcome.sectionIndex, errors: outcome.errors, state: outcome.fitting }));
+      }
+      if (outcome.kind === 'step') {
+        return pageHeaders(reply).send(renderSection({ ...page, answers: outcome.answers, sectionIndex: outcome.sectionIndex, errors: [], state: outcome.answers }));
+      }
+      try {
+        await submitPublic(app.ctx.db, app.ctx, { ...request.params, answers: outcome.answers, ...prefill(request.query) });
+      } catch (error) {
+        if (!isValidation(error)) throw error;
+        const errors = detailErrors(error);
+        const sectionIndex = sectionOfError(form.content, outcome.answers, errors, posted.sectionIndex);
+        return pageHeaders(reply).code(422).send(renderSection({ ...page, answers: outcome.answers, sectionIndex, errors, state: outcome.answers }));
+      }
+      return reply.code(303).header('location', `${publicPath(request.params)}/thanks`).send();
+    } catch (error) {
+      return sendRefusal(request, reply, error, form, company);
+    }
+  });
+
+  app.get<PublicParams>('/f/:companySlug/:formSlug/thanks', { schema: hidden }, async (request, reply) => {
+    try {
+      const { form, company } = await loadPublicForm(app.ctx.db, app.ctx, request.params);
+      const context = pageContext(request, form, company);
+      return sendMessage(reply, context, 200, [context.strings.thanksTitle, context.strings.thanksText]);
+    } catch (error) {
+      return sendRefusal(request, reply, error);
+    }
+  });
+}
+
+/** The public link's prefill: respondent fields and dim.<key> values from the query. */
+function prefill(query: unknown): { respondent?: Record<string, string>; dims?: Record<string, string> } {
+  const params = (query ?? {}) as Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const respondent = Object.fromEntries(['name', 'email', 'phone', 'externalId'].flatMap((key) => (text(params[key]) ? [[key, text(params[key]) as string]] : [])));
+  const dims = Object.fromEntries(Object.entries(params).flatMap(([key, value]) => (key.startsWith('dim.') && text(value) ? [[key.slice(4), value as string]] : [])));
+  return { respondent: Object.keys(respondent).length > 0 ? respondent : undefined, dims: Object.keys(dims).length > 0 ? dims : undefined };
+}
+
+/** The section to show for a refused submit: the first one holding an error, else the posted one. */
+function sectionOfError(content: ResolvedForm, answers: Answers, errors: FieldError[], fallback: number): number {
+  const ids = new Set(errors.map((e) => /^answers\.([^.[]+)/.exec(e.path)?.[1]));
+  const index = content.sections.findIndex((section) => section.questions.some((q) => ids.has(q.id)));
+  return currentSection(content, answers, index === -1 ? fallback : index);
+}

@@ -1,0 +1,131 @@
+/**
+ * Mustache templates of the respondent pages. Every value goes through {{ }} (HTML-escaped by
+ * lib/html.ts): form, question and company texts come from institutions and never become markup.
+ * The only triple mustache is the page's own stylesheet, a constant of this module.
+ */
+import { createHash } from 'node:crypto';
+import Mustache from 'mustache';
+import { htmlEscaping } from '../../../lib/html.js';
+
+export const CSS = `*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;color:#1a1f24;background:#f4f5f7}
+main{max-width:40rem;margin:0 auto;padding:1rem;background:#fff;min-height:100vh}
+header{max-width:40rem;margin:0 auto;padding:.5rem 1rem;color:#4a5561;font-size:.9rem}
+h1{font-size:1.4rem;line-height:1.25;margin:.25rem 0 .5rem;overflow-wrap:anywhere}
+h2{font-size:1.15rem;margin:1rem 0 .25rem;overflow-wrap:anywhere}
+.step,.note{color:#4a5561;font-size:.9rem;margin:.25rem 0}
+.q{border:0;margin:0 0 1.25rem;padding:0;min-width:0}
+.q>legend,.q>label,.qlabel{display:block;font-weight:600;margin-bottom:.35rem;padding:0;overflow-wrap:anywhere}
+.desc{margin:0 0 .35rem;color:#4a5561;font-size:.95rem}
+.req{color:#a4141b}
+input[type=text],input[type=number],input[type=date],input[type=time],input[type=datetime-local],select,textarea{width:100%;font:inherit;padding:.55rem;border:1px solid #6b7580;border-radius:6px;background:#fff;color:inherit}
+textarea{min-height:6rem}
+.opt{display:flex;align-items:flex-start;gap:.5rem;padding:.35rem 0;min-height:44px}
+.opt input{width:1.25rem;height:1.25rem;margin:.15rem 0 0;flex:none}
+.inline{display:flex;flex-wrap:wrap;gap:.25rem .75rem}
+.inline .opt{min-width:2.5rem}
+.rank{display:flex;align-items:center;gap:.5rem;margin:.3rem 0}.rank select{width:auto;min-width:4.5rem}
+table{border-collapse:collapse;width:100%}
+th,td{padding:.35rem;text-align:center;border-bottom:1px solid #d5d9de}
+th[scope=row]{text-align:left;font-weight:500}
+td label{display:flex;justify-content:center;align-items:center;min-height:44px}
+td input{width:1.25rem;height:1.25rem;margin:0}
+.cl{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+@media (max-width:30rem){thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+tr,th[scope=row],td{display:block;border:0}tr{border-bottom:1px solid #d5d9de;padding:.25rem 0}
+td{text-align:left;padding:0}td label{justify-content:flex-start;gap:.5rem}
+td .cl{position:static;width:auto;height:auto;clip:auto}}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.err{color:#a4141b;font-weight:600;margin:.35rem 0 0}
+[aria-invalid=true]{border-color:#a4141b;outline:1px solid #a4141b}
+.summary{border:2px solid #a4141b;border-radius:6px;padding:.5rem 1rem;margin:1rem 0}
+.summary a{color:#a4141b}
+.nav{display:flex;flex-direction:row-reverse;justify-content:space-between;gap:1rem;margin-top:1.5rem}
+button{font:inherit;font-weight:600;padding:.7rem 1.4rem;border:2px solid #1d4ed8;border-radius:6px;background:#1d4ed8;color:#fff;cursor:pointer;min-height:44px}
+button.secondary{background:#fff;color:#1d4ed8}
+:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
+[hidden]{display:none!important}
+.status{min-height:1.5rem;color:#4a5561;font-size:.9rem}`;
+
+/** CSP source of the inline stylesheet: no 'unsafe-inline' needed. */
+export const CSS_HASH = `'sha256-${createHash('sha256').update(CSS).digest('base64')}'`;
+
+const LAYOUT = `<!DOCTYPE html>
+<html lang="{{lang}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer"><meta name="robots" content="noindex">
+<title>{{title}}</title><style>{{{css}}}</style></head>
+<body>{{#company}}<header>{{company}}</header>{{/company}}<main>{{> body}}</main>{{#script}}<script src="{{script}}" defer></script>{{/script}}</body></html>`;
+
+const MESSAGE = `<h1>{{heading}}</h1><p>{{text}}</p>`;
+
+const QUESTION = `{{#isText}}<div class="q" id="q-{{id}}" data-q="{{id}}"{{#hidden}} hidden{{/hidden}}>
+<label for="{{inputId}}">{{name}}{{#mandatory}} <span class="req" aria-hidden="true">*</span><span class="sr">({{required}})</span>{{/mandatory}}</label>
+{{#description}}<p class="desc" id="d-{{id}}">{{description}}</p>{{/description}}{{#note}}<p class="desc" id="n-{{id}}">{{note}}</p>{{/note}}
+<input id="{{inputId}}" name="{{field}}" type="{{inputType}}" value="{{value}}"{{#min}} min="{{min}}"{{/min}}{{#max}} max="{{max}}"{{/max}}{{#step}} step="{{step}}"{{/step}}{{#inputMode}} inputmode="{{inputMode}}"{{/inputMode}}{{#mandatory}} aria-required="true"{{/mandatory}}{{#error}} aria-invalid="true"{{/error}} aria-describedby="{{describedBy}}{{#note}} n-{{id}}{{/note}}">
+<p class="err" id="e-{{id}}"{{^error}} hidden{{/error}}>{{error}}</p></div>{{/isText}}
+{{#isParagraph}}<div class="q" id="q-{{id}}" data-q="{{id}}"{{#hidden}} hidden{{/hidden}}>
+<label for="{{inputId}}">{{name}}{{#mandatory}} <span class="req" aria-hidden="true">*</span><span class="sr">({{required}})</span>{{/mandatory}}</label>
+{{#description}}<p class="desc" id="d-{{id}}">{{description}}</p>{{/description}}
+<textarea id="{{inputId}}" name="{{field}}" maxlength="10000"{{#mandatory}} aria-required="true"{{/mandatory}}{{#error}} aria-invalid="true"{{/error}} aria-describedby="{{describedBy}}">{{value}}</textarea>
+<p class="err" id="e-{{id}}"{{^error}} hidden{{/error}}>{{error}}</p></div>{{/isParagraph}}
+{{#isSelect}}<div class="q" id="q-{{id}}" data-q="{{id}}"{{#hidden}} hidden{{/hidden}}>
+<label for="{{inputId}}">{{name}}{{#mandatory}} <span class="req" aria-hidden="true">*</span><span class="sr">({{required}})</span>{{/mandatory}}</label>
+{{#description}}<p class="desc" id="d-{{id}}">{{description}}</p>{{/description}}
+<select id="{{inputId}}" name="{{field}}"{{#mandatory}} aria-required="true"{{/mandatory}}{{#error}} aria-invalid="true"{{/error}} aria-describedby="{{describedBy}}"><option value="">{{choosePrompt}}</option>{{#choices}}<option value="{{value}}"{{#checked}} selected{{/checked}}>{{label}}</option>{{/choices}}</select>
+<p class="err" id="e-{{id}}"{{^error}} hidden{{/error}}>{{error}}</p></div>{{/isSelect}}
+{{#isChoices}}<fieldset class="q" id="q-{{id}}" data-q="{{id}}"{{#hidden}} hidden{{/hidden}}{{#error}} aria-invalid="true"{{/error}} aria-describedby="{{describedBy}}{{#note}} n-{{id}}{{/note}}">
+<legend id="{{inputId}}" tabindex="-1">{{name}}{{#mandatory}} <span class="req" aria-hidden="true">*</span><span class="sr">({{required}})</span>{{/mandatory}}</legend>
+{{#description}}<p class="desc" id="d-{{id}}">{{description}}</p>{{/description}}{{#note}}<p class="desc" id="n-{{id}}">{{note}}</p>{{/note}}
+<div{{#inline}} class="inline"{{/inline}}>{{#choices}}<label class="opt" for="{{inputId}}"><input type="{{choiceType}}" id="{{inputId}}" name="{{field}}" value="{{value}}"{{#checked}} checked{{/checked}}> <span>{{label}}</span></label>{{/choices}}</div>
+<p class="err" id="e-{{id}}"{{^error}} hidden{{/error}}>{{error}}</p></fieldset>{{/isChoices}}
+{{#isRanking}}<fieldset class="q" id="q-{{id}}" data-q="{{id}}"{{#hidden}} hidden{{/hidden}}{{#error}} aria-invalid="true"{{/error}} aria-describedby="{{describedBy}}">
+<legend id="{{inputId}}" tabindex="-1">{{name}}{{#mandatory}} <span class="req" aria-hidden="true">*</span><span class="sr">({{required}})</span>{{/mandatory}}</legend>
+{{#description}}<p class="desc" id="d-{{id}}">{{description}}</p>{{/description}}
+{{#ranks}}<div class="rank"><select id="{{inputId}}" name="{{field}}"><option value="">–</option>{{#positions}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/positions}}</select> <label for="{{inputId}}">{{label}}</label></div>{{/ranks}}
+<p class="err" id="e-{{id}}"{{^error}} hidden{{/error}}>{{error}}</p></fieldset>{{/isRanking}}
+{{#isMatrix}}<fieldset class="q" id="q-{{id}}" data-q="{{id}}"{{#hidden}} hidden{{/hidden}}{{#error}} aria-invalid="true"{{/error}} aria-describedby="{{describedBy}}">
+<legend id="{{inputId}}" tabindex="-1">{{name}}{{#mandatory}} <span class="req" aria-hidden="true">*</span><span class="sr">({{required}})</span>{{/mandatory}}</legend>
+{{#description}}<p class="desc" id="d-{{id}}">{{description}}</p>{{/description}}
+<table><thead><tr><td></td>{{#columns}}<th scope="col" id="{{headerId}}">{{name}}</th>{{/columns}}</tr></thead><tbody>
+{{#rows}}<tr><th scope="row" id="{{headerId}}">{{name}}</th>{{#cells}}<td><label for="{{inputId}}"><input type="radio" id="{{inputId}}" name="{{field}}" value="{{value}}" aria-labelledby="{{labelledBy}}"{{#checked}} checked{{/checked}}><span class="cl" aria-hidden="true">{{label}}</span></label></td>{{/cells}}</tr>{{/rows}}
+</tbody></table>
+<p class="err" id="e-{{id}}"{{^error}} hidden{{/error}}>{{error}}</p></fieldset>{{/isMatrix}}
+{{#isFile}}<div class="q" id="q-{{id}}" data-q="{{id}}"{{#hidden}} hidden{{/hidden}}>
+<label for="{{inputId}}">{{name}}{{#mandatory}} <span class="req" aria-hidden="true">*</span><span class="sr">({{required}})</span>{{/mandatory}}</label>
+{{#description}}<p class="desc" id="d-{{id}}">{{description}}</p>{{/description}}
+{{#files.length}}<p class="desc" id="k-{{id}}">{{filesKept}} {{#files}}{{name}}; {{/files}}</p>{{/files.length}}
+<input type="file" id="{{inputId}}" name="{{field}}" multiple{{#error}} aria-invalid="true"{{/error}} aria-describedby="{{describedBy}}">
+<p class="err" id="e-{{id}}"{{^error}} hidden{{/error}}>{{error}}</p></div>{{/isFile}}`;
+
+const FORM = `<h1>{{formName}}</h1>
+<p class="step">{{stepText}}</p>
+{{#errorList.length}}<div class="summary" id="error-summary" tabindex="-1" role="alert" autofocus><p>{{errorSummary}}</p><ul>{{#errorList}}<li><a href="#{{anchor}}">{{label}}</a></li>{{/errorList}}</ul></div>{{/errorList.length}}
+<form method="post" action="{{action}}" enctype="{{enctype}}" novalidate id="quorum-form"{{#draftUrl}} data-draft="{{draftUrl}}"{{/draftUrl}} data-section="{{sectionIndex}}" data-lang="{{lang}}" data-rules="{{rules}}" data-messages="{{messages}}">
+<h2>{{sectionName}}</h2>
+{{#sectionDescription}}<p class="desc">{{sectionDescription}}</p>{{/sectionDescription}}
+{{#hasRequired}}<p class="note">{{requiredNote}}</p>{{/hasRequired}}
+<input type="hidden" name="_section" value="{{sectionIndex}}"><input type="hidden" name="_shown" value="{{shown}}">
+{{#state}}<input type="hidden" name="_answers" value="{{state}}">{{/state}}
+{{#questions}}{{> question}}{{/questions}}
+<div class="nav"><button type="submit" name="_action" value="next">{{nextLabel}}</button>{{#canBack}}<button type="submit" name="_action" value="back" class="secondary">{{back}}</button>{{/canBack}}</div>
+<p class="status" id="save-status" role="status" aria-live="polite"></p>
+</form>`;
+
+export interface LayoutView {
+  lang: string;
+  title: string;
+  company?: string;
+  script?: string;
+}
+
+function renderPage(body: string, layout: LayoutView, view: object): string {
+  return Mustache.render(LAYOUT, { ...layout, ...view, css: CSS }, { body, question: QUESTION }, htmlEscaping);
+}
+
+export function renderMessagePage(layout: LayoutView, heading: string, text: string): string {
+  return renderPage(MESSAGE, layout, { heading, text });
+}
+
+export function renderFormPage(layout: LayoutView, view: object): string {
+  return renderPage(FORM, layout, view);
+}

@@ -1,0 +1,85 @@
+import type { TestApp } from './harness.js';
+import { findForm, type FormRecord } from '../src/features/forms/find-form.js';
+import { importForm } from '../src/features/forms/import-form.js';
+
+/**
+ * A form with three sections and conditions: a question revealed inside its own section
+ * (missed, when attended is No), a section shown by an answer (online, when campus is Online),
+ * and a last section with a star rating, a ranking, a matrix and a paragraph.
+ */
+export function steppedForm(extra: Record<string, unknown> = {}) {
+  return {
+    slug: 'stepped',
+    name: 'Term feedback',
+    settings: { isPublic: true, language: 'en' },
+    sections: [
+      {
+        key: 'about',
+        name: 'About you',
+        questions: [
+          { key: 'campus', name: 'Where do you study?', type: 'RADIO', mandatory: true, options: [{ key: 'north', name: 'North campus' }, { key: 'online', name: 'Online' }] },
+          { key: 'attended', name: 'Did you attend most classes?', type: 'BOOLEAN', mandatory: true },
+          { key: 'missed', name: 'How many classes did you miss?', type: 'NUMBER', min: 0, max: 100, mandatory: true, visibleIf: { question: 'attended', equals: false } },
+        ],
+      },
+      {
+        key: 'online',
+        name: 'Online experience',
+        visibleIf: { question: 'campus', equals: 'online' },
+        questions: [{ key: 'platform', name: 'Which platform did you use?', type: 'TEXT', mandatory: true }],
+      },
+      {
+        key: 'course',
+        name: 'The course',
+        questions: [
+          { key: 'overall', name: 'Overall rating', type: 'STAR', max: 5, mandatory: true },
+          { key: 'topics', name: 'Rank the topics', type: 'RANKING', options: [{ key: 'theory', name: 'Theory' }, { key: 'labs', name: 'Labs' }, { key: 'projects', name: 'Projects' }] },
+          {
+            key: 'teacher',
+            name: 'Rate your teacher',
+            type: 'MATRIX',
+            rows: [{ key: 'clarity', name: 'Clarity' }, { key: 'support', name: 'Support' }],
+            columns: [{ key: 'poor', name: 'Poor' }, { key: 'fair', name: 'Fair' }, { key: 'good', name: 'Good' }, { key: 'excellent', name: 'Excellent' }],
+          },
+          { key: 'comment', name: 'Anything else?', type: 'PARAGRAPH' },
+        ],
+      },
+    ],
+    ...extra,
+  };
+}
+
+/** Question (and option, row, column) ids of a stored form by key. */
+export function idsByKey(form: FormRecord) {
+  const questions = form.content.sections.flatMap((s) => s.questions);
+  const q = Object.fromEntries(questions.map((question) => [question.key, question]));
+  const option = (questionKey: string, key: string) => [...(q[questionKey].options ?? []), ...(q[questionKey].rows ?? []), ...(q[questionKey].columns ?? [])].find((c) => c.key === key)!.id;
+  return { q: (key: string) => q[key].id, option };
+}
+
+/** The answers both walk-through tests give (Online, missed 3 classes, Moodle, 4 stars, a ranking, one matrix row), as stored. */
+export function walkedAnswers({ q, option }: ReturnType<typeof idsByKey>): Record<string, unknown> {
+  return {
+    [q('campus')]: option('campus', 'online'),
+    [q('attended')]: false,
+    [q('missed')]: 3,
+    [q('platform')]: 'Moodle',
+    [q('overall')]: 4,
+    [q('topics')]: [option('topics', 'labs'), option('topics', 'projects'), option('topics', 'theory')],
+    [q('teacher')]: { [option('teacher', 'clarity')]: option('teacher', 'good') },
+  };
+}
+
+export async function createSteppedForm(t: TestApp, companyId: string, extra: Record<string, unknown> = {}) {
+  const { id } = await importForm(t.ctx.db, t.ctx, companyId, steppedForm(extra));
+  const form = (await findForm(t.ctx.db, companyId, id))!;
+  return { form, ...idsByKey(form) };
+}
+
+/** An invite of the form through the API; returns its token and id. */
+export async function createInvite(t: TestApp, apiToken: string, formId: string, body: Record<string, unknown> = { name: 'Ana', email: 'ana@school.test' }) {
+  const res = await t.post(apiToken, `/v1/forms/${formId}/invites`, body);
+  if (res.statusCode !== 201) throw new Error(`invite: ${res.statusCode} ${res.body}`);
+  const invite = res.json().data as { id: string; token: string };
+  return invite;
+}
