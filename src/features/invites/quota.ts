@@ -43,17 +43,24 @@ export async function reserveQuota(tx: DbOrTx, companyId: string, limit: number,
 }
 
 /**
+ * The UPDATE settling the reserved units of the messages of `messages` (a relation with
+ * company_id and quota_period per message, such as a data-modifying CTE's name): `consume` moves
+ * them to used (the message left, or failed for good), otherwise they are returned.
+ */
+export function quotaSettlement(messages: SQL, consume: boolean): SQL {
+  return sql`UPDATE quota_usage q SET reserved = q.reserved - s.n${consume ? sql`, used = q.used + s.n` : sql``}
+    FROM (SELECT company_id, quota_period, count(*)::int AS n FROM ${messages} GROUP BY 1, 2) AS s
+   WHERE q.company_id = s.company_id AND q.period = s.quota_period`;
+}
+
+/**
  * Settles the reserved units of the messages `messages` yields (a statement returning
  * company_id and quota_period per message, possibly a data-modifying one such as an UPDATE ...
- * RETURNING): `consume` moves them to used (the message left, or failed for good), otherwise
- * they are returned. One statement whatever the number of messages; answers how many.
+ * RETURNING; see quotaSettlement). One statement whatever the number of messages; answers how many.
  */
 export async function settleQuota(tx: DbOrTx, messages: SQL, consume: boolean): Promise<number> {
   const { rows } = await tx.execute<{ n: number }>(sql`
-    WITH m AS (${messages}),
-         s AS (SELECT company_id, quota_period, count(*)::int AS n FROM m GROUP BY 1, 2),
-         u AS (UPDATE quota_usage q SET reserved = q.reserved - s.n${consume ? sql`, used = q.used + s.n` : sql``}
-                 FROM s WHERE q.company_id = s.company_id AND q.period = s.quota_period)
-    SELECT coalesce(sum(n), 0)::int AS n FROM s`);
+    WITH m AS (${messages}), u AS (${quotaSettlement(sql`m`, consume)})
+    SELECT count(*)::int AS n FROM m`);
   return rows[0].n;
 }

@@ -7,8 +7,9 @@ import { readCompanySettings } from '../companies/company-settings.js';
 import { findForm, type FormRecord } from '../forms/find-form.js';
 import { DEFAULT_GATEWAY_TEXT, findWhatsappChannel } from '../messaging/channel-settings.js';
 import { formEmailTemplate } from '../messaging/email-template.js';
-import { MESSAGES_CHANNEL } from '../messaging/email-kind.js';
+import { MESSAGES_CHANNEL } from '../messaging/message-kind.js';
 import { templateVariables, type TemplateVariables } from '../messaging/template-variables.js';
+import { wakeSleepers } from '../outbound/wake-sleepers.js';
 import { quotaPeriod, reserveQuota } from './quota.js';
 import type { SendInvitesInput, SkipReason, TemplateInput } from './schemas.js';
 
@@ -128,8 +129,9 @@ export async function sendInvites(db: Db, deps: { clock: Clock; newId: IdGenerat
       UNION ALL SELECT NULL, count(*)::text FROM ins`);
     const queued = Number(rows.find((row) => row.id === null)!.reason);
     await reserveQuota(tx, companyId, monthlyQuota, period, queued);
-    // Wakes the message loops at commit; a scheduled send is found by their poll when due.
-    if (queued > 0) await tx.execute(sql`SELECT pg_notify(${MESSAGES_CHANNEL}, '')`);
+    // Wakes the sleeping message loops at commit (awake ones claim on their own); a scheduled
+    // send is found by their poll when due.
+    if (queued > 0 && dueAt === now) await tx.execute(sql`SELECT ${wakeSleepers(MESSAGES_CHANNEL, sql`true`)}`);
     const skipped = rows.filter((row) => row.id !== null).map((row) => ({ id: row.id!, reason: row.reason as SkipReason }));
     return { batchId, queued, skipped };
   });
