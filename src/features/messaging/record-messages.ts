@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/database.js';
 import type { WorkerContext } from '../../jobs/define-task.js';
 import { emitInviteEvent, emitInviteEvents, type InviteWithForm } from '../invites/emit-invite-event.js';
-import { INVITE_COLUMNS, type InviteRow } from '../invites/invite-view.js';
+import { INVITE_COLUMNS } from '../invites/invite-view.js';
 import { quotaSettlement, settleQuota } from '../invites/quota.js';
 import { ASYNC_COMMIT } from '../outbound/async-commit.js';
 import { retryDelay, type RetrySchedule } from '../outbound/retry-schedule.js';
