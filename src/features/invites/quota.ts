@@ -22,24 +22,34 @@ export async function quotaStatus(db: DbOrTx, companyId: string, limit: number, 
 }
 
 /**
- * Reserves `requested` units of the month, all or none, decided by one conditional UPDATE: the
- * row lock orders concurrent sends, and each re-checks used + reserved + n <= limit on the row
- * as the one before it left it, so no interleaving over-reserves. Refusal is QUOTA_EXCEEDED with
- * the consumption the caller saw.
+ * The statement reserving `requested` units of the month (an SQL integer: a literal, or a count
+ * taken in the same statement), all or none, as one conditional upsert: the row lock orders
+ * concurrent sends, and each re-checks used + reserved + n <= limit on the row as the one before
+ * it left it, so no interleaving over-reserves. Returns the row when the units were reserved,
+ * nothing when they do not fit (or none were requested).
  */
-export async function reserveQuota(tx: DbOrTx, companyId: string, limit: number, period: string, requested: number): Promise<void> {
-  if (requested === 0) return;
-  await tx.execute(sql`INSERT INTO quota_usage (company_id, period) VALUES (${companyId}, ${period}) ON CONFLICT DO NOTHING`);
-  const { rows } = await tx.execute<{ used: number; reserved: number }>(sql`
-    UPDATE quota_usage SET reserved = reserved + ${requested}
-     WHERE company_id = ${companyId} AND period = ${period} AND used + reserved + ${requested} <= ${limit}
-    RETURNING used, reserved`);
-  if (rows.length > 0) return;
-  const status = await quotaStatus(tx, companyId, limit, period);
-  throw new ApiError('QUOTA_EXCEEDED', `The monthly message quota of ${limit} has room for ${Math.max(0, limit - status.used - status.reserved)} more; this send needs ${requested}.`, {
+export function reservationSql(companyId: string, limit: number, period: string, requested: SQL): SQL {
+  return sql`INSERT INTO quota_usage AS q (company_id, period, reserved)
+    SELECT ${companyId}, ${period}, r.n FROM (SELECT (${requested})::int AS n) AS r WHERE r.n > 0 AND r.n <= ${limit}
+    ON CONFLICT (company_id, period) DO UPDATE SET reserved = q.reserved + excluded.reserved
+     WHERE q.used + q.reserved + excluded.reserved <= ${limit}
+    RETURNING q.used, q.reserved`;
+}
+
+/** QUOTA_EXCEEDED with the consumption the refused caller saw. */
+export async function quotaExceeded(db: DbOrTx, companyId: string, limit: number, period: string, requested: number): Promise<ApiError> {
+  const status = await quotaStatus(db, companyId, limit, period);
+  return new ApiError('QUOTA_EXCEEDED', `The monthly message quota of ${limit} has room for ${Math.max(0, limit - status.used - status.reserved)} more; this send needs ${requested}.`, {
     ...status,
     requested,
   });
+}
+
+/** Reserves `requested` units of the month, all or none (reservationSql), or throws QUOTA_EXCEEDED. */
+export async function reserveQuota(tx: DbOrTx, companyId: string, limit: number, period: string, requested: number): Promise<void> {
+  if (requested === 0) return;
+  const { rows } = await tx.execute(reservationSql(companyId, limit, period, sql`${requested}`));
+  if (rows.length === 0) throw await quotaExceeded(tx, companyId, limit, period, requested);
 }
 
 /**
