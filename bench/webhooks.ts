@@ -1,3 +1,7 @@
+import { spawn } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { Agent, request } from 'undici';
@@ -10,7 +14,7 @@ import { emitEvent } from '../src/features/events/emit-event.js';
 import { goalReachedData } from '../src/features/events/catalog.js';
 import { createSubscription } from '../src/features/webhooks/create-subscription.js';
 import { startDeliveryLoop } from '../src/features/webhooks/deliver-loop.js';
-import { benchDatabase, printTable } from './support.js';
+import { benchDatabase, benchDatabaseUrl, printTable } from './support.js';
 
 /**
  * Webhook delivery: EVENTS events (one transaction each, EMITTERS at a time) to 3 subscriptions
@@ -34,6 +38,30 @@ const SLOTS_PER_SUBSCRIPTION = 4;
 /** The failing run's clock runs this much faster, so the 5 s first retry comes after 50 ms. */
 const CLOCK_SPEED = 100;
 const DELIVERY_TIMEOUT_MS = 10 * 60_000;
+/** BENCH_SPLIT=1: the delivery loop runs in its own process (the worker tier), the emitters in this one (the api tier). */
+const SPLIT = process.env.BENCH_SPLIT === '1';
+const SECRET_KEY = process.env.SECRET_KEY ?? 'bench-secret-key-that-is-long-enough-0000';
+const DATABASE = 'quorum_bench_webhooks';
+
+/** The delivery loop in a child process (bench/webhooks-worker-child.ts); stop() ends it after its claimed work. */
+async function startWorkerProcess(): Promise<{ stop(): Promise<void> }> {
+  const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+  const child = spawn(tsx, [fileURLToPath(new URL('./webhooks-worker-child.ts', import.meta.url))], {
+    env: { ...process.env, DATABASE_URL: benchDatabaseUrl(DATABASE).toString(), SECRET_KEY },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`worker process exited with ${code}`)));
+  });
+  return {
+    stop: () => new Promise<void>((resolve) => {
+      child.removeAllListeners('exit');
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    }),
+  };
+}
 
 interface Receipt {
   path: string;
@@ -198,12 +226,13 @@ interface Scenario {
 
 async function runScenario(database: Database, { label, rate, backlog, failingPath, clock }: Scenario) {
   const receiver = await Receiver.start(failingPath);
-  const config = { ...loadConfig({ ...process.env, SECRET_KEY: process.env.SECRET_KEY ?? 'bench-secret-key-that-is-long-enough-0000' }), webhookAllowPrivateTargets: true };
+  const config = { ...loadConfig({ ...process.env, SECRET_KEY }), webhookAllowPrivateTargets: true };
   const ctx = await createContext({ ...config, logLevel: 'silent', redisUrl: null }, { database, clock });
   const company = await createCompany(ctx.db, ctx, { name: 'Bench', slug: `bench-${Date.now()}` });
   for (const path of PATHS) await createSubscription(ctx.db, ctx, { companyId: company.id, url: `http://127.0.0.1:${receiver.port}${path}` });
   // A lease long in wall time even when the clock runs fast.
-  const startLoop = () => startDeliveryLoop(ctx, { leaseMs: 30_000 * (clock === systemClock ? 1 : CLOCK_SPEED) });
+  const startLoop = () =>
+    SPLIT && clock === systemClock ? startWorkerProcess() : startDeliveryLoop(ctx, { leaseMs: 30_000 * (clock === systemClock ? 1 : CLOCK_SPEED) });
   const early = backlog ? null : await startLoop();
   let started = Date.now();
   const committedAt = await emitAll(ctx, company.id, rate);
@@ -220,8 +249,8 @@ async function runScenario(database: Database, { label, rate, backlog, failingPa
 }
 
 export async function run(): Promise<void> {
-  const database = await benchDatabase('quorum_bench_webhooks');
-  console.log(`Webhooks: ${EVENTS} events x ${PATHS.length} subscriptions, ${EMITTERS} emitting transactions at a time, one loopback receiver (worker thread)`);
+  const database = await benchDatabase(DATABASE);
+  console.log(`Webhooks: ${EVENTS} events x ${PATHS.length} subscriptions, ${EMITTERS} emitting transactions at a time, one loopback receiver (worker thread)${SPLIT ? ', delivery loop in its own process' : ''}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   const scenarios: Scenario[] = [
     { key: 'backlog', label: 'backlog drained, all answer 200', rate: null, backlog: true, failingPath: null, clock: systemClock },
     { key: 'burst', label: 'burst, all answer 200', rate: null, failingPath: null, clock: systemClock },

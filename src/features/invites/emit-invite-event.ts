@@ -1,7 +1,10 @@
 import type { Tx } from '../../db/database.js';
 import { inviteEventData, type FailReason, type InviteEventType } from '../events/catalog.js';
-import { emitEvent, type EmitDeps } from '../events/emit-event.js';
+import { buildEvent, storeEvents, type EmitDeps } from '../events/emit-event.js';
 import type { InviteRow } from './invite-view.js';
+
+/** An invite row with its form's name, as the invite.* events carry it. */
+export type InviteWithForm = InviteRow & { formName: string | null };
 
 /**
  * Emits an invite.* event in the caller's transaction, the one that stores the change. The
@@ -15,14 +18,22 @@ export async function emitInviteEvent(
   formName: string | null,
   failReason?: FailReason,
 ): Promise<void> {
-  const input = {
-    formId: invite.formId,
-    formName,
-    inviteId: invite.id,
-    channel: invite.channel,
-    batchId: invite.sendBatchId ?? invite.batchId,
-    respondent: { name: invite.name, email: invite.email, phone: invite.phone, externalId: invite.externalId },
-  };
-  const data = type === 'invite.failed' ? inviteEventData('invite.failed', { ...input, failReason: failReason! }) : inviteEventData(type, input);
-  await emitEvent(tx, deps, invite.companyId, type, data);
+  await emitInviteEvents(tx, deps, type, [{ ...invite, formName }], failReason);
+}
+
+/** emitInviteEvent for many invites (of any companies) at once: one statement whatever their number. */
+export async function emitInviteEvents(tx: Tx, deps: EmitDeps, type: InviteEventType, invites: readonly InviteWithForm[], failReason?: FailReason): Promise<void> {
+  const events = invites.map((invite) => {
+    const input = {
+      formId: invite.formId,
+      formName: invite.formName,
+      inviteId: invite.id,
+      channel: invite.channel,
+      batchId: invite.sendBatchId ?? invite.batchId,
+      respondent: { name: invite.name, email: invite.email, phone: invite.phone, externalId: invite.externalId },
+    };
+    const data = type === 'invite.failed' ? inviteEventData('invite.failed', { ...input, failReason: failReason! }) : inviteEventData(type, input);
+    return buildEvent(deps, invite.companyId, type, data);
+  });
+  await storeEvents(tx, deps.eventConsumers, events);
 }

@@ -22,38 +22,55 @@ export async function quotaStatus(db: DbOrTx, companyId: string, limit: number, 
 }
 
 /**
- * Reserves `requested` units of the month, all or none, decided by one conditional UPDATE: the
- * row lock orders concurrent sends, and each re-checks used + reserved + n <= limit on the row
- * as the one before it left it, so no interleaving over-reserves. Refusal is QUOTA_EXCEEDED with
- * the consumption the caller saw.
+ * The statement reserving `requested` units of the month (an SQL integer: a literal, or a count
+ * taken in the same statement), all or none, as one conditional upsert: the row lock orders
+ * concurrent sends, and each re-checks used + reserved + n <= limit on the row as the one before
+ * it left it, so no interleaving over-reserves. Returns the row when the units were reserved,
+ * nothing when they do not fit (or none were requested).
  */
-export async function reserveQuota(tx: DbOrTx, companyId: string, limit: number, period: string, requested: number): Promise<void> {
-  if (requested === 0) return;
-  await tx.execute(sql`INSERT INTO quota_usage (company_id, period) VALUES (${companyId}, ${period}) ON CONFLICT DO NOTHING`);
-  const { rows } = await tx.execute<{ used: number; reserved: number }>(sql`
-    UPDATE quota_usage SET reserved = reserved + ${requested}
-     WHERE company_id = ${companyId} AND period = ${period} AND used + reserved + ${requested} <= ${limit}
-    RETURNING used, reserved`);
-  if (rows.length > 0) return;
-  const status = await quotaStatus(tx, companyId, limit, period);
-  throw new ApiError('QUOTA_EXCEEDED', `The monthly message quota of ${limit} has room for ${Math.max(0, limit - status.used - status.reserved)} more; this send needs ${requested}.`, {
+export function reservationSql(companyId: string, limit: number, period: string, requested: SQL): SQL {
+  return sql`INSERT INTO quota_usage AS q (company_id, period, reserved)
+    SELECT ${companyId}, ${period}, r.n FROM (SELECT (${requested})::int AS n) AS r WHERE r.n > 0 AND r.n <= ${limit}
+    ON CONFLICT (company_id, period) DO UPDATE SET reserved = q.reserved + excluded.reserved
+     WHERE q.used + q.reserved + excluded.reserved <= ${limit}
+    RETURNING q.used, q.reserved`;
+}
+
+/** QUOTA_EXCEEDED with the consumption the refused caller saw. */
+export async function quotaExceeded(db: DbOrTx, companyId: string, limit: number, period: string, requested: number): Promise<ApiError> {
+  const status = await quotaStatus(db, companyId, limit, period);
+  return new ApiError('QUOTA_EXCEEDED', `The monthly message quota of ${limit} has room for ${Math.max(0, limit - status.used - status.reserved)} more; this send needs ${requested}.`, {
     ...status,
     requested,
   });
 }
 
+/** Reserves `requested` units of the month, all or none (reservationSql), or throws QUOTA_EXCEEDED. */
+export async function reserveQuota(tx: DbOrTx, companyId: string, limit: number, period: string, requested: number): Promise<void> {
+  if (requested === 0) return;
+  const { rows } = await tx.execute(reservationSql(companyId, limit, period, sql`${requested}`));
+  if (rows.length === 0) throw await quotaExceeded(tx, companyId, limit, period, requested);
+}
+
+/**
+ * The UPDATE settling the reserved units of the messages of `messages` (a relation with
+ * company_id and quota_period per message, such as a data-modifying CTE's name): `consume` moves
+ * them to used (the message left, or failed for good), otherwise they are returned.
+ */
+export function quotaSettlement(messages: SQL, consume: boolean): SQL {
+  return sql`UPDATE quota_usage q SET reserved = q.reserved - s.n${consume ? sql`, used = q.used + s.n` : sql``}
+    FROM (SELECT company_id, quota_period, count(*)::int AS n FROM ${messages} GROUP BY 1, 2) AS s
+   WHERE q.company_id = s.company_id AND q.period = s.quota_period`;
+}
+
 /**
  * Settles the reserved units of the messages `messages` yields (a statement returning
  * company_id and quota_period per message, possibly a data-modifying one such as an UPDATE ...
- * RETURNING): `consume` moves them to used (the message left, or failed for good), otherwise
- * they are returned. One statement whatever the number of messages; answers how many.
+ * RETURNING; see quotaSettlement). One statement whatever the number of messages; answers how many.
  */
 export async function settleQuota(tx: DbOrTx, messages: SQL, consume: boolean): Promise<number> {
   const { rows } = await tx.execute<{ n: number }>(sql`
-    WITH m AS (${messages}),
-         s AS (SELECT company_id, quota_period, count(*)::int AS n FROM m GROUP BY 1, 2),
-         u AS (UPDATE quota_usage q SET reserved = q.reserved - s.n${consume ? sql`, used = q.used + s.n` : sql``}
-                 FROM s WHERE q.company_id = s.company_id AND q.period = s.quota_period)
-    SELECT coalesce(sum(n), 0)::int AS n FROM s`);
+    WITH m AS (${messages}), u AS (${quotaSettlement(sql`m`, consume)})
+    SELECT count(*)::int AS n FROM m`);
   return rows[0].n;
 }

@@ -25,7 +25,7 @@ const CONTACTS = [
 async function deliverDueEmail(ctx: WorkerContext): Promise<void> {
   const kind = emailKind(ctx, devMailbox(ctx.db, ctx));
   try {
-    const items = await kind.claim(ctx, { now: ctx.clock.now(), limit: 100, perTarget: 100, held: new Map(), leaseMs: 60_000 });
+    const items = await kind.claim(ctx, { now: ctx.clock.now(), limit: 100, perTarget: 100, held: new Map(), leaseMs: 60_000, sweep: true });
     const results = await Promise.all(items.map(async (item) => ({ item, result: await kind.send(item, ctx.clock.now()) })));
     await kind.record(ctx, results);
   } finally {

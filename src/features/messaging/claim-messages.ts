@@ -1,12 +1,17 @@
 import { sql } from 'drizzle-orm';
 import type { WorkerContext } from '../../jobs/define-task.js';
+import { ASYNC_COMMIT } from '../outbound/async-commit.js';
 import type { ClaimRequest, OutboundItem } from '../outbound/kind.js';
 import type { InviteStatus } from '../invites/schemas.js';
+import type { WhatsappChannel, WhatsappProvider, WhatsappSettings } from './channel-settings.js';
+import { emailTemplate, type EmailTemplate } from './email-template.js';
+
+export type MessageChannel = 'email' | 'whatsapp';
 
 export interface ClaimedMessage extends OutboundItem {
   companyId: string;
   inviteId: string;
-  channel: 'email' | 'whatsapp';
+  channel: MessageChannel;
   template: { name: string; language: string; variables?: Record<string, string> } | null;
   token: string;
   inviteStatus: InviteStatus;
@@ -17,20 +22,36 @@ export interface ClaimedMessage extends OutboundItem {
   dims: Record<string, string>;
   expiresAt: Date | null;
   formName: string;
-  formContent: unknown;
+  /** E-mail: the form's subject and body (defaults filled in); null for WhatsApp. */
+  emailTemplate: EmailTemplate | null;
+  /** WhatsApp: the company's channel as it is now (null when removed since the send); null for e-mail. */
+  whatsapp: WhatsappChannel | null;
   mailFrom: string | null;
   suppressed: boolean;
+}
+
+interface ClaimedRow extends Omit<ClaimedMessage, 'emailTemplate' | 'whatsapp' | 'expiresAt'> {
+  expiresAt: string | Date | null;
+  formEmail: unknown;
+  provider: WhatsappProvider | null;
+  settings: WhatsappSettings | null;
+  credentialsSealed: Buffer | null;
+  commitMode: string;
 }
 
 /**
  * Leases due messages of one channel in one statement (FOR UPDATE SKIP LOCKED, so workers never
  * claim the same row): attempts + 1 is this attempt's number and its fencing token, and due_at
- * moves to the lease end, so a crashed worker's message simply becomes due again. The invite,
- * form and suppression state come along: they are checked when the message's turn comes.
+ * moves to the lease end, so a crashed worker's message simply becomes due again. The invite and
+ * suppression state come along (checked when the message's turn comes), and what the channel
+ * needs to send: the form's e-mail template only (not its whole definition), or the company's
+ * WhatsApp channel. Commits without waiting for its WAL flush (ASYNC_COMMIT): a claim lost to a
+ * crash only means the message is claimed again when its lease would have ended.
  */
-export async function claimMessages(ctx: WorkerContext, channel: 'email' | 'whatsapp', request: ClaimRequest): Promise<ClaimedMessage[]> {
+export async function claimMessages(ctx: WorkerContext, channel: MessageChannel, request: ClaimRequest): Promise<ClaimedMessage[]> {
   const leaseEnd = new Date(request.now.getTime() + request.leaseMs);
-  const { rows } = await ctx.db.execute<ClaimedMessage & Record<string, unknown>>(sql`
+  const email = channel === 'email';
+  const { rows } = await ctx.db.execute<ClaimedRow & Record<string, unknown>>(sql`
     WITH c AS (
       SELECT id FROM invite_messages
        WHERE status = 'pending' AND channel = ${channel} AND due_at <= ${request.now}
@@ -43,13 +64,22 @@ export async function claimMessages(ctx: WorkerContext, channel: 'email' | 'what
     )
     SELECT m.id, m.attempts AS attempt, m.company_id AS "companyId", m.invite_id AS "inviteId", m.channel, m.template,
            i.token, i.status AS "inviteStatus", i.email, i.phone, i.name, i.external_id AS "externalId", i.dims,
-           i.expires_at AS "expiresAt", f.name AS "formName", f.content AS "formContent", co.settings->>'mailFrom' AS "mailFrom",
+           i.expires_at AS "expiresAt", f.name AS "formName", co.settings->>'mailFrom' AS "mailFrom",
+           ${email ? sql`f.content->'email'` : sql`NULL::jsonb`} AS "formEmail",
+           mc.provider, mc.settings, mc.credentials_sealed AS "credentialsSealed",
            EXISTS (SELECT 1 FROM suppressions s WHERE s.company_id = m.company_id
-                    AND s.address = CASE WHEN m.channel = 'email' THEN i.email ELSE i.phone END) AS suppressed,
-           ${channel === 'email' ? sql`'smtp'` : sql`m.company_id::text`} AS target
+                    AND s.address = ${email ? sql`i.email` : sql`i.phone`}) AS suppressed,
+           ${email ? sql`'smtp'` : sql`m.company_id::text`} AS target,
+           ${sql.raw(ASYNC_COMMIT)} AS "commitMode"
       FROM claimed m
       JOIN invites i ON i.company_id = m.company_id AND i.id = m.invite_id
       JOIN forms f ON f.company_id = i.company_id AND f.id = i.form_id
-      JOIN companies co ON co.id = m.company_id`);
-  return rows.map((row) => ({ ...row, expiresAt: row.expiresAt === null ? null : new Date(row.expiresAt) }));
+      JOIN companies co ON co.id = m.company_id
+      LEFT JOIN messaging_channels mc ON ${email ? sql`false` : sql`mc.company_id = m.company_id AND mc.channel = 'whatsapp'`}`);
+  return rows.map(({ formEmail, provider, settings, credentialsSealed, commitMode: _commitMode, expiresAt, ...row }) => ({
+    ...row,
+    expiresAt: expiresAt === null ? null : new Date(expiresAt),
+    emailTemplate: email ? emailTemplate(formEmail) : null,
+    whatsapp: provider && settings && credentialsSealed !== null ? { provider, settings, credentialsSealed } : null,
+  }));
 }

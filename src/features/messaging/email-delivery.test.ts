@@ -8,6 +8,8 @@ import { createSurvey } from '../../../test/responses.js';
 import { startOutboundLoop, type OutboundLoop } from '../outbound/loop.js';
 import { suppress } from '../suppression/suppressions.js';
 import { emailKind } from './email-kind.js';
+import { MESSAGES_CHANNEL } from './message-kind.js';
+import { sleeperName } from '../outbound/wake-sleepers.js';
 import { smtpMailer } from './smtp-mailer.js';
 import { listDevMail } from './dev-mailbox.js';
 
@@ -75,6 +77,13 @@ async function setup(inviteBody: object = { email: 'ana@school.edu', name: 'Ana 
   return { ...tenant, survey, invite, send };
 }
 
+/** Loops of this database showing themselves asleep on the messages channel (see wakeSleepers). */
+async function sleepers(): Promise<number> {
+  const { rows } = await t.ctx.db.execute<{ n: number }>(sql`
+    SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = ${sleeperName(MESSAGES_CHANNEL)}`);
+  return rows[0].n;
+}
+
 async function state(companyId: string, inviteId: string) {
   const q = await t.ctx.db.execute<{ used: number; reserved: number }>(sql`SELECT used, reserved FROM quota_usage WHERE company_id = ${companyId}`);
   const i = await t.ctx.db.execute<{ status: string }>(sql`SELECT status FROM invites WHERE id = ${inviteId}`);
@@ -112,6 +121,27 @@ describe('e-mail through the outbound loop', () => {
         data: expect.objectContaining({ inviteId: s.invite.id, status: 'sent', channel: 'email', batchId: expect.any(String), failReason: null }),
       },
     ]);
+  });
+
+  it('a sleeping loop is woken by the send\'s commit; the messages of one pass are recorded together, each with its invite.sent and unit', async () => {
+    const s = await setup();
+    const base = `/v1/forms/${s.survey.form.id}/invites`;
+    const others = [];
+    for (const email of ['bo@school.edu', 'cy@school.edu']) others.push((await t.post(s.token, base, { email })).json().data);
+    // The form's own template: the claim carries only the definition's e-mail block.
+    await t.ctx.db.execute(sql`UPDATE forms SET content = jsonb_set(content, '{email}', '{"subject": "About {{formName}}", "body": "Answer here: {{url}}"}') WHERE id = ${s.survey.form.id}`);
+    loop = await startOutboundLoop(t.ctx, emailKind(t.ctx, smtpMailer(sink.url, { maxConnections: 2, timeoutMs: 5000 })), { listen: true, pollIntervalMs: null });
+    // Asleep: it shows itself to the queueing statement, which notifies at commit.
+    await expect.poll(() => sleepers(), { timeout: 5000 }).toBe(1);
+    expect((await s.send()).json().data.queued).toBe(3);
+    await expect.poll(() => sink.received.length, { timeout: 10_000 }).toBe(3);
+    await expect.poll(async () => (await state(s.company.id, s.invite.id)).quota, { timeout: 5000 }).toEqual({ used: 3, reserved: 0 });
+    expect(new Set(sink.received.map((mail) => mail.subject))).toEqual(new Set([`About ${s.survey.form.name}`]));
+    expect(sink.received.find((mail) => mail.to && 'text' in mail.to && mail.to.text === 'ana@school.edu')!.text).toContain(`Answer here: ${s.invite.url}`);
+    const { rows } = await t.ctx.db.execute<{ invite_id: string; n: number }>(sql`
+      SELECT data->>'inviteId' AS invite_id, count(*)::int AS n FROM events WHERE company_id = ${s.company.id} AND type = 'invite.sent' GROUP BY 1 ORDER BY 1`);
+    expect(rows).toEqual([s.invite.id, ...others.map((o) => o.id)].sort().map((id) => ({ invite_id: id, n: 1 })));
+    for (const id of [s.invite.id, ...others.map((o) => o.id)]) expect((await state(s.company.id, id)).messages).toEqual([{ status: 'sent', attempts: 1 }]);
   });
 
   it('retries transient refusals with backoff: a server failing twice then accepting delivers once', async () => {

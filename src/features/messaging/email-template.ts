@@ -17,7 +17,12 @@ export const DEFAULT_EMAIL_TEMPLATE: EmailTemplate = {
 
 /** The form definition's `email: { subject, body }`, each part falling back to the default. */
 export function formEmailTemplate(form: Pick<FormRecord, 'content'>): EmailTemplate {
-  const custom = (form.content as { email?: Partial<EmailTemplate> }).email;
+  return emailTemplate((form.content as { email?: unknown }).email);
+}
+
+/** A form definition's `email` block (as stored, possibly absent), each part falling back to the default. */
+export function emailTemplate(block: unknown): EmailTemplate {
+  const custom = block as Partial<EmailTemplate> | null | undefined;
   return {
     subject: typeof custom?.subject === 'string' && custom.subject.trim() ? custom.subject : DEFAULT_EMAIL_TEMPLATE.subject,
     body: typeof custom?.body === 'string' && custom.body.trim() ? custom.body : DEFAULT_EMAIL_TEMPLATE.body,

@@ -1,9 +1,10 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/database.js';
 import type { WorkerContext } from '../../jobs/define-task.js';
-import { emitInviteEvent } from '../invites/emit-invite-event.js';
-import { INVITE_COLUMNS, type InviteRow } from '../invites/invite-view.js';
-import { settleQuota } from '../invites/quota.js';
+import { emitInviteEvent, emitInviteEvents, type InviteWithForm } from '../invites/emit-invite-event.js';
+import { INVITE_COLUMNS } from '../invites/invite-view.js';
+import { quotaSettlement, settleQuota } from '../invites/quota.js';
+import { ASYNC_COMMIT } from '../outbound/async-commit.js';
 import { retryDelay, type RetrySchedule } from '../outbound/retry-schedule.js';
 import type { ClaimedMessage } from './claim-messages.js';
 
@@ -31,28 +32,50 @@ async function finish(tx: Tx, item: ClaimedMessage, status: 'sent' | 'failed' | 
   return rows.length > 0;
 }
 
-/** Moves the invite along its main line (never back) or to failed, and answers it for the event. */
-async function moveInvite(tx: Tx, item: ClaimedMessage, to: 'sent' | 'failed', now: Date): Promise<InviteRow & { formName: string }> {
+/**
+ * The UPDATE moving the invites of `messages` (a relation with company_id and invite_id) along
+ * their main line (never back) or to failed, returning each for its event.
+ */
+function moveInvitesSql(messages: SQL, to: 'sent' | 'failed', now: Date): SQL {
   const movable = to === 'sent' ? sql`i.status IN ('created', 'queued', 'failed')` : sql`i.status IN ('created', 'queued')`;
-  const { rows } = await tx.execute<InviteRow & { formName: string }>(sql`
+  return sql`
     UPDATE invites i SET status = CASE WHEN ${movable} THEN ${to} ELSE i.status END,
                          status_changed_at = CASE WHEN ${movable} THEN ${now}::timestamptz ELSE i.status_changed_at END
-      FROM forms f
-     WHERE i.company_id = ${item.companyId} AND i.id = ${item.inviteId} AND f.company_id = i.company_id AND f.id = i.form_id
-    RETURNING ${INVITE_COLUMNS}, f.name AS "formName"`);
+      FROM ${messages} AS m, forms f
+     WHERE i.company_id = m.company_id AND i.id = m.invite_id AND f.company_id = i.company_id AND f.id = i.form_id
+    RETURNING ${INVITE_COLUMNS}, f.name AS "formName"`;
+}
+
+async function moveInvite(tx: Tx, item: ClaimedMessage, to: 'sent' | 'failed', now: Date): Promise<InviteWithForm> {
+  const { rows } = await tx.execute<InviteWithForm>(moveInvitesSql(sql`(SELECT ${item.companyId}::uuid AS company_id, ${item.inviteId}::uuid AS invite_id)`, to, now));
   return rows[0];
+}
+
+/**
+ * Every message the provider accepted, in one statement however many: each still held by its
+ * attempt (the fencing token) becomes sent, its unit moves from reserved to used, and its invite
+ * moves to sent; answers one invite row per message, for its invite.sent event.
+ */
+async function recordSent(tx: Tx, sent: { item: ClaimedMessage; providerMessageId: string }[], now: Date): Promise<InviteWithForm[]> {
+  const { rows } = await tx.execute<InviteWithForm>(sql`
+    WITH input AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(sent.map(({ item, providerMessageId }) => ({ id: item.id, attempt: item.attempt, providerMessageId })))}::jsonb)
+        AS i(id uuid, attempt int, "providerMessageId" text)
+    ), done AS (
+      UPDATE invite_messages m SET status = 'sent', completed_at = ${now}, lease_until = NULL, provider_message_id = i."providerMessageId", last_error = NULL
+        FROM input i
+       WHERE m.id = i.id AND m.status = 'pending' AND m.attempts = i.attempt
+      RETURNING m.company_id, m.invite_id, m.quota_period
+    ), quota AS (${quotaSettlement(sql`done`, true)}
+    ), moved AS (${moveInvitesSql(sql`(SELECT DISTINCT company_id, invite_id FROM done)`, 'sent', now)})
+    SELECT moved.* FROM done JOIN moved ON moved.id = done.invite_id`);
+  return rows;
 }
 
 const messageSql = (item: ClaimedMessage) => sql`SELECT company_id, quota_period FROM invite_messages WHERE id = ${item.id}`;
 
-async function recordOne(tx: Tx, ctx: WorkerContext, item: ClaimedMessage, result: MessageResult, now: Date, random: () => number): Promise<void> {
-  if (result.outcome === 'sent') {
-    if (!(await finish(tx, item, 'sent', now, { providerMessageId: result.providerMessageId }))) return;
-    await settleQuota(tx, messageSql(item), true);
-    const invite = await moveInvite(tx, item, 'sent', now);
-    await emitInviteEvent(tx, ctx, 'invite.sent', invite, invite.formName);
-    return;
-  }
+/** A result other than sent (blocked, retried, failed): rare, one item at a time. */
+async function recordOne(tx: Tx, ctx: WorkerContext, item: ClaimedMessage, result: Exclude<MessageResult, { outcome: 'sent' }>, now: Date, random: () => number): Promise<void> {
   if (result.outcome === 'blocked') {
     if (!(await finish(tx, item, 'cancelled', now, { error: result.reason }))) return;
     await settleQuota(tx, messageSql(item), false);
@@ -77,10 +100,18 @@ async function recordOne(tx: Tx, ctx: WorkerContext, item: ClaimedMessage, resul
   await emitInviteEvent(tx, ctx, 'invite.failed', invite, invite.formName, 'send_failed');
 }
 
-/** Records a batch of attempts in one transaction (the loop's group commit). */
+/**
+ * Records a batch of attempts in one transaction (the loop's group commit): the sent ones
+ * set-wise, with their invite.sent events in one statement. The transaction commits without
+ * waiting for its WAL flush (ASYNC_COMMIT): losing it to a Postgres crash leaves the messages
+ * pending under their lease, so they are sent again (at least once), never lost.
+ */
 export async function recordMessages(ctx: WorkerContext, items: { item: ClaimedMessage; result: MessageResult }[], random: () => number = Math.random): Promise<void> {
   const now = ctx.clock.now();
+  const sent = items.flatMap(({ item, result }) => (result.outcome === 'sent' ? [{ item, providerMessageId: result.providerMessageId }] : []));
   await ctx.db.transaction(async (tx) => {
-    for (const { item, result } of items) await recordOne(tx, ctx, item, result, now, random);
+    await tx.execute(sql`SELECT ${sql.raw(ASYNC_COMMIT)}`);
+    if (sent.length > 0) await emitInviteEvents(tx, ctx, 'invite.sent', await recordSent(tx, sent, now));
+    for (const { item, result } of items) if (result.outcome !== 'sent') await recordOne(tx, ctx, item, result, now, random);
   });
 }

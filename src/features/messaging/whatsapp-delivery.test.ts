@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { createSurvey } from '../../../test/responses.js';
 import { startOutboundLoop } from '../outbound/loop.js';
-import { setWhatsappChannel } from './set-whatsapp-channel.js';
+import { removeWhatsappChannel, setWhatsappChannel } from './set-whatsapp-channel.js';
 import { whatsappKind } from './whatsapp-kind.js';
 
 /** A local HTTP server standing in for the Graph API and a gateway; `statuses` answers the next requests. */
@@ -94,6 +94,31 @@ describe('WhatsApp through the outbound loop', () => {
     await s.drain();
     expect(received).toEqual([{ url: '/gateway', auth: 'Bearer gw-token', body: { to: '+5511987654321', text: `Hi Ana: ${s.invite.url}` } }]);
     expect((await s.state()).status).toBe('sent');
+  });
+
+  it('one loop across channel changes: a new token is used at the next message, a removed channel fails it for good', async () => {
+    received.length = 0;
+    const s = await setup('gateway');
+    const loop = await startOutboundLoop(t.ctx, whatsappKind(t.ctx), { listen: false, pollIntervalMs: null });
+    await s.send({});
+    await loop.drain();
+    await setWhatsappChannel(t.ctx.db, { clock: t.clock, secretKey: t.ctx.config.secretKey }, s.company.id, { provider: 'gateway', token: 'rotated', settings: { url: `${base}/gateway` } });
+    await s.send({ filter: { statuses: ['sent'] } });
+    await loop.drain();
+    expect(received.map((r) => r.auth)).toEqual(['Bearer gw-token', 'Bearer rotated']);
+    await s.send({ filter: { statuses: ['sent'] } });
+    expect(await removeWhatsappChannel(t.ctx.db, s.company.id)).toBe(true);
+    await loop.drain();
+    await loop.stop();
+    expect(received).toHaveLength(2);
+    const { rows } = await t.ctx.db.execute<{ status: string; last_error: string }>(
+      sql`SELECT status, last_error FROM invite_messages WHERE invite_id = ${s.invite.id} ORDER BY status`,
+    );
+    expect(rows).toEqual([
+      { status: 'failed', last_error: 'the WhatsApp channel is no longer configured' },
+      { status: 'sent', last_error: null },
+      { status: 'sent', last_error: null },
+    ]);
   });
 
   it('a 400 from the provider is final: invite.failed (send_failed)', async () => {

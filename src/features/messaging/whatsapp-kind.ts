@@ -2,10 +2,10 @@ import { request } from 'undici';
 import type { WorkerContext } from '../../jobs/define-task.js';
 import type { OutboundKind } from '../outbound/kind.js';
 import { secretBox } from '../webhooks/secret-box.js';
-import { DEFAULT_GATEWAY_TEXT, findWhatsappChannel, type WhatsappChannel } from './channel-settings.js';
-import { claimMessages, type ClaimedMessage } from './claim-messages.js';
-import { blockedReason, MESSAGES_CHANNEL, messageVariables } from './email-kind.js';
-import { recordMessages, type MessageResult } from './record-messages.js';
+import { DEFAULT_GATEWAY_TEXT, type WhatsappChannel } from './channel-settings.js';
+import type { ClaimedMessage } from './claim-messages.js';
+import { messageKind, messageVariables } from './message-kind.js';
+import type { MessageResult } from './record-messages.js';
 import { renderText } from './render-email.js';
 import { channelSecretContext } from './set-whatsapp-channel.js';
 
@@ -36,6 +36,19 @@ const transientStatus = (status: number) => status === 429 || status >= 500;
 export function whatsappKind(ctx: WorkerContext): OutboundKind<ClaimedMessage, MessageResult> {
   const box = secretBox(ctx.config.secretKey);
   const formUrl = ctx.config.publicFormUrl;
+  /**
+   * The last token unsealed per company, with the sealed value it came from: the claim carries
+   * each message's channel as it is now, so a changed token is unsealed again, and an unchanged
+   * one is not unsealed once per message.
+   */
+  const tokens = new Map<string, { sealed: Buffer; token: string }>();
+  function tokenOf(companyId: string, sealed: Buffer): string {
+    const known = tokens.get(companyId);
+    if (known?.sealed.equals(sealed)) return known.token;
+    const token = box.open(sealed, channelSecretContext(companyId));
+    tokens.set(companyId, { sealed, token });
+    return token;
+  }
 
   async function post(url: string, token: string, body: unknown, messageId: string): Promise<MessageResult> {
     try {
@@ -65,7 +78,7 @@ export function whatsappKind(ctx: WorkerContext): OutboundKind<ClaimedMessage, M
   }
 
   async function sendWith(channel: WhatsappChannel, item: ClaimedMessage): Promise<MessageResult> {
-    const token = box.open(channel.credentialsSealed, channelSecretContext(item.companyId));
+    const token = tokenOf(item.companyId, channel.credentialsSealed);
     const vars = messageVariables(item, formUrl);
     if (channel.provider === 'cloud-api') {
       return post(`${ctx.config.whatsappGraphUrl}/${channel.settings.phoneNumberId}/messages`, token, cloudApiBody(item, vars), item.id);
@@ -73,19 +86,11 @@ export function whatsappKind(ctx: WorkerContext): OutboundKind<ClaimedMessage, M
     return post(channel.settings.url!, token, { to: item.phone, text: renderText(channel.settings.text ?? DEFAULT_GATEWAY_TEXT, vars) }, item.id);
   }
 
-  return {
-    name: 'whatsapp',
-    notifyChannel: MESSAGES_CHANNEL,
-    claim: (workerCtx, claimRequest) => claimMessages(workerCtx, 'whatsapp', claimRequest),
-    async send(item, now) {
-      const blocked = blockedReason(item, now);
-      if (blocked) return { outcome: 'blocked', reason: blocked };
-      const channel = await findWhatsappChannel(ctx.db, item.companyId);
-      // The channel was removed after the send call: nothing can carry the message.
-      if (!channel) return { outcome: 'failed', transient: false, error: 'the WhatsApp channel is no longer configured' };
-      if (channel.provider === 'cloud-api' && !item.template) return { outcome: 'failed', transient: false, error: 'no template for the cloud API' };
-      return sendWith(channel, item);
-    },
-    record: (workerCtx, items) => recordMessages(workerCtx, items),
-  };
+  return messageKind('whatsapp', async (item) => {
+    const channel = item.whatsapp;
+    // The channel was removed after the send call: nothing can carry the message.
+    if (!channel) return { outcome: 'failed', transient: false, error: 'the WhatsApp channel is no longer configured' };
+    if (channel.provider === 'cloud-api' && !item.template) return { outcome: 'failed', transient: false, error: 'no template for the cloud API' };
+    return sendWith(channel, item);
+  });
 }

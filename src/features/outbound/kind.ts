@@ -14,6 +14,11 @@ export interface ClaimRequest {
   held: ReadonlyMap<string, number>;
   /** How long a claim is held; a crashed worker's items become due again after it. */
   leaseMs: number;
+  /**
+   * Look at everything due (the poll, runOnce and drain): a kind may start ordinary passes where
+   * its last claims left off, and must not take that shortcut in a sweep.
+   */
+  sweep: boolean;
 }
 
 export interface OutboundItem {

@@ -59,6 +59,8 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
   /** Claim passes run one after another; this is the tail of that chain. */
   private passes: Promise<unknown> = Promise.resolve();
   private passQueued = false;
+  /** The next pass is a sweep (ClaimRequest.sweep): asked for by the poll, runOnce or drain. */
+  private sweepQueued = false;
   private stopped = false;
   private poll: NodeJS.Timeout | undefined;
   private listener: Listener | null = null;
@@ -83,18 +85,20 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
   async start(): Promise<void> {
     const { pollIntervalMs, listen, log } = this.settings;
     if (listen) this.listener = await listenForWork(this.ctx.pool.options, this.kind.notifyChannel, () => this.wake(), log);
-    if (pollIntervalMs !== null) this.poll = setInterval(() => this.wake(), pollIntervalMs).unref();
-    this.wake();
+    if (pollIntervalMs !== null) this.poll = setInterval(() => this.wake(true), pollIntervalMs).unref();
+    this.wake(true);
   }
 
-  /** A claim pass runs soon; wake-ups while one is queued collapse into it. */
-  private wake(): void {
+  /** A claim pass runs soon; wake-ups while one is queued collapse into it (a sweep if any asked for one). */
+  private wake(sweep = false): void {
+    if (sweep) this.sweepQueued = true;
     if (this.stopped || this.passQueued) return;
     this.passQueued = true;
     this.queuePass().catch((err: Error) => this.settings.log('error', `${this.kind.name} claim failed: ${err.message}`));
   }
 
   async runOnce(): Promise<number> {
+    this.sweepQueued = true;
     const claimed = await this.queuePass();
     await this.settle();
     return claimed;
@@ -134,7 +138,10 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
     const capacity = this.settings.maxInFlight - this.held;
     this.full = capacity <= 0;
     if (this.stopped || this.full) return 0;
+    const sweep = this.sweepQueued;
+    this.sweepQueued = false;
     const claimed = await this.kind.claim(this.ctx, {
+      sweep,
       now: this.ctx.clock.now(),
       limit: capacity,
       perTarget: 2 * this.settings.perTarget,

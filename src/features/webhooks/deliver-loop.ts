@@ -1,7 +1,7 @@
 import type { WorkerContext } from '../../jobs/define-task.js';
 import type { LogFn, OutboundKind } from '../outbound/kind.js';
 import { startOutboundLoop, type OutboundLoop, type OutboundLoopOptions } from '../outbound/loop.js';
-import { claimDueDeliveries, type ClaimedDelivery } from './deliver-claim.js';
+import { deliveryClaimer, type ClaimedDelivery } from './deliver-claim.js';
 import { recordAttempts } from './deliver-record.js';
 import { sendDelivery, type AttemptResult } from './deliver-send.js';
 import { DELIVERIES_CHANNEL } from './queue-deliveries.js';
@@ -30,10 +30,12 @@ export function webhookKind(ctx: WorkerContext, options: WebhookKindOptions): Ou
   // The SSRF guard vets every address at connect time; only the operator's setting lifts it.
   const dispatcher = createGuardedDispatcher({ allowPrivate: ctx.config.webhookAllowPrivateTargets, connectTimeoutMs: options.timeoutMs });
   const box = secretBox(ctx.config.secretKey);
+  // One per loop: it keeps where this worker's claims left off.
+  let claim: ReturnType<typeof deliveryClaimer> | undefined;
   return {
     name: 'webhook',
     notifyChannel: DELIVERIES_CHANNEL,
-    claim: (worker, request) => claimDueDeliveries(worker.pool, request),
+    claim: (worker, request) => (claim ??= deliveryClaimer(worker.pool))(request),
     send: (delivery, now) => sendDelivery(delivery, now, { dispatcher, box, timeoutMs: options.timeoutMs }),
     record: (worker, attempts) => recordAttempts({ ...worker, random: options.random, log: options.log }, attempts),
     close: () => dispatcher.close(),

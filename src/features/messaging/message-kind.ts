@@ -1,0 +1,51 @@
+import { inviteUrl } from '../invites/invite-view.js';
+import type { OutboundKind } from '../outbound/kind.js';
+import { claimMessages, type ClaimedMessage, type MessageChannel } from './claim-messages.js';
+import { recordMessages, type MessageResult } from './record-messages.js';
+import type { MessageVariables } from './render-email.js';
+
+/** Channel of the commits that queue messages (send-invites wakes the sleeping loops on it). */
+export const MESSAGES_CHANNEL = 'quorum_invite_messages';
+
+/** Why a claimed message must not leave, judged when its turn comes; null: send it. */
+export function blockedReason(item: ClaimedMessage, now: Date): 'revoked' | 'expired' | 'responded' | 'suppressed' | null {
+  if (item.inviteStatus === 'revoked' || item.inviteStatus === 'responded') return item.inviteStatus;
+  if (item.inviteStatus === 'expired' || (item.expiresAt && item.expiresAt <= now)) return 'expired';
+  return item.suppressed ? 'suppressed' : null;
+}
+
+export function messageVariables(item: ClaimedMessage, formUrl: string): MessageVariables {
+  return {
+    name: item.name,
+    email: item.email,
+    phone: item.phone,
+    externalId: item.externalId,
+    url: inviteUrl(formUrl, item.token),
+    formName: item.formName,
+    expiresAt: item.expiresAt?.toISOString() ?? null,
+    dims: item.dims,
+  };
+}
+
+/**
+ * A message channel as a kind of the outbound loop: the claim of the channel's due messages, the
+ * revoke/expiry/suppression check when each message's turn comes, the channel's own sending, and
+ * the shared record (quota, invite status, events).
+ */
+export function messageKind(
+  channel: MessageChannel,
+  sendOne: (item: ClaimedMessage, now: Date) => Promise<MessageResult>,
+  close?: () => Promise<void>,
+): OutboundKind<ClaimedMessage, MessageResult> {
+  return {
+    name: channel,
+    notifyChannel: MESSAGES_CHANNEL,
+    claim: (ctx, request) => claimMessages(ctx, channel, request),
+    async send(item, now) {
+      const blocked = blockedReason(item, now);
+      return blocked ? { outcome: 'blocked', reason: blocked } : sendOne(item, now);
+    },
+    record: (ctx, items) => recordMessages(ctx, items),
+    close,
+  };
+}
