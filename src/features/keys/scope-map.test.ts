@@ -22,14 +22,22 @@ const DECIDED_SCOPES: Record<string, string | null> = {
   'GET /treatments/{id}': 'treatments:read',
 };
 
+/** The respondent surface: its credential is the invite token (or none on a public link), never a key. */
+const KEYLESS_PREFIX = 'GET /r/v1/|PUT /r/v1/|POST /r/v1/';
+
 let t: TestApp;
 let operations: { key: string; scopes: string[] }[];
+let keyless: string[];
 beforeAll(async () => {
   t = await startTestApp();
   const doc = (await t.get(null, '/v1/openapi.json')).json();
-  operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, scopes: op.security?.[0]?.bearerAuth ?? ['<none>'] })),
+  const all = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op })),
   );
+  keyless = all.filter(({ op }) => Array.isArray(op.security) && op.security.length === 0).map(({ key }) => key);
+  operations = all
+    .filter(({ op }) => !(Array.isArray(op.security) && op.security.length === 0))
+    .map(({ key, op }) => ({ key, scopes: op.security?.[0]?.bearerAuth ?? ['<none>'] }));
 });
 afterAll(async () => t?.close());
 
@@ -41,5 +49,10 @@ describe('route to scope map', () => {
       const decided = DECIDED_SCOPES[key];
       expect(scopes, key).toEqual(decided ? [decided] : []);
     }
+  });
+
+  it('the only operations without a key are the respondent surface under /r/v1', () => {
+    expect(keyless.length).toBeGreaterThan(0);
+    for (const key of keyless) expect(key, `${key} declares no security`).toMatch(new RegExp(`^(${KEYLESS_PREFIX})`));
   });
 });
