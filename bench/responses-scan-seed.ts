@@ -167,19 +167,25 @@ export async function ensureBenchData(pool: pg.Pool, log: (line: string) => void
 }
 
 /**
- * The rollups' responses counters (per day, whole form and dim value: migration 0500), which
- * filtered totals read; set-wise, as recordResponse would have kept them one by one. The
- * per-question figures stay out: this bench reads no statistics.
+ * The rollups' response counts (per day and month, whole form and dim value: migration 0520),
+ * which filtered totals read; set-wise, as recordResponse would have kept them one by one. Each
+ * row's tally holds only the responses item: this bench reads no statistics (bench/statistics.ts
+ * rebuilds the whole rollups).
  */
 async function countResponses(client: pg.Pool | pg.PoolClient, companyId: string): Promise<void> {
   await client.query(
-    `INSERT INTO statistics_rollups (company_id, form_id, cut_key, cut_value, day, question_id, question_type, item, n, total, total_sq, min_value, max_value)
-     SELECT r.company_id, r.form_id, c.k, c.v, (r.created_at AT TIME ZONE 'UTC')::date, '', '', 'responses', count(*), sum(m.ms), sum(m.ms * m.ms), min(m.ms), max(m.ms)
+    `INSERT INTO statistics_rollups (company_id, form_id, cut_key, cut_value, span, day, responses, tally)
+     SELECT r.company_id, r.form_id, c.k, c.v, 'day', (r.created_at AT TIME ZONE 'UTC')::date, count(*),
+            jsonb_build_object('||responses', jsonb_build_array(count(*), sum(m.ms), sum(m.ms * m.ms), min(m.ms), max(m.ms)))
      FROM responses r
      CROSS JOIN LATERAL (SELECT (extract(epoch FROM r.created_at) * 1000)::numeric AS ms) m
      CROSS JOIN LATERAL (SELECT '' AS k, '' AS v UNION ALL SELECT 'dim:' || d.key, d.value FROM jsonb_each_text(r.dims) d) c
      WHERE r.company_id = $1
-     GROUP BY 1, 2, 3, 4, 5`,
+     GROUP BY 1, 2, 3, 4, 6`,
+    [companyId],
+  );
+  await client.query(
+    `SELECT statistics_rollups_roll_months(company_id, id, '-infinity', 'infinity') FROM forms WHERE company_id = $1`,
     [companyId],
   );
 }

@@ -3,7 +3,8 @@ import type { DbOrTx } from '../../db/database.js';
 import type { ResolvedForm } from '../forms/definition/index.js';
 import { filterSql, type ResponseFilter } from '../responses/list-responses.js';
 import { responseCuts, responseFacts } from './response-facts.js';
-import { addCounter, addFacts, tallyKey, type Tally } from './tally.js';
+import { spanCondition } from './rollup-spans.js';
+import { addCounter, addFacts, type Tally } from './tally.js';
 
 export interface RollupCut {
   companyId: string;
@@ -17,9 +18,7 @@ export interface RollupCut {
 
 type RollupRow = {
   cutValue: string;
-  questionId: string;
-  questionType: string;
-  item: string;
+  key: string;
   n: number;
   total: number;
   totalSq: number;
@@ -27,24 +26,30 @@ type RollupRow = {
   max: number | null;
 };
 
-/** Tallies per cut value, summed over the days of [from, to] in one statement (one snapshot). */
+/**
+ * Tallies per cut value, summed over the rows covering [from, to] (month rows for whole months,
+ * day rows for the rest: spanCondition) in one statement (one snapshot). Sums are numeric, so
+ * exact until the final float8.
+ */
 export async function rollupTallies(db: DbOrTx, cut: RollupCut): Promise<Map<string, Tally>> {
   const { rows } = await db.execute<RollupRow>(sql`
-    SELECT cut_value AS "cutValue", question_id AS "questionId", question_type AS "questionType", item,
-           sum(n)::int8 AS n, sum(total)::float8 AS total, sum(total_sq)::float8 AS "totalSq",
-           min(min_value)::float8 AS min, max(max_value)::float8 AS max
-    FROM statistics_rollups
-    WHERE company_id = ${cut.companyId} AND form_id = ${cut.formId} AND cut_key = ${cut.cutKey}
-      ${cut.cutValue === undefined ? sql`` : sql`AND cut_value = ${cut.cutValue}`}
-      ${cut.from ? sql`AND day >= ${cut.from}::date` : sql``}
-      ${cut.to ? sql`AND day <= ${cut.to}::date` : sql``}
-    GROUP BY 1, 2, 3, 4
-    HAVING sum(n) <> 0`);
+    SELECT "cutValue", key, n::int8 AS n, total::float8 AS total, "totalSq"::float8 AS "totalSq", min::float8 AS min, max::float8 AS max
+    FROM (
+      SELECT r.cut_value AS "cutValue", e.key,
+             sum(CASE WHEN jsonb_typeof(e.value) = 'number' THEN e.value::numeric ELSE (e.value ->> 0)::numeric END) AS n,
+             coalesce(sum((e.value ->> 1)::numeric), 0) AS total, coalesce(sum((e.value ->> 2)::numeric), 0) AS "totalSq",
+             min((e.value ->> 3)::numeric) AS min, max((e.value ->> 4)::numeric) AS max
+      FROM statistics_rollups r CROSS JOIN jsonb_each(r.tally) e
+      WHERE r.company_id = ${cut.companyId} AND r.form_id = ${cut.formId} AND r.cut_key = ${cut.cutKey}
+        ${cut.cutValue === undefined ? sql`` : sql`AND r.cut_value = ${cut.cutValue}`}
+        AND ${spanCondition(cut.from, cut.to)}
+      GROUP BY 1, 2) items
+    WHERE n <> 0`);
   const tallies = new Map<string, Tally>();
   for (const row of rows) {
     let tally = tallies.get(row.cutValue);
     if (!tally) tallies.set(row.cutValue, (tally = new Map()));
-    addCounter(tally, tallyKey(row.questionId, row.questionType, row.item), row);
+    addCounter(tally, row.key, row);
   }
   return tallies;
 }

@@ -17,7 +17,8 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const TYPES = ['RADIO', 'CHECKBOX', 'BOOLEAN', 'NUMBER', 'STAR', 'NPS', 'RANGE', 'MATRIX', 'RANKING', 'TEXT'] as const;
-const DAYS = ['2026-03-01', '2026-03-02', '2026-03-03', '2026-03-04'];
+// Across month ends, so periods read whole months from month rows and the rest from day rows.
+const DAYS = ['2026-01-31', '2026-02-01', '2026-02-14', '2026-02-28', '2026-03-01', '2026-03-02'];
 const choices = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => ({ key: `${prefix}${i}`, name: `${prefix}${i}` }));
 
 function questionDefinition(type: (typeof TYPES)[number], key: string) {

@@ -1,7 +1,7 @@
-import { bigint, date, numeric, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, date, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { companyId, ts } from '../../db/columns.js';
 
-/** Drizzle mirrors of migrations/0500 and 0510 (the migrations are the source of truth). */
+/** Drizzle mirrors of migrations/0520 and 0510 (the migrations are the source of truth). */
 
 export const statisticsRollups = pgTable(
   'statistics_rollups',
@@ -10,17 +10,12 @@ export const statisticsRollups = pgTable(
     formId: uuid('form_id').notNull(),
     cutKey: text('cut_key').notNull(),
     cutValue: text('cut_value').notNull(),
+    span: text('span', { enum: ['day', 'month'] }).notNull(),
     day: date('day', { mode: 'string' }).notNull(),
-    questionId: text('question_id').notNull(),
-    questionType: text('question_type').notNull(),
-    item: text('item').notNull(),
-    n: bigint('n', { mode: 'number' }).notNull(),
-    total: numeric('total').notNull(),
-    totalSq: numeric('total_sq').notNull(),
-    minValue: numeric('min_value'),
-    maxValue: numeric('max_value'),
+    responses: bigint('responses', { mode: 'number' }).notNull(),
+    tally: jsonb('tally').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.companyId, t.formId, t.cutKey, t.cutValue, t.day, t.questionId, t.questionType, t.item] })],
+  (t) => [primaryKey({ columns: [t.companyId, t.formId, t.cutKey, t.cutValue, t.span, t.day] })],
 );
 
 /** Mirror of migrations/0510_response_dim_scan.sql: the keyset path of single-dim response scans. */

@@ -42,3 +42,12 @@ export function addFacts(tally: Tally, facts: Fact[]): void {
 }
 
 export const counterOf = (tally: Tally, questionId: string, questionType: string, item: string) => tally.get(tallyKey(questionId, questionType, item));
+
+/** A counter as a rollup row's tally holds it (migration 0520): n alone, or [n, total, totalSq, min, max] when it has values. */
+export type StoredCounter = number | [number, number, number, number, number];
+
+export function storedTally(tally: Tally): Record<string, StoredCounter> {
+  return Object.fromEntries(
+    [...tally].map(([key, c]) => [key, c.min === null || c.max === null ? c.n : [c.n, c.total, c.totalSq, c.min, c.max]] as const),
+  );
+}
