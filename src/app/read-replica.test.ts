@@ -52,6 +52,13 @@ describe('a context with READ_DATABASE_URL', () => {
     expect(res.json().data.map((e: { id: string }) => e.id)).toEqual([replicaEvent]);
   });
 
+  it('reads statistics and reports from the replica', async () => {
+    const stats = await t.get(token, `/v1/forms/${replicaSurvey.form.id}/statistics`);
+    expect(stats.statusCode).toBe(200);
+    expect(stats.json().data.responseCount).toBe(3);
+    expect((await t.get(token, `/v1/forms/${replicaSurvey.form.id}/report?groupBy=orgUnit`)).statusCode).not.toBe(404);
+  });
+
   it('keeps the rest on the main database: the form itself is not found there', async () => {
     expect((await t.get(token, `/v1/forms/${replicaSurvey.form.id}`)).statusCode).toBe(404);
   });
