@@ -87,7 +87,13 @@ describe.skipIf(!available && !process.env.CI)('respondent pages in Chromium', (
     expect(await page.getAttribute(`#f-${q('missed')}`, 'aria-describedby')).toContain(`e-${q('missed')}`);
     await check(page, 'js-2-inline-error');
 
+    // The autosave that carries this answer (an earlier save may already show "Draft saved.").
+    const saved = page.waitForResponse(
+      (res) => res.url().endsWith('/draft') && res.request().method() === 'PUT' && String(res.request().postDataJSON()?.answers?.[q('missed')]) === '3',
+      { timeout: 10_000 },
+    );
     await page.getByLabel('How many classes did you miss?').fill('3');
+    expect((await saved).status()).toBe(200);
     await expect.poll(() => page.textContent('#save-status'), { timeout: 10_000 }).toBe('Draft saved.');
     await page.reload();
     expect(await page.inputValue(`#f-${q('missed')}`)).toBe('3'); // the draft came back
