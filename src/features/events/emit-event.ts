@@ -3,7 +3,7 @@ import type { DbOrTx, Tx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { ApiError } from '../../lib/errors.js';
-import { eventEnvelope, EVENT_VERSION, type EventDataByType, type EventEnvelope, type EventType } from './catalog.js';
+import { eventEnvelope, type EventDataByType, type EventEnvelope, type EventType } from './catalog.js';
 import type { EventConsumer } from './event-consumer.js';
 
 export interface EmitDeps {
@@ -78,18 +78,23 @@ export interface EventSource {
   events: SQL;
 }
 
-/** The envelope of a stored event row `n`, as eventEnvelope builds it in JS. */
-const envelopeSql = sql`jsonb_build_object('id', n.id, 'type', n.type, 'version', ${EVENT_VERSION}::int,
-  'occurredAt', to_char(n.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'companyId', n.company_id, 'data', n.data)`;
+/**
+ * The bytes an envelope adds around its data and type: ids are 36 characters and occurredAt 24
+ * whatever their value, so this is a constant, measured once on an envelope built by eventEnvelope.
+ */
+const NIL_ID = '00000000-0000-0000-0000-000000000000';
+const ENVELOPE_BYTES =
+  Buffer.byteLength(JSON.stringify(eventEnvelope({ id: NIL_ID, type: '' as EventType, occurredAt: new Date(0), companyId: NIL_ID, data: null as never }))) - 'null'.length;
 
 /**
  * storeEvents for events built in SQL, with the same size bound as buildEvent: an event over
- * MAX_EVENT_BYTES fails the statement (413 PAYLOAD_TOO_LARGE). The size is that of jsonb's text,
- * which has a space after every ':' and ',', so it counts a few bytes more than JSON.stringify:
- * it never lets through an event buildEvent would refuse.
+ * MAX_EVENT_BYTES fails the statement (413 PAYLOAD_TOO_LARGE). The data is measured on jsonb's
+ * text, which has a space after every ':' and ',', so it counts a few bytes more than
+ * JSON.stringify: it never lets through an event buildEvent would refuse. (Measuring the whole
+ * envelope built in SQL cost 0.5 s per 100,000 events; the data's text alone, 0.1 s.)
  */
 export async function storeEventsFrom(tx: DbOrTx, consumers: readonly EventConsumer[], source: EventSource): Promise<number> {
-  const bytes = sql`octet_length(${envelopeSql}::text)`;
+  const bytes = sql`(${ENVELOPE_BYTES}::int + octet_length(n.type) + octet_length(n.data::text))`;
   const rows = sql`SELECT n.id, n.company_id, n.type, n.data, n.occurred_at FROM (${source.events}) AS n
     WHERE CASE WHEN ${bytes} > ${MAX_EVENT_BYTES} THEN event_too_large(n.type, ${bytes}, ${MAX_EVENT_BYTES}) ELSE true END`;
   try {

@@ -36,9 +36,16 @@ async function claimOverdue(db: Db, deps: EmitDeps, limit: number): Promise<numb
   );
 }
 
+/**
+ * Two claimers side by side: a batch's statement works on one core of the database, and SKIP
+ * LOCKED shares the rows between them as between two sweepers.
+ */
+const LANES = 2;
+
 /** Emits treatment.overdue once per step whose working-day deadline has passed. */
-export function sweepOverdue(db: Db, deps: EmitDeps, batchSize = BATCH): Promise<number> {
-  return inBatches(batchSize, (limit) => claimOverdue(db, deps, limit));
+export async function sweepOverdue(db: Db, deps: EmitDeps, batchSize = BATCH): Promise<number> {
+  const lanes = Array.from({ length: LANES }, () => inBatches(batchSize, (limit) => claimOverdue(db, deps, limit)));
+  return (await Promise.all(lanes)).reduce((sum, n) => sum + n, 0);
 }
 
 export const overdueSweep = defineSweep({
