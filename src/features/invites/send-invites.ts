@@ -1,8 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
+import { uuidv7SqlAt } from '../../db/uuidv7-sql.js';
 import type { Clock } from '../../lib/clock.js';
 import { ApiError, notFound, validationError, type FieldError } from '../../lib/errors.js';
-import { isUuid, uuidv7, type IdGenerator } from '../../lib/ids.js';
+import { isUuid, type IdGenerator } from '../../lib/ids.js';
 import { readCompanySettings } from '../companies/company-settings.js';
 import { findForm, type FormRecord } from '../forms/find-form.js';
 import { DEFAULT_GATEWAY_TEXT, findWhatsappChannel } from '../messaging/channel-settings.js';
@@ -74,16 +75,6 @@ function selectionSql(companyId: string, input: SendInvitesInput): SQL {
   }
   if (input.filter) conditions.push(sql`i.status = ANY(${`{${input.filter.statuses.join(',')}}`}::text[])`);
   return conditions.length > 0 ? sql` AND ${sql.join(conditions, sql` AND `)}` : sql``;
-}
-
-/**
- * Ids for many rows minted at one instant, as uuidv7_at(at) makes them but without a function
- * call per row (a 100,000-message send spent about a second of its statement in uuidv7_at): the
- * 48-bit time and the version digit are computed once, the rest comes from gen_random_uuid(),
- * whose variant bits are already those of a v7 id.
- */
-function uuidv7SqlAt(at: Date): SQL {
-  return sql`(${uuidv7(at.getTime()).slice(0, 15)} || substr(gen_random_uuid()::text, 16))::uuid`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/database.js';
 import { emitEvents, type EmitDeps } from '../events/emit-event.js';
 import { treatmentEventData, type TreatmentEventType } from '../events/catalog.js';
@@ -34,4 +35,22 @@ export async function emitCaseEvents(tx: Tx, deps: EmitDeps, type: TreatmentEven
     byCompany.set(row.companyId, list);
   }
   for (const [companyId, data] of byCompany) await emitEvents(tx, deps, companyId, type, data);
+}
+
+const isoSql = (at: SQL) => sql`to_char(${at} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * caseEventData in SQL, for a case row `c` (treatments columns) and its form `f`, at `at`: the same
+ * fields built in the statement that changes the cases (the overdue sweep), so the rows never
+ * travel to Node and back. cases.test.ts checks every field of the result against the spec.
+ */
+export function caseEventDataSql(type: TreatmentEventType, at: Date): SQL {
+  const closing = type === 'treatment.closed';
+  return sql`jsonb_build_object(
+    'treatmentId', c.id, 'number', c.number, 'formId', c.form_id, 'formName', f.name, 'responseId', c.response_id,
+    'status', ${closing ? 'closed' : 'open'}::text,
+    'stepName', c.steps -> LEAST(c.step_index, jsonb_array_length(c.steps) - 1) -> 'name', 'stepIndex', c.step_index,
+    'dueAt', CASE WHEN c.status = 'open' THEN ${isoSql(sql`c.step_due_at`)} END,
+    'orgUnitId', c.org_unit_id, 'orgPath', c.org_path, 'at', ${at.toISOString()}::text,
+    'outcome', ${closing ? sql`c.outcome` : sql`NULL::text`}, 'reason', ${closing ? sql`c.reason` : sql`NULL::text`})`;
 }

@@ -2,6 +2,7 @@ import { Value } from '@sinclair/typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { addResponses } from '../../../test/responses.js';
+import { deliveryRows, subscribe } from '../../../test/webhooks.js';
 import { createFlowSurvey, respond } from '../../../test/treatments.js';
 import { allTasks } from '../../jobs/tasks.js';
 import { TREATMENT_EVENT_SCHEMAS } from '../events/catalog.js';
@@ -235,6 +236,7 @@ describe('overdue sweep', () => {
     const { company } = await t.tenant();
     const survey = await createFlowSurvey(t, company.id);
     await addResponses(t, survey, 30, { at: '2026-03-02T09:00:00.000Z', answers: { [survey.ratingId]: 1 } });
+    const hook = await subscribe(t, company.id, 'http://127.0.0.1:9/hook', ['treatment.overdue']);
     t.clock.set('2026-03-20T00:00:00.000Z');
     // Batches of 2 so that both sweepers claim rows while the other holds some.
     const counts = await Promise.all([sweepOverdue(t.ctx.db, t.ctx, 2), sweepOverdue(t.ctx.db, t.ctx, 2)]);
@@ -244,6 +246,11 @@ describe('overdue sweep', () => {
     const mine = overdue.map((e) => e.data.treatmentId as string);
     expect(mine).toHaveLength(30);
     expect(new Set(mine).size).toBe(30);
+    // each event queued its delivery in the sweep's statement
+    const { rows: overdueIds } = await t.ctx.pool.query(`SELECT id FROM events WHERE company_id = $1 AND type = 'treatment.overdue'`, [company.id]);
+    const deliveries = await deliveryRows(t, company.id);
+    expect(deliveries.map((d) => d.event_id).sort()).toEqual(overdueIds.map((e) => e.id).sort());
+    expect(deliveries.every((d) => d.subscription_id === hook.subscription.id)).toBe(true);
   });
 
   it('is a task of the worker, woken by cron, and so is the effectiveness sweep', () => {

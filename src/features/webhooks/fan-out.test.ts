@@ -1,9 +1,10 @@
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import type { Tx } from '../../db/database.js';
 import { deliveryRows, emit, goalData, subscribe } from '../../../test/webhooks.js';
-import { emitEvent, MAX_EVENT_BYTES } from '../events/emit-event.js';
+import { emitEvent, MAX_EVENT_BYTES, storeEventsFrom } from '../events/emit-event.js';
 import { disableSubscription } from './disable-subscription.js';
 import { sleeperName } from '../outbound/wake-sleepers.js';
 import { DELIVERIES_CHANNEL } from './queue-deliveries.js';
@@ -100,6 +101,30 @@ describe('emitEvent fan-out', () => {
     await expect(emit(t, company.id, 'ping', huge)).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
     expect((await t.ctx.pool.query('SELECT count(*)::int AS n FROM events WHERE company_id = $1', [company.id])).rows[0].n).toBe(0);
     await expect(emit(t, company.id, 'ping', { message: 'x'.repeat(MAX_EVENT_BYTES - 200) })).resolves.toMatchObject({ type: 'ping' });
+  });
+
+  it('stores events built in SQL (storeEventsFrom) with their deliveries in one statement, under the same size bound', async () => {
+    const { company } = await t.tenant();
+    const all = await subscribe(t, company.id, url);
+    await subscribe(t, company.id, url, ['form.goal_reached']);
+    const pings = (message: string, count: number) => ({
+      with: sql`wanted AS (SELECT n FROM generate_series(1, ${count}) AS n)`,
+      events: sql`SELECT gen_random_uuid() AS id, ${company.id}::uuid AS company_id, 'ping' AS type,
+        jsonb_build_object('message', ${message}::text || n) AS data, ${t.clock.now().toISOString()}::timestamptz AS occurred_at FROM wanted`,
+    });
+    expect(await t.ctx.db.transaction((tx) => storeEventsFrom(tx, t.ctx.eventConsumers, pings('hello ', 3)))).toBe(3);
+    const rows = await deliveryRows(t, company.id);
+    expect(rows).toHaveLength(3);
+    expect(new Set(rows.map((r) => r.subscription_id))).toEqual(new Set([all.subscription.id]));
+
+    const other = await t.tenant();
+    // The oversized event fails the whole statement: the small one beside it is not stored either.
+    const mixed = pings('x'.repeat(MAX_EVENT_BYTES), 1);
+    mixed.events.append(sql` UNION ALL SELECT gen_random_uuid(), ${other.company.id}::uuid, 'ping', '{"message":"small"}'::jsonb, now()`);
+    const refused = t.ctx.db.transaction((tx) => storeEventsFrom(tx, t.ctx.eventConsumers, mixed));
+    await expect(refused).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE', details: { type: 'ping', limit: MAX_EVENT_BYTES } });
+    expect((await t.ctx.pool.query('SELECT count(*)::int AS n FROM events WHERE company_id = ANY($1)', [[company.id, other.company.id]])).rows[0].n).toBe(3);
+    await expect(t.ctx.db.transaction((tx) => storeEventsFrom(tx, t.ctx.eventConsumers, pings('x'.repeat(MAX_EVENT_BYTES - 300), 1)))).resolves.toBe(1);
   });
 
   it('is typed by the catalog: the data must match the event type (checked by tsc, never run)', () => {
