@@ -12,17 +12,19 @@ export function registerDatabaseCommands(program: Command): void {
         { createsDatabase: true, autoMigrate: false },
       ),
     );
+  // --json prints the demo and its links; people get the same banner as `npm start`.
+  let banner = '';
   program
     .command('demo')
-    .description('create the demo company, an all-scopes key and demo data (once)')
+    .description('create the demo company, an all-scopes key and demo data (once), and print links to try it')
     .action(
       runCommand(
-        async (rt) => (await import('../../features/demo/seed-demo.js')).ensureDemo(rt.ctx),
-        async (r) => {
-          const { demoBanner } = await import('../../features/demo/seed-demo.js');
-          const origin = new URL(process.env.PUBLIC_API_URL || 'http://localhost:3000/v1').origin;
-          return demoBanner(r, { api: process.env.PUBLIC_API_URL || `${origin}/v1`, docs: `${origin}/docs` });
+        async (rt) => {
+          const announced = await (await import('../../features/demo/announce-demo.js')).announceDemo(rt.ctx);
+          banner = announced.banner;
+          return { ...announced.demo, links: announced.links };
         },
+        () => banner,
         { createsDatabase: true },
       ),
     );

@@ -62,12 +62,8 @@ async function startTiers(config: Config, tiers: Tiers, closers: Closer[], stop:
     await app.listen({ port: config.port, host: config.host });
   }
   if (tiers.demo) {
-    const { demoBanner, ensureDemo } = await import('../../features/demo/seed-demo.js');
-    const { demoLinks } = await import('../../features/respondent/pages/demo-links.js');
-    const origin = new URL(config.publicApiUrl).origin;
-    const demo = await ensureDemo(ctx);
-    const links = await demoLinks(ctx.db, demo.company, { origin, formUrl: config.publicFormUrl }, ctx.clock.now());
-    log(demoBanner(demo, { api: config.publicApiUrl, docs: `${origin}/docs` }, links));
+    const { announceDemo } = await import('../../features/demo/announce-demo.js');
+    log((await announceDemo(ctx)).banner);
   }
 }
 

@@ -2,6 +2,7 @@ import { demoLinks } from '../respondent/pages/demo-links.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { demoBanner, demoSeeders, ensureDemo } from './seed-demo.js';
+import { announceDemo } from './announce-demo.js';
 import { DEMO_INVITE_FORM } from '../invites/seed-demo-invites.js';
 import { listDevMail } from '../messaging/dev-mailbox.js';
 import { listGoalRules } from '../goals/list-goal-rules.js';
@@ -68,6 +69,13 @@ describe('ensureDemo', () => {
     expect((await listGoalRules(t.ctx.db, first.company.id)).map((r) => [r.formSlug, r.goal, r.armed])).toEqual(
       DEMO_GOAL_FORMS.toSorted().map((slug) => [slug, counts[slug] + 1, true]),
     );
+
+    // What npm start and quorum demo print, from the context's own addresses.
+    const announced = await announceDemo(t.ctx);
+    expect(announced.demo.created).toBe(false);
+    expect(announced.banner).toContain(`${new URL(t.ctx.config.publicApiUrl).origin}/f/demo/${DEMO_INVITE_FORM}  (public link)`);
+    expect(announced.banner).toContain(`${t.ctx.config.publicFormUrl}/`);
+    expect(announced.banner).not.toContain('qk_');
 
     const second = await ensureDemo(t.ctx);
     expect(second.created).toBe(false);

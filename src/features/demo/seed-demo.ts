@@ -55,7 +55,7 @@ export function demoBanner(result: DemoResult, urls: { api: string; docs: string
       `Demo company "${result.company.slug}" is ready (its first key was printed on the first start and is not stored).`,
       `Mint a new key:  npx quorum key create --company ${result.company.slug} --name "my key" --scopes all`,
       `API:  ${urls.api}    Docs:  ${urls.docs}    Dev mailbox:  ${new URL(urls.api).origin}/dev/mail`,
-      ...answer.map((line) => line.trimStart()),
+      ...answer.map((line) => line.slice(2)),
     ].join('\n');
   }
   return [
