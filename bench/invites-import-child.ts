@@ -12,10 +12,10 @@ import { idGeneratorFor } from '../src/lib/ids.js';
 
 const [databaseUrl, companyId, formId, file] = process.argv.slice(2);
 const database = openPool(databaseUrl, 4);
-const form = await findForm(database.db, companyId, formId);
+const form = await findForm(database.db, database, { companyId, id: formId });
 const rssBeforeMb = process.memoryUsage().rss / 2 ** 20;
 const started = performance.now();
-const summary = await importInvites(database.db, { clock: systemClock, newId: idGeneratorFor(systemClock) }, companyId, form, createReadStream(file));
+const summary = await importInvites(database.db, { clock: systemClock, newId: idGeneratorFor(systemClock) }, { companyId, form, source: createReadStream(file) });
 const ms = performance.now() - started;
 await database.close();
 // maxRSS is in kilobytes.

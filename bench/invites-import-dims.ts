@@ -45,8 +45,8 @@ export async function run(): Promise<void> {
     'unit,ROOT,School,',
     ...Array.from({ length: UNITS }, (_, i) => `unit,U${i},Unit ${i},ROOT`),
   ].join('\n');
-  await importEntityFile(database.db, deps, company.id, entities, 'csv');
-  const form = async (slug: string) => (await findForm(database.db, company.id, (await importForm(database.db, deps, company.id, { ...FORM, slug })).id))!;
+  await importEntityFile(database.db, deps, { companyId: company.id, text: entities, format: 'csv' });
+  const form = async (slug: string) => (await findForm(database.db, database, { companyId: company.id, id: (await importForm(database.db, deps, { companyId: company.id, rawJson: { ...FORM, slug } })).id }))!;
   const [plain, withDims, perRow] = [await form('plain'), await form('with-dims'), await form('per-row')];
   const rows = Array.from({ length: ROWS }, (_, i) => ({ email: `p${i}@bench.test`, course: `C${i % COURSES}`, unit: `U${i % UNITS}` }));
   const csv = (withDimColumns: boolean) =>
@@ -56,8 +56,8 @@ export async function run(): Promise<void> {
     ]);
   console.log(`invite import dims bench: ${ROWS.toLocaleString('en')} rows, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
-  const plainMs = await timed(() => importInvites(database.db, deps, company.id, plain, csv(false)));
-  const dimsMs = await timed(() => importInvites(database.db, deps, company.id, withDims, csv(true)));
+  const plainMs = await timed(() => importInvites(database.db, deps, { companyId: company.id, form: plain, source: csv(false) }));
+  const dimsMs = await timed(() => importInvites(database.db, deps, { companyId: company.id, form: withDims, source: csv(true) }));
   const rules = await inviteRules(database.db, company.id, perRow, new Date());
   const perRowMs = await timed(async () => {
     for (const r of rows) await prepareInvite(database.db, rules, { email: r.email, dims: { course: r.course, unit: r.unit } });

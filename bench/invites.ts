@@ -105,8 +105,8 @@ export async function run(): Promise<void> {
   const config = { ...loadConfig(), logLevel: 'silent' as const };
   const ctx = await createContext(config, { database, limiter: new MemoryRateLimiter() });
   const company = await createCompany(ctx.db, ctx, { name: 'Invites bench', slug: `bench-invites-${Date.now()}` });
-  await updateCompanySettings(ctx.db, ctx, company.id, { monthlyQuota: 100_000_000 });
-  const { id: formId } = await importForm(ctx.db, ctx, company.id, FORM);
+  await updateCompanySettings(ctx.db, ctx, { companyId: company.id, patch: { monthlyQuota: 100_000_000 } });
+  const { id: formId } = await importForm(ctx.db, ctx, { companyId: company.id, rawJson: FORM });
   console.log(`invites bench: ${ROWS.toLocaleString('en')} rows, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
   // 1. The import, in its own process.
@@ -117,7 +117,7 @@ export async function run(): Promise<void> {
   if (imported.created !== ROWS) throw new Error(`imported ${imported.created} of ${ROWS}`);
 
   // 2. One send selecting all of them.
-  const send = await timed(() => sendInvites(ctx.db, ctx, company.id, formId, { channel: 'email' }));
+  const send = await timed(() => sendInvites(ctx.db, ctx, { companyId: company.id, formId, channel: 'email' }));
   if (send.value.queued !== ROWS) throw new Error(`queued ${send.value.queued} of ${ROWS}`);
 
   // 3. Delivery: the sink's ceiling, then the outbound loop, same sink, same pool size.

@@ -53,10 +53,10 @@ export async function run(): Promise<void> {
   const database = await benchDatabase('quorum_bench_respond');
   const ctx = await createContext({ ...loadConfig(), logLevel: 'silent' }, { database, limiter: unlimited });
   const company = await createCompany(ctx.db, ctx, { name: 'Bench School', slug: `bench-${Date.now()}` });
-  const { id: formId } = await importForm(ctx.db, ctx, company.id, steppedForm());
-  const form = (await findForm(ctx.db, company.id, formId))!;
+  const { id: formId } = await importForm(ctx.db, ctx, { companyId: company.id, rawJson: steppedForm() });
+  const form = (await findForm(ctx.db, ctx, { companyId: company.id, id: formId }))!;
   const csv = `name,email,externalId\n${Array.from({ length: INVITES }, (_, i) => `Person ${i},p${i}@bench.test,E${i}`).join('\n')}\n`;
-  const { batchId } = await importInvites(ctx.db, ctx, company.id, form, Readable.from([csv]));
+  const { batchId } = await importInvites(ctx.db, ctx, { companyId: company.id, form, source: Readable.from([csv]) });
   const { rows } = await ctx.db.execute<{ token: string }>(sql`SELECT token FROM invites WHERE batch_id = ${batchId} ORDER BY external_id`);
   const tokens = rows.map((r) => r.token);
 

@@ -45,10 +45,10 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T 
 
 async function schoolCompany(database: Database, slug: string): Promise<string> {
   const company = await createCompany(database.db, deps, { name: 'Roster bench', slug });
-  await importEntities(database.db, deps, company.id, [
+  await importEntities(database.db, deps, { companyId: company.id, incoming: [
     { kind: 'course', code: 'COURSE', name: 'Course' },
     { kind: 'unit', code: 'CAMPUS', name: 'Campus' },
-  ]);
+  ] });
   return company.id;
 }
 
@@ -64,11 +64,11 @@ function payload(mode: 'upsert' | 'sync'): ImportRosterInput {
 
 async function imports(database: Database) {
   const companyId = await schoolCompany(database, `bench-rosters-${Date.now()}`);
-  const first = await timed(() => importRoster(database.db, deps, companyId, payload('upsert')));
-  const again = await timed(() => importRoster(database.db, deps, companyId, payload('sync')));
+  const first = await timed(() => importRoster(database.db, deps, { companyId, ...payload('upsert') }));
+  const again = await timed(() => importRoster(database.db, deps, { companyId, ...payload('sync') }));
   const partial = payload('sync');
   partial.enrollments = partial.enrollments.filter((_, i) => i % 20 !== 0);
-  const sync = await timed(() => importRoster(database.db, deps, companyId, partial));
+  const sync = await timed(() => importRoster(database.db, deps, { companyId, ...partial }));
   const changed = (r: typeof first.value.result) => sum(Object.values(r.created)) + sum(Object.values(r.updated)) + r.dropped;
   return [
     { step: 'first import, 10,000 enrollment rows', ms: Math.round(first.ms), changes: changed(first.value.result), events: first.value.events },
@@ -79,7 +79,7 @@ async function imports(database: Database) {
 
 /** 1,000,000 enrollments (200,000 people in 5 of 500 classes), stamped over a year; once. */
 async function ensureScanData(database: Database): Promise<string> {
-  const existing = await findCompanyBySlug(database.db, SCAN_COMPANY);
+  const existing = await findCompanyBySlug(database.db, database, { slug: SCAN_COMPANY });
   if (existing) return existing.id;
   const companyId = await schoolCompany(database, SCAN_COMPANY);
   const started = performance.now();

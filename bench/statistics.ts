@@ -1,3 +1,4 @@
+import { noDeps } from '../src/lib/service.js';
 import { loadavg } from 'node:os';
 import { sql } from 'drizzle-orm';
 import { findFormBySlug } from '../src/features/forms/find-form.js';
@@ -77,7 +78,7 @@ export async function run(): Promise<void> {
   const { db, pool } = database;
   const log = (line: string) => console.log(line);
   const { companyId, formId } = await ensureBenchData(pool, log);
-  const form = (await findFormBySlug(db, companyId, 'scan'))!;
+  const form = (await findFormBySlug(db, noDeps, { companyId, slug: 'scan' }))!;
   await removeSubmissions(db, companyId, formId, form.content);
 
   // Full rollups (not only the response counts the scan bench keeps) when every response is in a day row that has the first question.
@@ -89,7 +90,7 @@ export async function run(): Promise<void> {
   if (Number(rolled[0].n) !== RESPONSE_COUNT) {
     const started = performance.now();
     log('Building the rollups with rebuildRollupsOfForm (a UTC day per read and insert, then the months) ...');
-    await db.transaction((tx) => rebuildRollupsOfForm(tx, companyId, formId, form.content));
+    await db.transaction((tx) => rebuildRollupsOfForm(tx, noDeps, { companyId, formId, form: form.content }));
     await pool.query('VACUUM (ANALYZE) statistics_rollups');
     log(`Rollups built in ${((performance.now() - started) / 1000).toFixed(0)} s.`);
   }
@@ -134,7 +135,7 @@ export async function run(): Promise<void> {
     const started = performance.now();
     for (let i = 0; i < SUBMISSIONS; i++) {
       clock.advance(1_000);
-      await db.transaction((tx) => recordResponse(tx, submitDeps, { form, answers, dims }, { deferRollups }));
+      await db.transaction((tx) => recordResponse(tx, submitDeps, { form, answers, dims, deferRollups }));
     }
     return (SUBMISSIONS * 1000) / (performance.now() - started);
   };

@@ -34,11 +34,11 @@ const flow = {
 export async function run(): Promise<void> {
   const { db, pool } = await benchDatabase('quorum_bench_treatments');
   const deps = { clock: systemClock, newId: idGeneratorFor(systemClock), eventConsumers: features.flatMap((f) => f.eventConsumers ?? []) };
-  const company = (await findCompanyBySlug(db, 'bench')) ?? (await createCompany(db, deps, { name: 'Bench', slug: 'bench' }));
-  for (const slug of ['plain', 'flowed']) if (!(await findFormBySlug(db, company.id, slug))) await importForm(db, deps, company.id, formFile(slug));
-  const plain = (await findFormBySlug(db, company.id, 'plain'))!;
-  const flowed = (await findFormBySlug(db, company.id, 'flowed'))!;
-  await addFlow(db, deps, company.id, 'flowed', flow);
+  const company = (await findCompanyBySlug(db, deps, { slug: 'bench' })) ?? (await createCompany(db, deps, { name: 'Bench', slug: 'bench' }));
+  for (const slug of ['plain', 'flowed']) if (!(await findFormBySlug(db, deps, { companyId: company.id, slug }))) await importForm(db, deps, { companyId: company.id, rawJson: formFile(slug) });
+  const plain = (await findFormBySlug(db, deps, { companyId: company.id, slug: 'plain' }))!;
+  const flowed = (await findFormBySlug(db, deps, { companyId: company.id, slug: 'flowed' }))!;
+  await addFlow(db, deps, { companyId: company.id, formIdOrSlug: 'flowed', file: flow });
 
   // 100,000 open cases, all past their deadline and not yet notified (seeded set-wise, fresh each run).
   await pool.query('DELETE FROM events WHERE company_id = $1', [company.id]);

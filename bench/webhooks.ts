@@ -137,7 +137,7 @@ async function emitAll(ctx: Context, companyId: string, rate: number | null): Pr
       const wait = rate ? start + (n * 1000) / rate - Date.now() : 0;
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       const event = await ctx.db.transaction((tx) =>
-        emitEvent(tx, ctx, companyId, 'form.goal_reached', goalReachedData({ formId: 'bench', formName: 'Bench', responseCount: n, goal: 1, alertRuleId: null })),
+        emitEvent(tx, ctx, { companyId, type: 'form.goal_reached', data: goalReachedData({ formId: 'bench', formName: 'Bench', responseCount: n, goal: 1, alertRuleId: null }) }),
       );
       committedAt.set(event.id, Date.now());
     }

@@ -71,8 +71,8 @@ export function walkedAnswers({ q, option }: ReturnType<typeof idsByKey>): Recor
 }
 
 export async function createSteppedForm(t: TestApp, companyId: string, extra: Record<string, unknown> = {}) {
-  const { id } = await importForm(t.ctx.db, t.ctx, companyId, steppedForm(extra));
-  const form = (await findForm(t.ctx.db, companyId, id))!;
+  const { id } = await importForm(t.ctx.db, t.ctx, { companyId, rawJson: steppedForm(extra) });
+  const form = (await findForm(t.ctx.db, t.ctx, { companyId, id }))!;
   return { form, ...idsByKey(form) };
 }
 

@@ -22,8 +22,8 @@ export interface KeyedForm {
 }
 
 export async function keyedForm(t: TestApp, companyId: string, definition: Record<string, unknown>): Promise<KeyedForm> {
-  const { id } = await importForm(t.ctx.db, t.ctx, companyId, definition);
-  const form = (await findForm(t.ctx.db, companyId, id))!;
+  const { id } = await importForm(t.ctx.db, t.ctx, { companyId, rawJson: definition });
+  const form = (await findForm(t.ctx.db, t.ctx, { companyId, id }))!;
   const questions = questionsOf(form.content);
   const byKey = new Map(questions.map((question) => [question.key, question]));
   const pick = (list: 'options' | 'rows' | 'columns') => (questionKey: string, key: string) => byKey.get(questionKey)![list]!.find((choice) => choice.key === key)!.id;
@@ -37,7 +37,7 @@ export function everyTypeForm(t: TestApp, companyId: string, settings: Record<st
 }
 
 export function invite(t: TestApp, companyId: string, formId: string, input: Partial<CreateInviteInput> = {}): Promise<InviteRow> {
-  return createInvite(t.ctx.db, t.ctx, companyId, formId, { email: `p-${randomBytes(4).toString('hex')}@school.edu`, name: 'Ana Souza', ...input });
+  return createInvite(t.ctx.db, t.ctx, { companyId, formId, email: `p-${randomBytes(4).toString('hex')}@school.edu`, name: 'Ana Souza', ...input });
 }
 
 let addresses = 0;

@@ -36,10 +36,10 @@ export interface Survey {
 
 /** SURVEY in the company, with the courses MATH101 and HIST101 registered. */
 export async function createSurvey(t: TestApp, companyId: string): Promise<Survey> {
-  await importEntityFile(t.ctx.db, t.ctx, companyId, 'kind,code,name\ncourse,MATH101,Algebra\ncourse,HIST101,History\n', 'csv');
-  const { id } = await importForm(t.ctx.db, t.ctx, companyId, SURVEY);
-  const form = (await findForm(t.ctx.db, companyId, id))!;
-  const courses = await listEntities(t.ctx.db, companyId, 'course');
+  await importEntityFile(t.ctx.db, t.ctx, { companyId, text: 'kind,code,name\ncourse,MATH101,Algebra\ncourse,HIST101,History\n', format: 'csv' });
+  const { id } = await importForm(t.ctx.db, t.ctx, { companyId, rawJson: SURVEY });
+  const form = (await findForm(t.ctx.db, t.ctx, { companyId, id }))!;
+  const courses = await listEntities(t.ctx.db, t.ctx, { companyId, kind: 'course' });
   const [rating, comment] = form.content.sections[0].questions;
   return { form, courses: Object.fromEntries(courses.map((course) => [course.code, course.id])), ratingId: rating.id, commentId: comment.id };
 }

@@ -3,7 +3,7 @@ import { importEntities } from '../src/features/entities/import-entities.js';
 
 /** Registers the entities a roster names: two courses, two teachers and a unit tree north > north-1, plus south. */
 export async function registerSchool(t: TestApp, companyId: string): Promise<void> {
-  await importEntities(t.ctx.db, t.ctx, companyId, [
+  await importEntities(t.ctx.db, t.ctx, { companyId, incoming: [
     { kind: 'course', code: 'MATH', name: 'Mathematics' },
     { kind: 'course', code: 'HIST', name: 'History' },
     { kind: 'teacher', code: 'T1', name: 'Teacher One' },
@@ -11,7 +11,7 @@ export async function registerSchool(t: TestApp, companyId: string): Promise<voi
     { kind: 'unit', code: 'north', name: 'North' },
     { kind: 'unit', code: 'north-1', name: 'North annex', parentCode: 'north' },
     { kind: 'unit', code: 'south', name: 'South' },
-  ]);
+  ] });
 }
 
 export const studentId = (i: number) => `S${String(i).padStart(5, '0')}`;

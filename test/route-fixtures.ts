@@ -27,7 +27,7 @@ export const routeFixtures: Record<string, RouteFixture> = {
   '/forms/{id}/invites/send': async (t, companyId) => ({ id: (await createSurvey(t, companyId)).form.id }),
   '/invites/{id}/revoke': async (t, companyId) => {
     const survey = await createSurvey(t, companyId);
-    return { id: (await createInvite(t.ctx.db, t.ctx, companyId, survey.form.id, { email: 'fixture@school.edu' })).id };
+    return { id: (await createInvite(t.ctx.db, t.ctx, { companyId, formId: survey.form.id, email: 'fixture@school.edu' })).id };
   },
   '/forms/{id}/statistics': async (t, companyId) => ({ id: (await createStatsSurvey(t, companyId)).form.id }),
   '/forms/{id}/report': async (t, companyId) => ({ id: (await createStatsSurvey(t, companyId)).form.id }),

@@ -48,7 +48,7 @@ export interface StatsSurvey {
 }
 
 export async function loadSurvey(t: TestApp, companyId: string, formId: string): Promise<StatsSurvey> {
-  const form = (await findForm(t.ctx.db, companyId, formId))!;
+  const form = (await findForm(t.ctx.db, t.ctx, { companyId, id: formId }))!;
   const questions = form.content.sections.flatMap((section) => section.questions);
   const q = Object.fromEntries(questions.map((question) => [question.key, question]));
   const o = Object.fromEntries(
@@ -61,15 +61,15 @@ export async function loadSurvey(t: TestApp, companyId: string, formId: string):
 }
 
 export async function createStatsSurvey(t: TestApp, companyId: string, options: { slug?: string; anonymous?: boolean } = {}): Promise<StatsSurvey> {
-  const { id } = await importForm(t.ctx.db, t.ctx, companyId, statisticsForm(options.slug, options.anonymous));
+  const { id } = await importForm(t.ctx.db, t.ctx, { companyId, rawJson: statisticsForm(options.slug, options.anonymous) });
   return loadSurvey(t, companyId, id);
 }
 
 /** Units ROOT > U1 > U1a, U1b and ROOT > U2; code → { id, path }. */
 export async function createUnits(t: TestApp, companyId: string): Promise<Record<string, { id: string; path: string }>> {
   const csv = 'kind,code,name,parentCode\nunit,ROOT,Root,\nunit,U1,One,ROOT\nunit,U2,Two,ROOT\nunit,U1a,One a,U1\nunit,U1b,One b,U1\n';
-  await importEntityFile(t.ctx.db, t.ctx, companyId, csv, 'csv');
-  const units = await listEntities(t.ctx.db, companyId, 'unit');
+  await importEntityFile(t.ctx.db, t.ctx, { companyId, text: csv, format: 'csv' });
+  const units = await listEntities(t.ctx.db, t.ctx, { companyId, kind: 'unit' });
   return Object.fromEntries(units.map((unit) => [unit.code, { id: unit.id, path: unit.orgPath! }]));
 }
 

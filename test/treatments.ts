@@ -16,9 +16,9 @@ export const LOW_RATING_FLOW = {
 
 /** SURVEY with LOW_RATING_FLOW in the company, its settings patched first (time zone, country). */
 export async function createFlowSurvey(t: TestApp, companyId: string, settings: SettingsPatch = {}): Promise<Survey> {
-  if (Object.keys(settings).length > 0) await updateCompanySettings(t.ctx.db, t.ctx, companyId, settings);
+  if (Object.keys(settings).length > 0) await updateCompanySettings(t.ctx.db, t.ctx, { companyId, patch: settings });
   const survey = await createSurvey(t, companyId);
-  await addFlow(t.ctx.db, t.ctx, companyId, survey.form.id, LOW_RATING_FLOW);
+  await addFlow(t.ctx.db, t.ctx, { companyId, formIdOrSlug: survey.form.id, file: LOW_RATING_FLOW });
   return survey;
 }
 

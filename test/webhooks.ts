@@ -100,7 +100,7 @@ export async function subscribe(t: TestApp, companyId: string, url: string, type
 
 /** Emits an event in its own committed transaction. */
 export async function emit<T extends EventType>(t: TestApp, companyId: string, type: T, data: EventDataByType[T]) {
-  return t.ctx.db.transaction((tx) => emitEvent(tx, t.ctx, companyId, type, data));
+  return t.ctx.db.transaction((tx) => emitEvent(tx, t.ctx, { companyId, type, data }));
 }
 
 export const goalData = (responseCount = 10) => goalReachedData({ formId: 'f-1', formName: 'Exit survey', responseCount, goal: 10, alertRuleId: null });

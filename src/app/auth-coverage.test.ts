@@ -74,7 +74,7 @@ describe.each(operations)('$method $path', (operation) => {
     const company = await t.company();
     const url = await urlFor(operation, company.id);
     const revoked = await t.key(company.id);
-    await revokeKey(t.ctx.db, t.ctx, company.id, revoked.id);
+    await revokeKey(t.ctx.db, t.ctx, { companyId: company.id, id: revoked.id });
     const expiring = await t.key(company.id, { expiresAt: new Date(t.clock.now().getTime() + 60_000) });
     t.clock.advance(60_000);
     for (const token of [null, 'not-a-key', `qk_AAAAAAAAAAAA_${'a'.repeat(43)}`, revoked.token, expiring.token]) {

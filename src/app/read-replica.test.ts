@@ -32,7 +32,7 @@ describe('a context with READ_DATABASE_URL', () => {
     replicaSurvey = await createSurvey(onReplica, company.id);
     replicaResponses = await addResponses(onReplica, replicaSurvey, 3);
     const goal = { formId: replicaSurvey.form.id, formName: replicaSurvey.form.name, responseCount: 3, goal: 3, alertRuleId: null };
-    replicaEvent = (await replicaCtx.db.transaction((tx) => emitEvent(tx, replicaCtx, company.id, 'form.goal_reached', goal))).id;
+    replicaEvent = (await replicaCtx.db.transaction((tx) => emitEvent(tx, replicaCtx, { companyId: company.id, type: 'form.goal_reached', data: goal }))).id;
   });
   afterAll(async () => {
     await replicaCtx?.close();

@@ -60,7 +60,7 @@ function noDatabase(looked: string, why: string): CliError {
 
 export async function companyIdForSlug(rt: CliRuntime, slug: string): Promise<string> {
   const { findCompanyBySlug } = await import('../features/companies/create-company.js');
-  const company = await findCompanyBySlug(rt.ctx.db, slug);
+  const company = await findCompanyBySlug(rt.ctx.db, rt.ctx, { slug });
   if (!company) throw new CliError(`no company with slug "${slug}" (see: quorum company list)`, 'NOT_FOUND');
   return company.id;
 }

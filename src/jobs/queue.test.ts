@@ -25,7 +25,7 @@ describe('jobs and events commit with the business change', () => {
     await expect(
       t.ctx.db.transaction(async (tx) => {
         await enqueue(tx, 'test.rollback', { n: 1 });
-        await emitEvent(tx, t.ctx, company.id, 'ping', { message: 'never' });
+        await emitEvent(tx, t.ctx, { companyId: company.id, type: 'ping', data: { message: 'never' } });
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');
@@ -35,7 +35,7 @@ describe('jobs and events commit with the business change', () => {
 
   it('emitEvent writes the spec envelope fields inside the transaction', async () => {
     const { company } = await t.tenant();
-    const event = await t.ctx.db.transaction((tx) => emitEvent(tx, t.ctx, company.id, 'ping', { message: 'hello' }));
+    const event = await t.ctx.db.transaction((tx) => emitEvent(tx, t.ctx, { companyId: company.id, type: 'ping', data: { message: 'hello' } }));
     expect(event).toEqual({ id: expect.any(String), type: 'ping', version: 1, occurredAt: t.clock.now().toISOString(), companyId: company.id, data: { message: 'hello' } });
     const row = (await t.ctx.pool.query('SELECT type, data, occurred_at FROM events WHERE id = $1', [event.id])).rows[0];
     expect(row).toEqual({ type: 'ping', data: { message: 'hello' }, occurred_at: t.clock.now() });

@@ -20,11 +20,7 @@ export function registerChannelCommands(program: Command): void {
         const { setWhatsappChannel } = await import('../../features/messaging/set-whatsapp-channel.js');
         const companyId = await companyIdForSlug(rt, opts.company);
         const settings = { phoneNumberId: opts.phoneNumberId, templates: opts.template, url: opts.url, text: opts.text };
-        await setWhatsappChannel(rt.ctx.db, { clock: rt.ctx.clock, secretKey: rt.config.secretKey }, companyId, {
-          provider: opts.provider as WhatsappProvider,
-          token: opts.token,
-          settings: Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)),
-        });
+        await setWhatsappChannel(rt.ctx.db, { clock: rt.ctx.clock, secretKey: rt.config.secretKey }, { companyId, provider: opts.provider as WhatsappProvider, token: opts.token, settings: Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)) });
         return { provider: opts.provider, settings };
       }, (r) => `WhatsApp channel set (${r.provider})`),
     );
@@ -34,7 +30,7 @@ export function registerChannelCommands(program: Command): void {
     .action(
       runCommand(async (rt, { opts }) => {
         const { findWhatsappChannel } = await import('../../features/messaging/channel-settings.js');
-        const channel = await findWhatsappChannel(rt.ctx.db, await companyIdForSlug(rt, opts.company));
+        const channel = await findWhatsappChannel(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company) });
         // The token stays sealed: only whether one is set is shown.
         return channel ? { provider: channel.provider, settings: channel.settings, token: 'set (sealed)' } : null;
       }, (r) => (r ? `provider: ${r.provider}\ntoken: ${r.token}\n${JSON.stringify(r.settings, null, 2)}` : 'no WhatsApp channel')),
@@ -45,7 +41,7 @@ export function registerChannelCommands(program: Command): void {
     .action(
       runCommand(async (rt, { opts }) => {
         const { removeWhatsappChannel } = await import('../../features/messaging/set-whatsapp-channel.js');
-        if (!(await removeWhatsappChannel(rt.ctx.db, await companyIdForSlug(rt, opts.company)))) throw new CliError('no WhatsApp channel to remove');
+        if (!(await removeWhatsappChannel(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company) }))) throw new CliError('no WhatsApp channel to remove');
         return { removed: true };
       }, () => 'WhatsApp channel removed'),
     );

@@ -25,7 +25,7 @@ export function registerCompanyCommands(program: Command): void {
   company
     .command('list')
     .description('list every company with its slug')
-    .action(runCommand(async (rt) => (await import('../../features/companies/list-companies.js')).listCompanies(rt.ctx.db), (rows) => table(rows, ['slug', 'name', 'id', 'createdAt'])));
+    .action(runCommand(async (rt) => (await import('../../features/companies/list-companies.js')).listCompanies(rt.ctx.db, rt.ctx), (rows) => table(rows, ['slug', 'name', 'id', 'createdAt'])));
   registerCompanySettingsCommands(company);
 }
 
@@ -51,7 +51,7 @@ function registerCompanySettingsCommands(company: Command): void {
     .action(
       runCommand(async (rt, { opts }) => {
         const { showCompany } = await import('../../features/companies/show-company.js');
-        return showCompany(rt.ctx.db, rt.ctx, await companyIdForSlug(rt, opts.company));
+        return showCompany(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company) });
       }, showText),
     );
   company
@@ -71,15 +71,15 @@ function registerCompanySettingsCommands(company: Command): void {
           import('../../features/companies/show-company.js'),
         ]);
         const companyId = await companyIdForSlug(rt, opts.company);
-        await updateSettingsAndDeadlines(rt.ctx.db, rt.ctx, companyId, {
+        await updateSettingsAndDeadlines(rt.ctx.db, rt.ctx, { companyId, patch: {
           monthlyQuota: opts.monthlyQuota as number | undefined,
           anonymityFloor: opts.anonymityFloor as number | undefined,
           timeZone: opts.timeZone as string | undefined,
           defaultCountry: (opts.defaultCountry as string | undefined)?.toUpperCase() as CountryCode | undefined,
           locale: opts.locale as Locale | undefined,
           mailFrom: opts.mailFrom as string | undefined,
-        });
-        return showCompany(rt.ctx.db, rt.ctx, companyId);
+        } });
+        return showCompany(rt.ctx.db, rt.ctx, { companyId });
       }, showText),
     );
 }

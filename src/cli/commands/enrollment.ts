@@ -5,7 +5,7 @@ import { companyIdForSlug, runCommand, type CliRuntime, type CommandInput } from
 export async function enrollmentSetStatus(rt: CliRuntime, { opts }: CommandInput) {
   const { setEnrollmentStatus } = await import('../../features/rosters/set-enrollment-status.js');
   const companyId = await companyIdForSlug(rt, opts.company);
-  return setEnrollmentStatus(rt.ctx.db, rt.ctx, companyId, { externalId: opts.person, classCode: opts.class, status: opts.status });
+  return setEnrollmentStatus(rt.ctx.db, rt.ctx, { companyId, externalId: opts.person, classCode: opts.class, status: opts.status });
 }
 
 export const describeSetStatus = ({ change, events }: Awaited<ReturnType<typeof enrollmentSetStatus>>) =>

@@ -21,12 +21,12 @@ export async function entityImport(rt: CliRuntime, { args, opts }: CommandInput)
   const file = args[0];
   const format = entityFileFormat(file, opts.format);
   const { importEntityFile } = await import('../../features/entities/import-entities.js');
-  return importEntityFile(rt.ctx.db, rt.ctx, await companyIdForSlug(rt, opts.company), readInputFile(file), format);
+  return importEntityFile(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company), text: readInputFile(file), format });
 }
 
 export async function entityList(rt: CliRuntime, { opts }: CommandInput) {
   const { listEntities } = await import('../../features/entities/list-entities.js');
-  return listEntities(rt.ctx.db, await companyIdForSlug(rt, opts.company), opts.kind);
+  return listEntities(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company), kind: opts.kind });
 }
 
 export const describeEntityImport = (r: EntityImportResult) =>

@@ -17,7 +17,7 @@ export function registerFormFlowCommands(form: Command): void {
     .action(
       runCommand(
         async (rt, { args, opts }) => {
-          const row = await (await flows()).addFlow(rt.ctx.db, rt.ctx, await companyIdForSlug(rt, opts.company), opts.form, readJsonFile(args[0]));
+          const row = await (await flows()).addFlow(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company), formIdOrSlug: opts.form, file: readJsonFile(args[0]) });
           return { id: row.id, key: row.key, name: row.name, steps: row.definition.steps.length };
         },
         (r) => `flow ${r.key} (${r.name}) with ${r.steps} step(s)`,
@@ -31,7 +31,7 @@ export function registerFormFlowCommands(form: Command): void {
     .action(
       runCommand(
         async (rt, { opts }) => {
-          const list = await (await flows()).listFlows(rt.ctx.db, await companyIdForSlug(rt, opts.company), opts.form);
+          const list = await (await flows()).listFlows(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company), formIdOrSlug: opts.form });
           return list.map((f) => ({ id: f.id, key: f.key, name: f.name, steps: f.definition.steps }));
         },
         (rows) => table(rows.map((r: { steps: { name: string }[] }) => ({ ...r, steps: r.steps.map((s) => s.name).join(' → ') })), ['key', 'name', 'steps']),
@@ -43,5 +43,5 @@ export function registerFormFlowCommands(form: Command): void {
     .requiredOption('--company <slug>', 'company slug')
     .requiredOption('--form <idOrSlug>', 'id or slug of the form')
     .argument('<key>', 'the flow key')
-    .action(runCommand(async (rt, { args, opts }) => (await flows()).removeFlow(rt.ctx.db, await companyIdForSlug(rt, opts.company), opts.form, args[0]), (r) => `removed flow ${r.key}`));
+    .action(runCommand(async (rt, { args, opts }) => (await flows()).removeFlow(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company), formIdOrSlug: opts.form, key: args[0] }), (r) => `removed flow ${r.key}`));
 }

@@ -12,17 +12,17 @@ function parseGoal(value: string): number {
 
 export async function goalAdd(rt: CliRuntime, { opts }: CommandInput): Promise<AddGoalRuleResult> {
   const { addGoalRule } = await import('../../features/goals/add-goal-rule.js');
-  return addGoalRule(rt.ctx.db, rt.ctx, await companyIdForSlug(rt, opts.company), { form: opts.form, goal: opts.goal });
+  return addGoalRule(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company), form: opts.form, goal: opts.goal });
 }
 
 export async function goalList(rt: CliRuntime, { opts }: CommandInput): Promise<GoalRule[]> {
   const { listGoalRules } = await import('../../features/goals/list-goal-rules.js');
-  return listGoalRules(rt.ctx.db, await companyIdForSlug(rt, opts.company), { form: opts.form });
+  return listGoalRules(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company), form: opts.form });
 }
 
 export async function goalReset(rt: CliRuntime, { args, opts }: CommandInput): Promise<GoalRule> {
   const { resetGoalRule } = await import('../../features/goals/reset-goal-rule.js');
-  return resetGoalRule(rt.ctx.db, await companyIdForSlug(rt, opts.company), args[0]);
+  return resetGoalRule(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company), ruleId: args[0] });
 }
 
 export function describeGoalAdd({ rule, responseCount }: AddGoalRuleResult): string {

@@ -15,7 +15,7 @@ function parsePositive(value: string): number {
 export async function formImport(rt: CliRuntime, { args, opts }: CommandInput): Promise<ImportFormResult> {
   const definition = readJsonFile(args[0]);
   const { importForm } = await import('../../features/forms/import-form.js');
-  return importForm(rt.ctx.db, rt.ctx, await companyIdForSlug(rt, opts.company), definition);
+  return importForm(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company), rawJson: definition });
 }
 
 /** The definition without the ids of sections, questions and choices: importing it elsewhere makes new ones. */
@@ -28,7 +28,7 @@ function withoutIds(value: unknown): unknown {
 /** The definition itself, or where it was written with --out. */
 export async function formExport(rt: CliRuntime, { args, opts }: CommandInput) {
   const { exportForm } = await import('../../features/forms/export-form.js');
-  const stored = await exportForm(rt.ctx.db, await companyIdForSlug(rt, opts.company), args[0]);
+  const stored = await exportForm(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company), idOrSlug: args[0] });
   const definition = (opts.portable ? withoutIds(stored) : stored) as typeof stored;
   if (!opts.out) return definition;
   writeFileSync(opts.out, `${JSON.stringify(definition, null, 2)}\n`);
@@ -38,7 +38,7 @@ export async function formExport(rt: CliRuntime, { args, opts }: CommandInput) {
 export async function formList(rt: CliRuntime, { opts }: CommandInput) {
   const page = { page: opts.page ?? 1, limit: opts.limit ?? 100 };
   const { listForms } = await import('../../features/forms/list-forms.js');
-  const { items, total } = await listForms(rt.ctx.db, await companyIdForSlug(rt, opts.company), page);
+  const { items, total } = await listForms(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company), ...page });
   return { ...page, total, forms: items };
 }
 

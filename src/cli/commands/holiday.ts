@@ -15,7 +15,7 @@ export function registerHolidayCommands(program: Command): void {
     .argument('<name>', 'what it is')
     .action(
       runCommand(
-        async (rt, { args, opts }) => (await holidays()).addHoliday(rt.ctx.db, { companyId: await companyIdForSlug(rt, opts.company), day: args[0], name: args[1] }),
+        async (rt, { args, opts }) => (await holidays()).addHoliday(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company), day: args[0], name: args[1] }),
         (r) => `holiday ${r.day} ${r.name}${moved(r.movedDeadlines)}`,
       ),
     );
@@ -23,7 +23,7 @@ export function registerHolidayCommands(program: Command): void {
     .command('list')
     .description("the company's holidays, oldest first")
     .requiredOption('--company <slug>', 'company slug')
-    .action(runCommand(async (rt, { opts }) => (await holidays()).listHolidays(rt.ctx.db, await companyIdForSlug(rt, opts.company)), (rows) => table(rows, ['day', 'name'])));
+    .action(runCommand(async (rt, { opts }) => (await holidays()).listHolidays(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company) }), (rows) => table(rows, ['day', 'name'])));
   holiday
     .command('remove')
     .description('remove a holiday; deadlines of open steps move at once')
@@ -31,7 +31,7 @@ export function registerHolidayCommands(program: Command): void {
     .argument('<day>', 'YYYY-MM-DD')
     .action(
       runCommand(
-        async (rt, { args, opts }) => (await holidays()).removeHoliday(rt.ctx.db, { companyId: await companyIdForSlug(rt, opts.company), day: args[0] }),
+        async (rt, { args, opts }) => (await holidays()).removeHoliday(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company), day: args[0] }),
         (r) => `removed holiday ${r.day}${moved(r.movedDeadlines)}`,
       ),
     );

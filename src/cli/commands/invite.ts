@@ -38,7 +38,7 @@ export function registerInviteCommands(program: Command): void {
           import('../../features/invites/import-invites.js'),
         ]);
         const companyId = await companyIdForSlug(rt, opts.company);
-        const form = await findFormByIdOrSlug(rt.ctx.db, companyId, opts.form);
+        const form = await findFormByIdOrSlug(rt.ctx.db, rt.ctx, { companyId, idOrSlug: opts.form });
         if (!form) throw new CliError(`no form "${opts.form}" in company ${opts.company}`, 'NOT_FOUND');
         let size: number;
         try {
@@ -48,9 +48,9 @@ export function registerInviteCommands(program: Command): void {
         }
         const source = createReadStream(file);
         const showProgress = !program.opts().json;
-        const summary = await importInvites(rt.ctx.db, rt.ctx, companyId, form, source, ({ rows }) => {
+        const summary = await importInvites(rt.ctx.db, rt.ctx, { companyId, form, source, onProgress: ({ rows }) => {
           if (showProgress) drawProgress(source.bytesRead, size, rows);
-        });
+        } });
         if (showProgress) process.stderr.write('\n');
         return summary;
       }, describeSummary),

@@ -75,7 +75,7 @@ export function registerKeyCommands(program: Command): void {
     .requiredOption('--company <slug>', 'company slug')
     .action(
       runCommand(
-        async (rt, { opts }) => (await import('../../features/keys/list-keys.js')).listKeys(rt.ctx.db, await companyIdForSlug(rt, opts.company)),
+        async (rt, { opts }) => (await import('../../features/keys/list-keys.js')).listKeys(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company) }),
         (rows) => table(rows, ['id', 'tokenId', 'name', 'scopes', 'rateLimitPerMin', 'expiresAt', 'revokedAt', 'lastUsedAt']),
       ),
     );
@@ -89,7 +89,7 @@ export function registerKeyCommands(program: Command): void {
         async (rt, { args, opts }) => {
           const { revokeKey } = await import('../../features/keys/revoke-key.js');
           const companyId = await companyIdForSlug(rt, opts.company);
-          return revokeKey(rt.ctx.db, rt.ctx, companyId, await keyIdFromReference(rt, companyId, args[0]));
+          return revokeKey(rt.ctx.db, rt.ctx, { companyId, id: await keyIdFromReference(rt, companyId, args[0]) });
         },
         (k) => `revoked key ${k.id} at ${k.revokedAt}`,
       ),

@@ -10,7 +10,7 @@ export function registerMailCommands(program: Command): void {
     .option('--limit <n>', 'newest n messages', '20')
     .action(
       runCommand(
-        async (rt, { opts }) => (await import('../../features/messaging/dev-mailbox.js')).listDevMail(rt.ctx.db, Math.min(Math.max(Number.parseInt(opts.limit, 10) || 20, 1), 500)),
+        async (rt, { opts }) => (await import('../../features/messaging/dev-mailbox.js')).listDevMail(rt.ctx.db, rt.ctx, { limit: Math.min(Math.max(Number.parseInt(opts.limit, 10) || 20, 1), 500) }),
         (rows: DevMail[]) => (rows.length === 0 ? 'the mailbox is empty' : rows.map((m) => `${m.id}\t${m.createdAt}\t${m.to}\t${m.subject}`).join('\n')),
       ),
     );
@@ -20,7 +20,7 @@ export function registerMailCommands(program: Command): void {
     .action(
       runCommand(async (rt, { args }) => {
         const { findDevMail } = await import('../../features/messaging/dev-mailbox.js');
-        const mail = await findDevMail(rt.ctx.db, args[0]);
+        const mail = await findDevMail(rt.ctx.db, rt.ctx, { id: args[0] });
         if (!mail) throw new CliError(`no message ${args[0]}`);
         return mail;
       }, (m: DevMail) => [`From: ${m.from}`, `To: ${m.to}`, `Subject: ${m.subject}`, `Date: ${m.createdAt}`, ...Object.entries(m.headers).map(([k, v]) => `${k}: ${v}`), '', m.text].join('\n')),

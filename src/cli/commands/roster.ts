@@ -43,7 +43,7 @@ export async function rosterImport(rt: CliRuntime, { args, opts }: CommandInput)
   process.stderr.write(`read ${args[0]}: ${rows}\n${opts.dryRun ? 'checking (dry run)' : 'importing'} in one transaction… `);
   const started = process.hrtime.bigint();
   try {
-    const outcome = await importRoster(rt.ctx.db, rt.ctx, companyId, { ...roster, mode: opts.mode, dryRun: Boolean(opts.dryRun), maxDropRatio: ratio(opts.maxDropRatio) });
+    const outcome = await importRoster(rt.ctx.db, rt.ctx, { companyId, ...roster, mode: opts.mode, dryRun: Boolean(opts.dryRun), maxDropRatio: ratio(opts.maxDropRatio) });
     process.stderr.write(`done in ${Number((process.hrtime.bigint() - started) / 1_000_000n)} ms\n`);
     return opts.dryRun ? outcome : outcome.result;
   } catch (err) {

@@ -32,7 +32,7 @@ export async function statsCommand(rt: CliRuntime, { opts }: CommandInput) {
     import('../../features/statistics/get-statistics.js'),
   ]);
   const companyId = await companyIdForSlug(rt, opts.company);
-  const form = await findFormByIdOrSlug(rt.ctx.db, companyId, opts.form);
+  const form = await findFormByIdOrSlug(rt.ctx.db, rt.ctx, { companyId, idOrSlug: opts.form });
   if (!form) throw new CliError(`no form "${opts.form}" in company ${opts.company}`);
   const query = { companyId, formId: form.id, from: opts.from, to: opts.to, dims: opts.dim ?? {} };
   const deps = { scanCeiling: rt.ctx.config.statisticsScanCeiling };

@@ -10,7 +10,7 @@ async function addressFor(rt: CliRuntime, companyId: string, opts: { email?: str
     import('../../features/companies/company-settings.js'),
     import('../../features/suppression/suppressions.js'),
   ]);
-  const { defaultCountry } = await readCompanySettings(rt.ctx.db, companyId);
+  const { defaultCountry } = await readCompanySettings(rt.ctx.db, rt.ctx, { companyId });
   return suppressionAddress(opts, defaultCountry);
 }
 
@@ -28,7 +28,7 @@ export function registerSuppressionCommands(program: Command): void {
         const companyId = await companyIdForSlug(rt, opts.company);
         const address = await addressFor(rt, companyId, opts);
         const { suppress } = await import('../../features/suppression/suppressions.js');
-        await suppress(rt.ctx.db, rt.ctx, companyId, [address], opts.reason as SuppressionReason);
+        await suppress(rt.ctx.db, rt.ctx, { companyId, addresses: [address], reason: opts.reason as SuppressionReason });
         return { address, reason: opts.reason };
       }, (r) => `suppressed ${r.address} (${r.reason})`),
     );
@@ -37,7 +37,7 @@ export function registerSuppressionCommands(program: Command): void {
     .requiredOption('--company <slug>', 'company slug')
     .action(
       runCommand(
-        async (rt, { opts }) => (await import('../../features/suppression/suppressions.js')).listSuppressions(rt.ctx.db, await companyIdForSlug(rt, opts.company)),
+        async (rt, { opts }) => (await import('../../features/suppression/suppressions.js')).listSuppressions(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company) }),
         (rows: Suppression[]) => (rows.length === 0 ? 'no suppressed addresses' : rows.map((r) => `${r.address}\t${r.reason}\t${r.createdAt}`).join('\n')),
       ),
     );
@@ -51,7 +51,7 @@ export function registerSuppressionCommands(program: Command): void {
         const companyId = await companyIdForSlug(rt, opts.company);
         const address = await addressFor(rt, companyId, opts);
         const { unsuppress } = await import('../../features/suppression/suppressions.js');
-        if (!(await unsuppress(rt.ctx.db, companyId, address))) throw new CliError(`${address} is not on the suppression list`);
+        if (!(await unsuppress(rt.ctx.db, rt.ctx, { companyId, address }))) throw new CliError(`${address} is not on the suppression list`);
         return { address, removed: true };
       }, (r) => `removed ${r.address}`),
     );

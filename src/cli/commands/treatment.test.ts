@@ -22,7 +22,7 @@ describe('quorum treatment', () => {
   it('lists, advances, closes and reopens cases by id, with or without --company', async () => {
     const company = await t.company();
     const survey = await createSurvey(t, company.id);
-    await addFlow(t.ctx.db, t.ctx, company.id, survey.form.id, LOW_RATING_FLOW);
+    await addFlow(t.ctx.db, t.ctx, { companyId: company.id, formIdOrSlug: survey.form.id, file: LOW_RATING_FLOW });
     await respond(t, survey, 1, '2026-03-02T09:00:00.000Z');
     await respond(t, survey, 2, '2026-03-02T09:00:00.000Z');
     const page = await treatmentList(rt, { args: [], opts: { company: company.slug } });
@@ -48,8 +48,8 @@ describe('quorum treatment', () => {
     expect(form.commands.map((c) => c.name())).toEqual(['flow']);
     expect(form.commands[0].commands.map((c) => c.name())).toEqual(['add', 'list', 'remove']);
     const company = await t.company();
-    await addHoliday(t.ctx.db, { companyId: company.id, day: '2026-12-25', name: 'Christmas' });
-    await addHoliday(t.ctx.db, { companyId: company.id, day: '2026-01-01', name: 'New year' });
-    expect(await listHolidays(t.ctx.db, company.id)).toEqual([{ day: '2026-01-01', name: 'New year' }, { day: '2026-12-25', name: 'Christmas' }]);
+    await addHoliday(t.ctx.db, t.ctx, { companyId: company.id, day: '2026-12-25', name: 'Christmas' });
+    await addHoliday(t.ctx.db, t.ctx, { companyId: company.id, day: '2026-01-01', name: 'New year' });
+    expect(await listHolidays(t.ctx.db, t.ctx, { companyId: company.id })).toEqual([{ day: '2026-01-01', name: 'New year' }, { day: '2026-12-25', name: 'Christmas' }]);
   });
 });

@@ -14,7 +14,7 @@ function pageSize(value: string): number {
 export async function treatmentList(rt: CliRuntime, { opts }: CommandInput) {
   const [{ listCases }, { findFormByIdOrSlug }] = await Promise.all([import('../../features/treatments/list-cases.js'), import('../../features/forms/find-form.js')]);
   const companyId = await companyIdForSlug(rt, opts.company);
-  const form = opts.form ? await findFormByIdOrSlug(rt.ctx.db, companyId, opts.form) : null;
+  const form = opts.form ? await findFormByIdOrSlug(rt.ctx.db, rt.ctx, { companyId, idOrSlug: opts.form }) : null;
   // A form that does not exist lists nothing, as the API's formId filter does.
   const formId = opts.form ? (form?.id ?? '00000000-0000-0000-0000-000000000000') : undefined;
   return listCases(rt.ctx.db, { cursorSecret: rt.ctx.config.secretKey }, { companyId, limit: opts.limit ?? 100, cursor: opts.cursor, status: opts.status, formId });
@@ -38,7 +38,7 @@ export const caseText = (c: CaseRow) =>
 async function caseCompany(rt: CliRuntime, id: string, slug: string | undefined): Promise<string> {
   if (slug) return companyIdForSlug(rt, slug);
   const { companyOfCase } = await import('../../features/treatments/case-company.js');
-  return companyOfCase(rt.ctx.db, id);
+  return companyOfCase(rt.ctx.db, rt.ctx, { id });
 }
 
 export async function treatmentAdvance(rt: CliRuntime, { args, opts }: CommandInput) {

@@ -42,7 +42,7 @@ function parseTypes(value: string): string[] {
 /** Subscriptions with the slug of their company: the operator view spans companies. */
 async function listWithCompany(rt: CliRuntime, companyId: string | null) {
   const { listSubscriptions, webhookSubscriptions, companies, eq, inArray } = await services();
-  const rows = await listSubscriptions(rt.ctx.db, companyId);
+  const rows = await listSubscriptions(rt.ctx.db, rt.ctx, { companyId });
   if (rows.length === 0) return [];
   const owners = await rt.ctx.db
     .select({ id: webhookSubscriptions.id, company: companies.slug })
@@ -70,13 +70,13 @@ export const webhookCommands = {
       description: opts.description,
     })) satisfies Work,
   list: (async (rt, { opts }) => listWithCompany(rt, await optionalCompany(rt, opts.company))) satisfies Work,
-  disable: onSubscription(async (rt, companyId, id) => (await services()).disableSubscription(rt.ctx.db, rt.ctx, companyId, id)),
-  enable: onSubscription(async (rt, companyId, id) => (await services()).enableSubscription(rt.ctx.db, rt.ctx, companyId, id)),
-  rotateSecret: onSubscription(async (rt, companyId, id) => (await services()).rotateSubscriptionSecret(rt.ctx.db, rt.ctx, companyId, id)),
-  delete: onSubscription(async (rt, companyId, id) => (await services()).deleteSubscription(rt.ctx.db, companyId, id)),
-  ping: onSubscription(async (rt, companyId, id, opts) => (await services()).pingSubscription(rt.ctx.db, rt.ctx, companyId, id, opts.message)),
+  disable: onSubscription(async (rt, companyId, id) => (await services()).disableSubscription(rt.ctx.db, rt.ctx, { companyId, id })),
+  enable: onSubscription(async (rt, companyId, id) => (await services()).enableSubscription(rt.ctx.db, rt.ctx, { companyId, id })),
+  rotateSecret: onSubscription(async (rt, companyId, id) => (await services()).rotateSubscriptionSecret(rt.ctx.db, rt.ctx, { companyId, id })),
+  delete: onSubscription(async (rt, companyId, id) => (await services()).deleteSubscription(rt.ctx.db, rt.ctx, { companyId, id })),
+  ping: onSubscription(async (rt, companyId, id, opts) => (await services()).pingSubscription(rt.ctx.db, rt.ctx, { companyId, subscriptionId: id, message: opts.message })),
   deliveries: (async (rt, { opts }) =>
-    (await services()).listDeliveries(rt.ctx.db, {
+    (await services()).listDeliveries(rt.ctx.db, rt.ctx, {
       companyId: await optionalCompany(rt, opts.company),
       subscriptionId: opts.subscription,
       eventId: opts.event,
@@ -85,7 +85,7 @@ export const webhookCommands = {
     })) satisfies Work,
   resend: (async (rt, { args }) => {
     const { resendDelivery, companyOfDelivery } = await services();
-    return resendDelivery(rt.ctx.db, rt.ctx, await companyOfDelivery(rt.ctx.db, args[0]), args[0]);
+    return resendDelivery(rt.ctx.db, rt.ctx, { companyId: await companyOfDelivery(rt.ctx.db, args[0]), deliveryId: args[0] });
   }) satisfies Work,
   recover: (async (rt, { opts }) =>
     (await services()).recoverDeliveries(rt.ctx.db, rt.ctx, {

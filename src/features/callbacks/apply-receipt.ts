@@ -25,20 +25,20 @@ const MOVABLE: Record<'delivered' | 'failed', string[]> = { delivered: ['created
  * invite.failed (send_failed). An unknown message id changes nothing (answers false); a receipt
  * repeated by the provider emits nothing twice.
  */
-export async function applyReceipt(db: Db, deps: EmitDeps, receipt: Receipt): Promise<boolean> {
+export async function applyReceipt(db: Db, deps: EmitDeps, input: Receipt): Promise<boolean> {
   const now = deps.clock.now();
   return db.transaction(async (tx) => {
     const { rows } = await tx.execute<{ companyId: string; inviteId: string; address: string | null }>(sql`
       SELECT m.company_id AS "companyId", m.invite_id AS "inviteId", CASE WHEN m.channel = 'email' THEN i.email ELSE i.phone END AS address
         FROM invite_messages m JOIN invites i ON i.company_id = m.company_id AND i.id = m.invite_id
-       WHERE m.channel = ${receipt.channel} AND m.provider_message_id = ${bareMessageId(receipt.providerMessageId)}`);
+       WHERE m.channel = ${input.channel} AND m.provider_message_id = ${bareMessageId(input.providerMessageId)}`);
     const message = rows[0];
     if (!message) return false;
-    if ((receipt.outcome === 'bounced' || receipt.outcome === 'complained') && message.address) {
-      await suppress(tx, deps, message.companyId, [message.address], receipt.outcome);
+    if ((input.outcome === 'bounced' || input.outcome === 'complained') && message.address) {
+      await suppress(tx, deps, { companyId: message.companyId, addresses: [message.address], reason: input.outcome });
     }
-    if (receipt.outcome === 'complained') return true;
-    const to = receipt.outcome === 'delivered' ? 'delivered' : 'failed';
+    if (input.outcome === 'complained') return true;
+    const to = input.outcome === 'delivered' ? 'delivered' : 'failed';
     const { rows: moved } = await tx.execute<InviteRow & { formName: string }>(sql`
       UPDATE invites i SET status = ${to}, status_changed_at = ${now}
         FROM forms f
@@ -47,8 +47,8 @@ export async function applyReceipt(db: Db, deps: EmitDeps, receipt: Receipt): Pr
       RETURNING ${INVITE_COLUMNS}, f.name AS "formName"`);
     const invite = moved[0];
     if (!invite) return true;
-    if (to === 'delivered') await emitInviteEvent(tx, deps, 'invite.delivered', invite, invite.formName);
-    else await emitInviteEvent(tx, deps, 'invite.failed', invite, invite.formName, receipt.outcome === 'bounced' ? 'bounced' : 'send_failed');
+    if (to === 'delivered') await emitInviteEvent(tx, deps, { type: 'invite.delivered', invite, formName: invite.formName });
+    else await emitInviteEvent(tx, deps, { type: 'invite.failed', invite, formName: invite.formName, failReason: input.outcome === 'bounced' ? 'bounced' : 'send_failed' });
     return true;
   });
 }

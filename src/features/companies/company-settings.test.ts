@@ -13,7 +13,7 @@ afterAll(() => t.close());
 describe('company settings', () => {
   it('shows the defaults and an empty quota of the current UTC month', async () => {
     const company = await t.company();
-    expect(await showCompany(t.ctx.db, t.ctx, company.id)).toMatchObject({
+    expect(await showCompany(t.ctx.db, t.ctx, { companyId: company.id })).toMatchObject({
       company: { id: company.id, slug: company.slug },
       settings: { monthlyQuota: 10_000, anonymityFloor: 5, timeZone: 'UTC', defaultCountry: 'BR', locale: 'en', mailFrom: null },
       quota: { limit: 10_000, used: 0, reserved: 0, period: '2026-03' },
@@ -22,10 +22,10 @@ describe('company settings', () => {
 
   it('merges changes and keeps the other settings; the quota reflects the new limit', async () => {
     const company = await t.company();
-    await updateCompanySettings(t.ctx.db, t.ctx, company.id, { monthlyQuota: 50, mailFrom: 'School <news@school.test>' });
-    await updateCompanySettings(t.ctx.db, t.ctx, company.id, { defaultCountry: 'PT', timeZone: 'Europe/Lisbon', locale: 'pt-BR' });
+    await updateCompanySettings(t.ctx.db, t.ctx, { companyId: company.id, patch: { monthlyQuota: 50, mailFrom: 'School <news@school.test>' } });
+    await updateCompanySettings(t.ctx.db, t.ctx, { companyId: company.id, patch: { defaultCountry: 'PT', timeZone: 'Europe/Lisbon', locale: 'pt-BR' } });
     await reserveQuota(t.ctx.db, company.id, 50, '2026-03', 20);
-    expect(await showCompany(t.ctx.db, t.ctx, company.id)).toMatchObject({
+    expect(await showCompany(t.ctx.db, t.ctx, { companyId: company.id })).toMatchObject({
       settings: { monthlyQuota: 50, mailFrom: 'School <news@school.test>', defaultCountry: 'PT', timeZone: 'Europe/Lisbon', locale: 'pt-BR' },
       quota: { limit: 50, used: 0, reserved: 20 },
     });
@@ -34,10 +34,10 @@ describe('company settings', () => {
   it('refuses bad values with a field path each, changing nothing', async () => {
     const company = await t.company();
     const bad = { monthlyQuota: -1, timeZone: 'Mars/Base', defaultCountry: 'XX', locale: 'fr', mailFrom: 'a <b>\r\nBcc: x' } as never;
-    await expect(updateCompanySettings(t.ctx.db, t.ctx, company.id, bad)).rejects.toMatchObject({
+    await expect(updateCompanySettings(t.ctx.db, t.ctx, { companyId: company.id, patch: bad })).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
       details: { fields: ['monthlyQuota', 'timeZone', 'defaultCountry', 'locale', 'mailFrom'].map((path) => expect.objectContaining({ path })) },
     });
-    expect((await showCompany(t.ctx.db, t.ctx, company.id)).settings.monthlyQuota).toBe(10_000);
+    expect((await showCompany(t.ctx.db, t.ctx, { companyId: company.id })).settings.monthlyQuota).toBe(10_000);
   });
 });

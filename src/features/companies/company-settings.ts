@@ -1,3 +1,4 @@
+import type { NoDeps } from '../../lib/service.js';
 import { eq, sql } from 'drizzle-orm';
 import { getCountries, type CountryCode } from 'libphonenumber-js';
 import type { DbOrTx } from '../../db/database.js';
@@ -59,7 +60,8 @@ function patchErrors(patch: SettingsPatch): FieldError[] {
 }
 
 /** Merges the given settings into the company's (one statement, so concurrent edits of other keys survive). */
-export async function updateCompanySettings(db: DbOrTx, deps: { clock: Clock }, companyId: string, patch: SettingsPatch): Promise<Settings> {
+export async function updateCompanySettings(db: DbOrTx, deps: { clock: Clock }, input: { companyId: string; patch: SettingsPatch }): Promise<Settings> {
+  const { companyId, patch } = input;
   const errors = patchErrors(patch);
   if (errors.length > 0) throw validationError(errors);
   const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
@@ -71,7 +73,8 @@ export async function updateCompanySettings(db: DbOrTx, deps: { clock: Clock }, 
   return companySettings(row.settings);
 }
 
-export async function readCompanySettings(db: DbOrTx, companyId: string): Promise<Settings> {
+export async function readCompanySettings(db: DbOrTx, _deps: NoDeps, input: { companyId: string }): Promise<Settings> {
+  const { companyId } = input;
   const [row] = await db.select({ settings: companies.settings }).from(companies).where(eq(companies.id, companyId));
   return companySettings(row?.settings ?? {});
 }

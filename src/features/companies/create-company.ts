@@ -1,3 +1,4 @@
+import type { NoDeps } from '../../lib/service.js';
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { companies, type CompanySettings } from '../../db/schema.js';
@@ -27,7 +28,7 @@ export async function createCompany(db: DbOrTx, deps: { clock: Clock; newId: IdG
   if (name.length < 1 || name.length > 200) fields.push({ path: 'name', code: name.length < 1 ? 'required' : 'too_long', message: 'must be 1 to 200 characters' });
   if (!SLUG_RE.test(input.slug)) fields.push({ path: 'slug', code: 'invalid_format', message: 'must be lower-case letters, digits and dashes' });
   if (fields.length) throw validationError(fields);
-  if (await findCompanyBySlug(db, input.slug)) {
+  if (await findCompanyBySlug(db, deps, { slug: input.slug })) {
     throw validationError([{ path: 'slug', code: 'not_unique', message: `a company with slug "${input.slug}" exists` }]);
   }
   const now = deps.clock.now();
@@ -45,7 +46,8 @@ export async function createCompany(db: DbOrTx, deps: { clock: Clock; newId: IdG
   return row;
 }
 
-export async function findCompanyBySlug(db: DbOrTx, slug: string) {
+export async function findCompanyBySlug(db: DbOrTx, _deps: NoDeps, input: { slug: string }) {
+  const { slug } = input;
   const [row] = await db.select().from(companies).where(eq(companies.slug, slug)).limit(1);
   return row ?? null;
 }

@@ -12,12 +12,13 @@ export interface CompanyView {
 }
 
 /** The company, its settings with defaults, and this month's quota consumption. */
-export async function showCompany(db: DbOrTx, deps: { clock: Clock }, companyId: string): Promise<CompanyView> {
+export async function showCompany(db: DbOrTx, deps: { clock: Clock }, input: { companyId: string }): Promise<CompanyView> {
+  const { companyId } = input;
   const [row] = await db.select().from(companies).where(eq(companies.id, companyId));
   const settings = companySettings(row.settings);
   return {
     company: { id: row.id, name: row.name, slug: row.slug, createdAt: row.createdAt.toISOString() },
     settings,
-    quota: await quotaStatus(db, companyId, settings.monthlyQuota, quotaPeriod(deps.clock.now())),
+    quota: await quotaStatus(db, deps, { companyId, limit: settings.monthlyQuota, period: quotaPeriod(deps.clock.now()) }),
   };
 }

@@ -10,6 +10,6 @@ export async function announceDemo(ctx: Context): Promise<{ demo: DemoResult; li
   const { publicApiUrl, publicFormUrl } = ctx.config;
   const origin = new URL(publicApiUrl).origin;
   const demo = await ensureDemo(ctx);
-  const links = await demoLinks(ctx.db, demo.company, { origin, formUrl: publicFormUrl }, ctx.clock.now());
+  const links = await demoLinks(ctx.db, ctx, { company: demo.company, urls: { origin, formUrl: publicFormUrl }, now: ctx.clock.now() });
   return { demo, links, banner: demoBanner(demo, { api: publicApiUrl, docs: `${origin}/docs` }, links) };
 }

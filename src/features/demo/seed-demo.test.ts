@@ -47,7 +47,7 @@ describe('ensureDemo', () => {
     const invites = (await t.get(first.token, `/v1/forms/${form.id}/invites`)).json().data as { status: string; email: string | null; batchId: string }[];
     expect(invites.map((i) => i.status).sort()).toEqual(['created', 'created', 'queued', 'revoked', 'sent', 'sent']);
     expect(new Set(invites.map((i) => i.batchId)).size).toBe(1);
-    const mail = await listDevMail(t.ctx.db);
+    const mail = await listDevMail(t.ctx.db, t.ctx);
     // The failed seeding above sent too: the mailbox is the machine's, not the company's.
     expect([...new Set(mail.map((m) => m.to))].sort()).toEqual(['ana.silva@demo.school', 'bruno.souza@demo.school']);
     expect(mail[0].headers).toMatchObject({ 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
@@ -59,14 +59,14 @@ describe('ensureDemo', () => {
     expect(cases.filter((c) => c.status === 'open' && !c.overdue).length).toBeGreaterThan(0);
 
     // The banner's two links answer in the browser: the public form and an open invite's personal link.
-    const links = await demoLinks(t.ctx.db, first.company, { origin: 'http://localhost:3000', formUrl: 'http://localhost:3000/i' }, t.clock.now());
+    const links = await demoLinks(t.ctx.db, t.ctx, { company: first.company, urls: { origin: 'http://localhost:3000', formUrl: 'http://localhost:3000/i' }, now: t.clock.now() });
     const withLinks = demoBanner(first, { api: 'http://localhost:3000/v1', docs: 'http://localhost:3000/docs' }, links);
     expect(withLinks).toContain(`${links.publicLink}  (public link)`);
     expect(withLinks).toContain(`${links.personalLink}  (personal link of an invite)`);
     for (const link of [links.publicLink, links.personalLink!]) expect((await t.app.inject({ url: new URL(link).pathname })).statusCode, link).toBe(200);
     // The goals of the demo: the next response to either public form crosses one.
     const counts = Object.fromEntries((await t.get(first.token, '/v1/forms?limit=100')).json().data.map((f: { slug: string; responseCount: number }) => [f.slug, f.responseCount]));
-    expect((await listGoalRules(t.ctx.db, first.company.id)).map((r) => [r.formSlug, r.goal, r.armed])).toEqual(
+    expect((await listGoalRules(t.ctx.db, t.ctx, { companyId: first.company.id })).map((r) => [r.formSlug, r.goal, r.armed])).toEqual(
       DEMO_GOAL_FORMS.toSorted().map((slug) => [slug, counts[slug] + 1, true]),
     );
 

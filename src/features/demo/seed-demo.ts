@@ -30,7 +30,7 @@ export type DemoResult = { created: true; company: DemoCompany; token: string } 
 
 /** Creates the demo company, an all-scopes key and every feature's demo data, once. */
 export async function ensureDemo(ctx: WorkerContext): Promise<DemoResult> {
-  const existing = await findCompanyBySlug(ctx.db, DEMO_SLUG);
+  const existing = await findCompanyBySlug(ctx.db, ctx, { slug: DEMO_SLUG });
   if (existing) return { created: false, company: { id: existing.id, name: existing.name, slug: existing.slug } };
   const row = await createCompany(ctx.db, ctx, { name: 'Demo School', slug: DEMO_SLUG });
   const company = { id: row.id, name: row.name, slug: row.slug };

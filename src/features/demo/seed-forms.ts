@@ -13,6 +13,6 @@ export const DEMO_FORM_FILES = ['term-evaluation.json', 'library-services.json',
  * question type and dim kind. Entities first: dims and the demo responses refer to them.
  */
 export const seedFormsAndEntities: DemoSeeder = async (ctx, company) => {
-  await importEntityFile(ctx.db, ctx, company.id, readData('entities.csv'), 'csv');
-  for (const file of DEMO_FORM_FILES) await importForm(ctx.db, ctx, company.id, JSON.parse(readData(file)));
+  await importEntityFile(ctx.db, ctx, { companyId: company.id, text: readData('entities.csv'), format: 'csv' });
+  for (const file of DEMO_FORM_FILES) await importForm(ctx.db, ctx, { companyId: company.id, rawJson: JSON.parse(readData(file)) });
 };

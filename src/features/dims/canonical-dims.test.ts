@@ -23,20 +23,20 @@ beforeAll(async () => {
   t = await startTestApp();
   company = (await t.company()).id;
   other = (await t.company()).id;
-  await importEntities(t.ctx.db, t.ctx, company, [
+  await importEntities(t.ctx.db, t.ctx, { companyId: company, incoming: [
     { kind: 'unit', code: 'SCHOOL', name: 'School' },
     { kind: 'unit', code: 'NORTH', name: 'North', parentCode: 'SCHOOL' },
     { kind: 'course', code: '101', name: 'Algebra' },
     { kind: 'teacher', code: 'T1', name: 'Ada' },
-  ]);
-  await importEntities(t.ctx.db, t.ctx, other, [{ kind: 'course', code: 'FOREIGN', name: 'Elsewhere' }]);
+  ] });
+  await importEntities(t.ctx.db, t.ctx, { companyId: other, incoming: [{ kind: 'course', code: 'FOREIGN', name: 'Elsewhere' }] });
   for (const [kind, code] of [['unit', 'SCHOOL'], ['unit', 'NORTH'], ['course', '101'], ['teacher', 'T1']] as const) {
     entity[code] = (await resolveEntityRef(t.ctx.db, company, kind, code))!;
   }
 });
 afterAll(async () => t?.close());
 
-const canonical = (raw: unknown, dims: readonly ResolvedDim[] = declared) => canonicalDims(t.ctx.db, company, dims, raw);
+const canonical = (raw: unknown, dims: readonly ResolvedDim[] = declared) => canonicalDims(t.ctx.db, t.ctx, { companyId: company, declaredDims: dims, rawDims: raw });
 
 describe('canonicalDims', () => {
   it('stores every kind canonically, entities as ids, in declared order, with the org unit', async () => {

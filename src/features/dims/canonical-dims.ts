@@ -1,3 +1,4 @@
+import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import type { FieldError } from '../../lib/errors.js';
 import { resolveEntityRefs, type EntityRef, type ResolvedEntities } from '../entities/resolve-entity.js';
@@ -83,8 +84,9 @@ export function dimEntityRefs(declaredDims: readonly DeclaredDim[], rawDims: unk
  * unit dim also gives the org unit (id and org path) of whatever carries these dims.
  * Errors have paths `dims.<key>`.
  */
-export async function canonicalDims(db: DbOrTx, companyId: string, declaredDims: readonly DeclaredDim[], rawDims: unknown): Promise<CanonicalDimsResult> {
-  return canonicalDimsResolved(await resolveEntityRefs(db, companyId, dimEntityRefs(declaredDims, rawDims)), declaredDims, rawDims);
+export async function canonicalDims(db: DbOrTx, deps: NoDeps, input: { companyId: string; declaredDims: readonly DeclaredDim[]; rawDims: unknown }): Promise<CanonicalDimsResult> {
+  const { companyId, declaredDims, rawDims } = input;
+  return canonicalDimsResolved(await resolveEntityRefs(db, deps, { companyId, refs: dimEntityRefs(declaredDims, rawDims) }), declaredDims, rawDims);
 }
 
 /** canonicalDims with the entity references already resolved (resolveEntityRefs of dimEntityRefs, possibly of many callers). */

@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const importText = (companyId: string, text: string, format: EntityFileFormat = 'json') => importEntityFile(t.ctx.db, t.ctx, companyId, text, format);
+const importText = (companyId: string, text: string, format: EntityFileFormat = 'json') => importEntityFile(t.ctx.db, t.ctx, { companyId, text, format });
 const importJson = (companyId: string, list: object[]) => importText(companyId, JSON.stringify({ entities: list }));
 
 async function importErrors(companyId: string, text: string, format: EntityFileFormat = 'json'): Promise<FieldError[]> {
@@ -186,11 +186,11 @@ describe('listEntities', () => {
   it('lists one kind or all, units in tree order with their parent code', async () => {
     const company = await t.company();
     await importJson(company.id, school);
-    const units = await listEntities(t.ctx.db, company.id, 'unit');
+    const units = await listEntities(t.ctx.db, t.ctx, { companyId: company.id, kind: 'unit' });
     expect(units.map((u) => [u.code, u.parentCode])).toEqual(
       [...units].sort((a, b) => (a.orgPath! < b.orgPath! ? -1 : 1)).map((u) => [u.code, u.parentCode]),
     );
     expect(units.find((u) => u.code === 'N-MATH')).toMatchObject({ kind: 'unit', name: 'Unit N-MATH', parentCode: 'NORTH' });
-    expect((await listEntities(t.ctx.db, company.id)).map((e) => e.kind)).toEqual(['course', 'teacher', ...units.map(() => 'unit')]);
+    expect((await listEntities(t.ctx.db, t.ctx, { companyId: company.id })).map((e) => e.kind)).toEqual(['course', 'teacher', ...units.map(() => 'unit')]);
   });
 });

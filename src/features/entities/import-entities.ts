@@ -41,10 +41,11 @@ const ENTITY_PATHS: Record<EntityFileFormat, (index: number) => string> = {
 const refOf = (entity: { kind: EntityKind; code: string }) => `${entity.kind}:${entity.code}`;
 
 /** Parses and imports an entity file; every problem is a VALIDATION_ERROR entry with its path. */
-export async function importEntityFile(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, companyId: string, text: string, format: EntityFileFormat) {
+export async function importEntityFile(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string; text: string; format: EntityFileFormat }) {
+  const { companyId, text, format } = input;
   const parsed = parseEntityFile(text, format);
   if (!parsed.ok) throw validationError(parsed.errors, 'The entity file is invalid.');
-  return importEntities(db, deps, companyId, parsed.value, ENTITY_PATHS[format]);
+  return importEntities(db, deps, { companyId, incoming: parsed.value, pathOf: ENTITY_PATHS[format] });
 }
 
 /**
@@ -57,10 +58,9 @@ export async function importEntityFile(db: DbOrTx, deps: { clock: Clock; newId: 
 export async function importEntities(
   db: DbOrTx,
   deps: { clock: Clock; newId: IdGenerator },
-  companyId: string,
-  incoming: readonly EntityInput[],
-  pathOf: (index: number) => string = ENTITY_PATHS.json,
+  input: { companyId: string; incoming: readonly EntityInput[]; pathOf?: (index: number) => string },
 ): Promise<EntityImportResult> {
+  const { companyId, incoming, pathOf = ENTITY_PATHS.json } = input;
   return db.transaction(async (tx) => {
     await lockForTransaction(tx, 'entity-import', companyId);
     const stored = await loadAffected(tx, companyId, incoming);

@@ -1,3 +1,4 @@
+import type { NoDeps } from '../../lib/service.js';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/database.js';
@@ -7,7 +8,8 @@ import { entities } from './table.js';
 const parents = alias(entities, 'parent');
 
 /** The company's entities (of one kind, or all), units in tree order, each with its parent's code. */
-export async function listEntities(db: DbOrTx, companyId: string, kind?: EntityKind) {
+export async function listEntities(db: DbOrTx, _deps: NoDeps, input: { companyId: string; kind?: EntityKind }) {
+  const { companyId, kind } = input;
   return db
     .select({
       id: entities.id,

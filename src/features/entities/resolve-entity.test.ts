@@ -17,8 +17,8 @@ beforeAll(async () => {
     { kind: 'course', code: 'MATH101', name: 'Algebra' },
     { kind: 'teacher', code: 'MATH101', name: 'A teacher whose code is a course code' },
   ];
-  await importEntities(t.ctx.db, t.ctx, company, entities);
-  await importEntities(t.ctx.db, t.ctx, other, [{ kind: 'course', code: 'ONLY-THERE', name: 'Elsewhere' }]);
+  await importEntities(t.ctx.db, t.ctx, { companyId: company, incoming: entities });
+  await importEntities(t.ctx.db, t.ctx, { companyId: other, incoming: [{ kind: 'course', code: 'ONLY-THERE', name: 'Elsewhere' }] });
 });
 afterAll(async () => t?.close());
 
@@ -61,13 +61,13 @@ describe('resolveEntityRef', () => {
 describe('resolveEntityRefs', () => {
   it('resolves many references of several kinds in one call, repeated ones included', async () => {
     const north = (await byCode('unit', 'NORTH'))!;
-    const refs = await resolveEntityRefs(t.ctx.db, company, [
+    const refs = await resolveEntityRefs(t.ctx.db, t.ctx, { companyId: company, refs: [
       { kind: 'unit', value: north.id },
       { kind: 'unit', value: 'NORTH' },
       { kind: 'course', value: 'MATH101' },
       { kind: 'course', value: 'MATH101' },
       { kind: 'teacher', value: 'NOPE' },
-    ]);
+    ] });
     expect(refs.get('unit', north.id)).toEqual(north);
     expect(refs.get('unit', 'NORTH')).toEqual(north);
     expect(refs.get('course', 'MATH101')).toMatchObject({ kind: 'course', code: 'MATH101' });
@@ -77,12 +77,12 @@ describe('resolveEntityRefs', () => {
 
   it('prefers the entity whose id is the value over one whose code is the value', async () => {
     const course = (await byCode('course', 'MATH101'))!;
-    await importEntities(t.ctx.db, t.ctx, company, [{ kind: 'course', code: course.id, name: 'Code spelled like an id' }]);
-    expect((await resolveEntityRefs(t.ctx.db, company, [{ kind: 'course', value: course.id }])).get('course', course.id)).toEqual(course);
+    await importEntities(t.ctx.db, t.ctx, { companyId: company, incoming: [{ kind: 'course', code: course.id, name: 'Code spelled like an id' }] });
+    expect((await resolveEntityRefs(t.ctx.db, t.ctx, { companyId: company, refs: [{ kind: 'course', value: course.id }] })).get('course', course.id)).toEqual(course);
   });
 
   it('asks the database nothing for no references', async () => {
-    const refs = await resolveEntityRefs(t.ctx.db, company, []);
+    const refs = await resolveEntityRefs(t.ctx.db, t.ctx, { companyId: company, refs: [] });
     expect(refs.get('unit', 'NORTH')).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import { noDeps, type NoDeps } from '../../lib/service.js';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { isUuid } from '../../lib/ids.js';
@@ -39,7 +40,8 @@ async function matchRefs(db: DbOrTx, companyId: string, refs: readonly EntityRef
  * entity of that kind in the company, otherwise the caller's code; another company's entity, or
  * one of another kind, is never found.
  */
-export async function resolveEntityRefs(db: DbOrTx, companyId: string, refs: readonly EntityRef[]): Promise<ResolvedEntities> {
+export async function resolveEntityRefs(db: DbOrTx, _deps: NoDeps, input: { companyId: string; refs: readonly EntityRef[] }): Promise<ResolvedEntities> {
+  const { companyId, refs } = input;
   const found = new Map<string, Entity>();
   const distinct = [...new Map(refs.map((ref) => [refKey(ref.kind, ref.value), ref])).values()];
   const rows = distinct.length > 0 ? await matchRefs(db, companyId, distinct) : [];
@@ -53,5 +55,5 @@ export async function resolveEntityRefs(db: DbOrTx, companyId: string, refs: rea
 
 /** One reference: the entity, or null when the company has no entity of that kind with that id or code. */
 export async function resolveEntityRef(db: DbOrTx, companyId: string, kind: EntityKind, value: string): Promise<Entity | null> {
-  return (await resolveEntityRefs(db, companyId, [{ kind, value }])).get(kind, value);
+  return (await resolveEntityRefs(db, noDeps, { companyId, refs: [{ kind, value }] })).get(kind, value);
 }

@@ -64,7 +64,9 @@ async function storeRows(tx: DbOrTx, consumers: readonly EventConsumer[], ctes: 
 }
 
 /** Stores events built in JS (buildEvent has checked their size) and hands them to the consumers: see storeRows. */
-export async function storeEvents(tx: DbOrTx, consumers: readonly EventConsumer[], events: readonly EventEnvelope[], addressedTo?: string): Promise<void> {
+export async function storeEvents(tx: DbOrTx, deps: { eventConsumers: readonly EventConsumer[] }, input: { events: readonly EventEnvelope[]; addressedTo?: string }): Promise<void> {
+  const consumers = deps.eventConsumers;
+  const { events, addressedTo } = input;
   if (events.length === 0) return;
   await storeRows(tx, consumers, undefined, sql`SELECT id, "companyId", type, data, "occurredAt"
     FROM jsonb_to_recordset(${JSON.stringify(events)}::jsonb) AS e(id uuid, "companyId" uuid, type text, data jsonb, "occurredAt" timestamptz)`, addressedTo);
@@ -93,12 +95,13 @@ const ENVELOPE_BYTES =
  * JSON.stringify: it never lets through an event buildEvent would refuse. (Measuring the whole
  * envelope built in SQL cost 0.5 s per 100,000 events; the data's text alone, 0.1 s.)
  */
-export async function storeEventsFrom(tx: DbOrTx, consumers: readonly EventConsumer[], source: EventSource): Promise<number> {
+export async function storeEventsFrom(tx: DbOrTx, deps: { eventConsumers: readonly EventConsumer[] }, input: EventSource): Promise<number> {
+  const consumers = deps.eventConsumers;
   const bytes = sql`(${ENVELOPE_BYTES}::int + octet_length(n.type) + octet_length(n.data::text))`;
-  const rows = sql`SELECT n.id, n.company_id, n.type, n.data, n.occurred_at FROM (${source.events}) AS n
+  const rows = sql`SELECT n.id, n.company_id, n.type, n.data, n.occurred_at FROM (${input.events}) AS n
     WHERE CASE WHEN ${bytes} > ${MAX_EVENT_BYTES} THEN event_too_large(n.type, ${bytes}, ${MAX_EVENT_BYTES}) ELSE true END`;
   try {
-    return await storeRows(tx, consumers, source.with, rows);
+    return await storeRows(tx, consumers, input.with, rows);
   } catch (err) {
     const cause = (err as { cause?: { code?: string; detail?: string } }).cause ?? (err as { code?: string; detail?: string });
     if (cause.code !== 'Q0413') throw err;
@@ -108,8 +111,8 @@ export async function storeEventsFrom(tx: DbOrTx, consumers: readonly EventConsu
 }
 
 /** storeEvents for one event (a ping addressed to one subscription, say). */
-export function storeEvent(tx: DbOrTx, consumers: readonly EventConsumer[], event: EventEnvelope, addressedTo?: string): Promise<void> {
-  return storeEvents(tx, consumers, [event], addressedTo);
+export function storeEvent(tx: DbOrTx, deps: { eventConsumers: readonly EventConsumer[] }, input: { event: EventEnvelope; addressedTo?: string }): Promise<void> {
+  return storeEvents(tx, deps, { events: [input.event], addressedTo: input.addressedTo });
 }
 
 /**
@@ -120,12 +123,11 @@ export function storeEvent(tx: DbOrTx, consumers: readonly EventConsumer[], even
 export async function emitEvent<T extends EventType>(
   tx: Tx,
   deps: EmitDeps,
-  companyId: string,
-  type: T,
-  data: EventDataByType[T],
+  input: { companyId: string; type: T; data: EventDataByType[T] },
 ): Promise<EventEnvelope<T>> {
+  const { companyId, type, data } = input;
   const event = buildEvent(deps, companyId, type, data);
-  await storeEvent(tx, deps.eventConsumers, event);
+  await storeEvent(tx, deps, { event });
   return event;
 }
 
@@ -133,8 +135,9 @@ export async function emitEvent<T extends EventType>(
  * emitEvent for many events at once (a roster import drops hundreds of enrollments): the events
  * and their deliveries in one statement of the caller's transaction, however many there are.
  */
-export async function emitEvents<T extends EventType>(tx: Tx, deps: EmitDeps, companyId: string, type: T, data: EventDataByType[T][]): Promise<number> {
+export async function emitEvents<T extends EventType>(tx: Tx, deps: EmitDeps, input: { companyId: string; type: T; data: EventDataByType[T][] }): Promise<number> {
+  const { companyId, type, data } = input;
   const events = data.map((item) => buildEvent(deps, companyId, type, item));
-  await storeEvents(tx, deps.eventConsumers, events);
+  await storeEvents(tx, deps, { events });
   return events.length;
 }

@@ -1,3 +1,4 @@
+import type { NoDeps } from '../../lib/service.js';
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { forms } from '../../db/schema.js';
@@ -13,18 +14,21 @@ async function findOne(db: DbOrTx, where: SQL | undefined): Promise<FormRecord |
 }
 
 /** The company's form with this id, or null; a non-UUID id matches nothing. */
-export function findForm(db: DbOrTx, companyId: string, id: string): Promise<FormRecord | null> {
+export function findForm(db: DbOrTx, _deps: NoDeps, input: { companyId: string; id: string }): Promise<FormRecord | null> {
+  const { companyId, id } = input;
   if (!isUuid(id)) return Promise.resolve(null);
   return findOne(db, and(eq(forms.companyId, companyId), eq(forms.id, id)));
 }
 
-export function findFormBySlug(db: DbOrTx, companyId: string, slug: string): Promise<FormRecord | null> {
+export function findFormBySlug(db: DbOrTx, _deps: NoDeps, input: { companyId: string; slug: string }): Promise<FormRecord | null> {
+  const { companyId, slug } = input;
   return findOne(db, and(eq(forms.companyId, companyId), eq(forms.slug, slug)));
 }
 
 /** For operators, who may name a form either way; an id wins over a slug spelled like an id. */
-export async function findFormByIdOrSlug(db: DbOrTx, companyId: string, idOrSlug: string): Promise<FormRecord | null> {
-  return (await findForm(db, companyId, idOrSlug)) ?? findFormBySlug(db, companyId, idOrSlug);
+export async function findFormByIdOrSlug(db: DbOrTx, deps: NoDeps, input: { companyId: string; idOrSlug: string }): Promise<FormRecord | null> {
+  const { companyId, idOrSlug } = input;
+  return (await findForm(db, deps, { companyId, id: idOrSlug })) ?? findFormBySlug(db, deps, { companyId, slug: idOrSlug });
 }
 
 /** The settings flags of a form, which are columns of the record. */

@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const importInto = (companyId: string, definition: unknown) => importForm(t.ctx.db, t.ctx, companyId, definition);
+const importInto = (companyId: string, definition: unknown) => importForm(t.ctx.db, t.ctx, { companyId, rawJson: definition });
 
 /** The VALIDATION_ERROR entries of a rejected import. */
 async function importErrors(companyId: string, definition: unknown): Promise<FieldError[]> {
@@ -54,7 +54,7 @@ describe('importForm: create', () => {
     const result = await importInto(company.id, example);
     expect(result).toEqual({ status: 'created', id: expect.any(String), slug: 'course-experience', name: 'Course experience', questionCount: 18 });
 
-    const row = (await findFormBySlug(t.ctx.db, company.id, 'course-experience'))!;
+    const row = (await findFormBySlug(t.ctx.db, t.ctx, { companyId: company.id, slug: 'course-experience' }))!;
     expect(row).toMatchObject({
       id: result.id,
       companyId: company.id,
@@ -102,7 +102,7 @@ describe('importForm: update', () => {
   it('keeps ids by key through reordering and additions, drops removed items, and moves only updatedAt', async () => {
     const company = await t.company();
     const created = await importInto(company.id, small);
-    const before = (await findFormBySlug(t.ctx.db, company.id, 'pulse'))!;
+    const before = (await findFormBySlug(t.ctx.db, t.ctx, { companyId: company.id, slug: 'pulse' }))!;
     const mood = before.content.sections[0].questions[0];
 
     t.clock.advance(60_000);
@@ -125,7 +125,7 @@ describe('importForm: update', () => {
     const updated = await importInto(company.id, reordered);
     expect(updated).toEqual({ status: 'updated', id: created.id, slug: 'pulse', name: 'Pulse check', questionCount: 3 });
 
-    const after = (await findFormBySlug(t.ctx.db, company.id, 'pulse'))!;
+    const after = (await findFormBySlug(t.ctx.db, t.ctx, { companyId: company.id, slug: 'pulse' }))!;
     const ids = questionIds(after.content);
     expect(ids.stars).toBe(questionIds(before.content).stars);
     expect(ids.mood).toBe(mood.id);
@@ -146,31 +146,31 @@ describe('importForm: update', () => {
   it('round-trips through export: importing the export changes no id', async () => {
     const company = await t.company();
     const { id } = await importInto(company.id, example);
-    const before = (await findFormBySlug(t.ctx.db, company.id, 'course-experience'))!;
-    const exported = await exportForm(t.ctx.db, company.id, id);
+    const before = (await findFormBySlug(t.ctx.db, t.ctx, { companyId: company.id, slug: 'course-experience' }))!;
+    const exported = await exportForm(t.ctx.db, t.ctx, { companyId: company.id, idOrSlug: id });
     expect(exported).toMatchObject({ slug: 'course-experience', name: 'Course experience', settings: example.settings });
-    expect(await exportForm(t.ctx.db, company.id, 'course-experience')).toEqual(exported);
+    expect(await exportForm(t.ctx.db, t.ctx, { companyId: company.id, idOrSlug: 'course-experience' })).toEqual(exported);
 
     await importInto(company.id, JSON.parse(JSON.stringify(exported)));
-    const after = (await findFormBySlug(t.ctx.db, company.id, 'course-experience'))!;
+    const after = (await findFormBySlug(t.ctx.db, t.ctx, { companyId: company.id, slug: 'course-experience' }))!;
     expect(after.content).toEqual(before.content);
   });
 
   it("refuses ids that belong to another form (an export imported under a new slug)", async () => {
     const company = await t.company();
     const { id } = await importInto(company.id, small);
-    const copy = { ...(await exportForm(t.ctx.db, company.id, id)), slug: 'pulse-copy' };
+    const copy = { ...(await exportForm(t.ctx.db, t.ctx, { companyId: company.id, idOrSlug: id })), slug: 'pulse-copy' };
     const fields = await importErrors(company.id, copy);
     expect(fields).toContainEqual({ path: 'sections[0].id', code: 'invalid_value', message: expect.any(String) });
     expect(fields).toContainEqual({ path: 'sections[0].questions[0].options[1].id', code: 'invalid_value', message: expect.any(String) });
-    expect(await findFormBySlug(t.ctx.db, company.id, 'pulse-copy')).toBeNull();
+    expect(await findFormBySlug(t.ctx.db, t.ctx, { companyId: company.id, slug: 'pulse-copy' })).toBeNull();
   });
 
   it('exporting an unknown form, or one of another company, is NOT_FOUND', async () => {
     const [owner, other] = [await t.company(), await t.company()];
     const { id } = await importInto(owner.id, small);
     for (const ref of [id, 'pulse', 'nope']) {
-      await expect(exportForm(t.ctx.db, other.id, ref)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await expect(exportForm(t.ctx.db, t.ctx, { companyId: other.id, idOrSlug: ref })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     }
   });
 });
@@ -204,7 +204,7 @@ describe('importForm: validation', () => {
   ])('reports %s at its JSON path and stores nothing', async (_what, definition, path, code) => {
     const company = await t.company();
     expect(await importErrors(company.id, definition)).toContainEqual({ path, code, message: expect.any(String) });
-    expect(await findFormBySlug(t.ctx.db, company.id, 'pulse')).toBeNull();
+    expect(await findFormBySlug(t.ctx.db, t.ctx, { companyId: company.id, slug: 'pulse' })).toBeNull();
   });
 
   it('reports every problem of a file at once', async () => {

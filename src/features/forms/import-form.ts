@@ -44,13 +44,14 @@ function sameDefinition(columns: Record<string, unknown>, previous: Record<strin
  * previous version is read and replaced in one transaction, one import per slug at a time.
  * Invalid files throw VALIDATION_ERROR with one entry per problem and its JSON path.
  */
-export async function importForm(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, companyId: string, rawJson: unknown): Promise<ImportFormResult> {
+export async function importForm(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string; rawJson: unknown }): Promise<ImportFormResult> {
+  const { companyId, rawJson } = input;
   const validated = validateFormDefinition(rawJson);
   if (!validated.ok) throw validationError(validated.errors, 'The form definition is invalid.');
   const def = validated.value;
   return db.transaction(async (tx) => {
     await lockForTransaction(tx, 'form-import', `${companyId}/${def.slug}`);
-    const previous = await findFormBySlug(tx, companyId, def.slug);
+    const previous = await findFormBySlug(tx, deps, { companyId, slug: def.slug });
     const content = assignIds(def, previous?.content ?? null, deps.newId);
     const columns = definitionColumns(def, content, deps.clock.now());
     if (previous && sameDefinition(columns, previous)) {

@@ -1,3 +1,4 @@
+import type { NoDeps } from '../../lib/service.js';
 import { count, desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { forms } from '../../db/schema.js';
@@ -22,14 +23,15 @@ const listColumns = {
  * The total rides on the page's rows (a window count); only an empty page (past the end, or no
  * forms) needs a second query for it.
  */
-export async function listForms(db: DbOrTx, companyId: string, request: OffsetRequest) {
+export async function listForms(db: DbOrTx, _deps: NoDeps, input: { companyId: string } & OffsetRequest) {
+  const { companyId } = input;
   const rows = await db
     .select({ ...listColumns, total: sql<number>`count(*) OVER ()`.mapWith(Number) })
     .from(forms)
     .where(eq(forms.companyId, companyId))
     .orderBy(desc(forms.createdAt), desc(forms.id))
-    .limit(request.limit)
-    .offset(offsetOf(request));
+    .limit(input.limit)
+    .offset(offsetOf(input));
   const total = rows.length > 0 ? rows[0].total : await countForms(db, companyId);
   const items = rows.map(({ total: _total, createdAt, updatedAt, ...item }) => ({
     ...item,

@@ -12,7 +12,7 @@ afterAll(async () => t?.close());
 
 const definition = minimalForm;
 
-const importInto = (companyId: string, def: unknown) => importForm(t.ctx.db, t.ctx, companyId, def);
+const importInto = (companyId: string, def: unknown) => importForm(t.ctx.db, t.ctx, { companyId, rawJson: def });
 
 async function insertResponses(companyId: string, formId: string, count: number): Promise<void> {
   await t.ctx.pool.query(
@@ -121,7 +121,7 @@ describe('GET /v1/forms', () => {
     await insertResponses(company.id, form.id, 1);
     await t.ctx.pool.query('DELETE FROM responses WHERE id IN (SELECT id FROM responses WHERE form_id = $1 LIMIT 2)', [form.id]);
     expect((await t.get(token, '/v1/forms')).json().data[0].responseCount).toBe(3);
-    expect((await findForm(t.ctx.db, company.id, form.id))!.responseCount).toBe(3);
+    expect((await findForm(t.ctx.db, t.ctx, { companyId: company.id, id: form.id }))!.responseCount).toBe(3);
   });
 });
 
@@ -150,7 +150,7 @@ describe('GET /v1/forms/{id}', () => {
         },
       ],
     });
-    const { content } = (await findForm(t.ctx.db, company.id, id))!;
+    const { content } = (await findForm(t.ctx.db, t.ctx, { companyId: company.id, id }))!;
     const [campus, note] = content.sections[0].questions;
     const grid = content.sections[1].questions[0];
 

@@ -30,7 +30,7 @@ export async function formRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const wanted = offsetRequest(request.query);
-      const page = await listForms(app.ctx.db, request.auth.company.id, wanted);
+      const page = await listForms(app.ctx.db, app.ctx, { companyId: request.auth.company.id, ...wanted });
       return ok(page.items, offsetMeta(wanted, page));
     },
   );
@@ -48,6 +48,6 @@ export async function formRoutes(app: FastifyInstance) {
         response: { 200: { ...successEnvelope(Type.Ref(FormDetail)), description: 'The form' }, ...errorResponses('FORBIDDEN', 'NOT_FOUND') },
       },
     },
-    async (request) => ok(await getForm(app.ctx.db, request.auth.company.id, request.params.id)),
+    async (request) => ok(await getForm(app.ctx.db, app.ctx, { companyId: request.auth.company.id, id: request.params.id })),
   );
 }

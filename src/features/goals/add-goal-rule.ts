@@ -17,11 +17,12 @@ export interface AddGoalRuleResult {
 }
 
 /** A new armed rule on the company's form (named by id or slug); another company's form is NOT_FOUND. */
-export async function addGoalRule(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, companyId: string, input: { form: string; goal: number }): Promise<AddGoalRuleResult> {
+export async function addGoalRule(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string } & { form: string; goal: number }): Promise<AddGoalRuleResult> {
+  const { companyId } = input;
   if (!Number.isSafeInteger(input.goal) || input.goal < 1 || input.goal > MAX_GOAL) {
     throw validationError([{ path: 'goal', code: input.goal > MAX_GOAL ? 'too_large' : 'invalid_value', message: `must be a whole number from 1 to ${MAX_GOAL}` }]);
   }
-  const form = await findFormByIdOrSlug(db, companyId, input.form);
+  const form = await findFormByIdOrSlug(db, deps, { companyId, idOrSlug: input.form });
   if (!form) throw notFound('Form');
   const id = deps.newId();
   await db.insert(formAlertRules).values({ id, companyId, formId: form.id, goal: input.goal, armed: true, createdAt: deps.clock.now() });

@@ -1,3 +1,4 @@
+import type { NoDeps } from '../../lib/service.js';
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { notFound } from '../../lib/errors.js';
@@ -6,9 +7,10 @@ import { findGoalRules, type GoalRule } from './goal-rule.js';
 import { formAlertRules } from './table.js';
 
 /** The company's rules, of one form (id or slug) or of all its forms, by form then goal. */
-export async function listGoalRules(db: DbOrTx, companyId: string, filter: { form?: string } = {}): Promise<GoalRule[]> {
-  if (filter.form === undefined) return findGoalRules(db, companyId);
-  const form = await findFormByIdOrSlug(db, companyId, filter.form);
+export async function listGoalRules(db: DbOrTx, deps: NoDeps, input: { companyId: string } & { form?: string }): Promise<GoalRule[]> {
+  const { companyId } = input;
+  if (input.form === undefined) return findGoalRules(db, companyId);
+  const form = await findFormByIdOrSlug(db, deps, { companyId, idOrSlug: input.form });
   if (!form) throw notFound('Form');
   return findGoalRules(db, companyId, eq(formAlertRules.formId, form.id));
 }

@@ -27,10 +27,10 @@ function respond(survey: Survey) {
   t.clock.advance(1000);
   return submit(survey);
 }
-const addGoal = (companyId: string, survey: Survey, goal: number) => addGoalRule(t.ctx.db, t.ctx, companyId, { form: survey.form.slug, goal });
+const addGoal = (companyId: string, survey: Survey, goal: number) => addGoalRule(t.ctx.db, t.ctx, { companyId, form: survey.form.slug, goal });
 
 async function ruleOf(companyId: string, id: string) {
-  return (await listGoalRules(t.ctx.db, companyId)).find((rule) => rule.id === id)!;
+  return (await listGoalRules(t.ctx.db, t.ctx, { companyId })).find((rule) => rule.id === id)!;
 }
 
 describe('form.goal_reached', () => {
@@ -73,7 +73,7 @@ describe('form.goal_reached', () => {
     expect(await goalEvents(token)).toHaveLength(2);
 
     // Reset re-arms it: the next crossing (3 → 2 → 3 again) fires with the count at that moment.
-    expect(await resetGoalRule(t.ctx.db, company.id, three.id)).toMatchObject({ id: three.id, armed: true, reachedCount: 3 });
+    expect(await resetGoalRule(t.ctx.db, t.ctx, { companyId: company.id, ruleId: three.id })).toMatchObject({ id: three.id, armed: true, reachedCount: 3 });
     await respond(survey); // 4: no crossing of 3 (it was already reached)
     expect(await goalEvents(token)).toHaveLength(2);
     await t.ctx.db.transaction((tx) => deleteResponse(tx, company.id, ids[0]));
@@ -89,7 +89,7 @@ describe('form.goal_reached', () => {
     const added = await addGoal(company.id, survey, 2);
     expect(added).toMatchObject({ responseCount: 4, rule: { goal: 2, armed: true, reachedAt: null, reachedCount: null } });
     const fifth = await respond(survey);
-    await resetGoalRule(t.ctx.db, company.id, added.rule.id);
+    await resetGoalRule(t.ctx.db, t.ctx, { companyId: company.id, ruleId: added.rule.id });
     await respond(survey);
     expect(await goalEvents(token)).toEqual([]);
 
@@ -131,12 +131,12 @@ describe('alert rules', () => {
     const { rule } = await addGoal(company.id, survey, 10);
 
     const other = await t.company();
-    await expect(addGoalRule(t.ctx.db, t.ctx, other.id, { form: survey.form.id, goal: 3 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(listGoalRules(t.ctx.db, other.id, { form: survey.form.slug })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(resetGoalRule(t.ctx.db, other.id, rule.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(resetGoalRule(t.ctx.db, company.id, 'not-a-uuid')).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    expect(await listGoalRules(t.ctx.db, other.id)).toEqual([]);
-    expect(await listGoalRules(t.ctx.db, company.id, { form: survey.form.id })).toEqual([
+    await expect(addGoalRule(t.ctx.db, t.ctx, { companyId: other.id, form: survey.form.id, goal: 3 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(listGoalRules(t.ctx.db, t.ctx, { companyId: other.id, form: survey.form.slug })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(resetGoalRule(t.ctx.db, t.ctx, { companyId: other.id, ruleId: rule.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(resetGoalRule(t.ctx.db, t.ctx, { companyId: company.id, ruleId: 'not-a-uuid' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await listGoalRules(t.ctx.db, t.ctx, { companyId: other.id })).toEqual([]);
+    expect(await listGoalRules(t.ctx.db, t.ctx, { companyId: company.id, form: survey.form.id })).toEqual([
       { id: rule.id, formId: survey.form.id, formSlug: survey.form.slug, goal: 10, armed: true, reachedAt: null, reachedCount: null, createdAt: t.clock.now() },
     ]);
   });

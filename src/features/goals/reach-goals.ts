@@ -31,6 +31,6 @@ export const reachGoals: ResponseConsumer = {
     if (rows.length === 0) return;
     const [form] = await tx.select({ name: forms.name }).from(forms).where(and(eq(forms.companyId, companyId), eq(forms.id, formId)));
     const data = rows.map((rule) => goalReachedData({ formId, formName: form.name, responseCount: rule.goal, goal: rule.goal, alertRuleId: rule.id }));
-    await emitEvents(tx, deps, companyId, 'form.goal_reached', data);
+    await emitEvents(tx, deps, { companyId, type: 'form.goal_reached', data });
   },
 };

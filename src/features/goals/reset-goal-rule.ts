@@ -1,3 +1,4 @@
+import type { NoDeps } from '../../lib/service.js';
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { notFound } from '../../lib/errors.js';
@@ -10,7 +11,8 @@ import { formAlertRules } from './table.js';
  * below the goal to at least the goal). Resetting an armed rule changes nothing. The last crossing
  * stays on record until the next one replaces it.
  */
-export async function resetGoalRule(db: DbOrTx, companyId: string, ruleId: string): Promise<GoalRule> {
+export async function resetGoalRule(db: DbOrTx, _deps: NoDeps, input: { companyId: string; ruleId: string }): Promise<GoalRule> {
+  const { companyId, ruleId } = input;
   if (!isUuid(ruleId)) throw notFound('Alert rule');
   const where = and(eq(formAlertRules.companyId, companyId), eq(formAlertRules.id, ruleId));
   const updated = await db.update(formAlertRules).set({ armed: true }).where(where).returning({ id: formAlertRules.id });

@@ -12,8 +12,8 @@ export const DEMO_GOAL_FORMS = ['term-evaluation', 'library-services'];
  */
 export const seedDemoGoals: DemoSeeder = async (ctx, company) => {
   for (const slug of DEMO_GOAL_FORMS) {
-    const form = await findFormBySlug(ctx.db, company.id, slug);
+    const form = await findFormBySlug(ctx.db, ctx, { companyId: company.id, slug });
     if (!form) throw new Error(`the demo form ${slug} is missing (the forms seeder runs first)`);
-    await addGoalRule(ctx.db, ctx, company.id, { form: form.id, goal: form.responseCount + 1 });
+    await addGoalRule(ctx.db, ctx, { companyId: company.id, form: form.id, goal: form.responseCount + 1 });
   }
 };

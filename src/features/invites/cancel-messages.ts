@@ -1,3 +1,4 @@
+import { noDeps } from '../../lib/service.js';
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { settleQuota } from './quota.js';
@@ -8,11 +9,8 @@ import { settleQuota } from './quota.js';
  * worker holds right now is cancelled too: its record step sees the status and sends nothing more.
  */
 export function cancelPendingMessages(tx: DbOrTx, where: SQL, now: Date): Promise<number> {
-  return settleQuota(
-    tx,
-    sql`UPDATE invite_messages SET status = 'cancelled', completed_at = ${now}, lease_until = NULL
+  return settleQuota(tx, noDeps, { messages: sql`UPDATE invite_messages SET status = 'cancelled', completed_at = ${now}, lease_until = NULL
          WHERE status = 'pending' AND ${where}
-        RETURNING company_id, quota_period`,
-    false,
+        RETURNING company_id, quota_period`, consume: false }
   );
 }

@@ -1,3 +1,4 @@
+import { noDeps } from '../../lib/service.js';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
@@ -17,7 +18,7 @@ export function newInviteToken(): string {
 
 /** The rules of new invites on this form: its dims with source "invite", the company's country. */
 export async function inviteRules(db: DbOrTx, companyId: string, form: FormRecord, now: Date): Promise<InviteRules> {
-  const { defaultCountry } = await readCompanySettings(db, companyId);
+  const { defaultCountry } = await readCompanySettings(db, noDeps, { companyId });
   return { companyId, inviteDims: form.dims.filter((dim) => dim.source === 'invite'), defaultCountry, now };
 }
 
@@ -26,8 +27,9 @@ export async function inviteRules(db: DbOrTx, companyId: string, form: FormRecor
  * unique indexes judge it, and ON CONFLICT DO NOTHING turns their verdict into 409
  * DUPLICATE_INVITE, so of any number of concurrent creations for one contact exactly one wins.
  */
-export async function createInvite(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, companyId: string, formId: string, input: CreateInviteInput): Promise<InviteRow> {
-  const form = await findForm(db, companyId, formId);
+export async function createInvite(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string; formId: string } & CreateInviteInput): Promise<InviteRow> {
+  const { companyId, formId } = input;
+  const form = await findForm(db, deps, { companyId, id: formId });
   if (!form) throw notFound('Form');
   const now = deps.clock.now();
   const prepared = await prepareInvite(db, await inviteRules(db, companyId, form, now), input);

@@ -57,10 +57,10 @@ describe('POST /v1/forms/{id}/invites', () => {
   });
 
   it("reads phones without + in the company's default country", async () => {
-    await updateCompanySettings(t.ctx.db, t.ctx, s.company.id, { defaultCountry: 'PT' });
+    await updateCompanySettings(t.ctx.db, t.ctx, { companyId: s.company.id, patch: { defaultCountry: 'PT' } });
     const res = await t.post(s.token, s.invites, { phone: '912 345 678' });
     expect(res.json().data.phone).toBe('+351912345678');
-    await updateCompanySettings(t.ctx.db, t.ctx, s.company.id, { defaultCountry: 'BR' });
+    await updateCompanySettings(t.ctx.db, t.ctx, { companyId: s.company.id, patch: { defaultCountry: 'BR' } });
   });
 
   it('answers 409 DUPLICATE_INVITE for the same e-mail (any spelling) or the same phone on the form', async () => {

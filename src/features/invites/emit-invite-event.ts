@@ -13,16 +13,15 @@ export type InviteWithForm = InviteRow & { formName: string | null };
 export async function emitInviteEvent(
   tx: Tx,
   deps: EmitDeps,
-  type: InviteEventType,
-  invite: InviteRow,
-  formName: string | null,
-  failReason?: FailReason,
+  input: { type: InviteEventType; invite: InviteRow; formName: string | null; failReason?: FailReason },
 ): Promise<void> {
-  await emitInviteEvents(tx, deps, type, [{ ...invite, formName }], failReason);
+  const { type, invite, formName, failReason } = input;
+  await emitInviteEvents(tx, deps, { type, invites: [{ ...invite, formName }], failReason });
 }
 
 /** emitInviteEvent for many invites (of any companies) at once: one statement whatever their number. */
-export async function emitInviteEvents(tx: Tx, deps: EmitDeps, type: InviteEventType, invites: readonly InviteWithForm[], failReason?: FailReason): Promise<void> {
+export async function emitInviteEvents(tx: Tx, deps: EmitDeps, input: { type: InviteEventType; invites: readonly InviteWithForm[]; failReason?: FailReason }): Promise<void> {
+  const { type, invites, failReason } = input;
   const events = invites.map((invite) => {
     const input = {
       formId: invite.formId,
@@ -35,5 +34,5 @@ export async function emitInviteEvents(tx: Tx, deps: EmitDeps, type: InviteEvent
     const data = type === 'invite.failed' ? inviteEventData('invite.failed', { ...input, failReason: failReason! }) : inviteEventData(type, input);
     return buildEvent(deps, invite.companyId, type, data);
   });
-  await storeEvents(tx, deps.eventConsumers, events);
+  await storeEvents(tx, deps, { events });
 }

@@ -31,7 +31,7 @@ export async function expireInvites(db: Db, deps: EmitDeps): Promise<number> {
         RETURNING ${INVITE_COLUMNS}, f.name AS "formName"`);
       if (rows.length === 0) return 0;
       await cancelPendingMessages(tx, sql`invite_id = ANY(${`{${rows.map((row) => row.id).join(',')}}`}::uuid[])`, now);
-      for (const row of rows) await emitInviteEvent(tx, deps, 'invite.expired', row, row.formName);
+      for (const row of rows) await emitInviteEvent(tx, deps, { type: 'invite.expired', invite: row, formName: row.formName });
       return rows.length;
     });
     total += expired;

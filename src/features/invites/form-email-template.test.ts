@@ -22,9 +22,9 @@ describe("the form definition's e-mail block", () => {
   it('is imported, exported and used for the invitation, and never shown by the API', async () => {
     const { company, token } = await t.tenant();
     const survey = await createSurvey(t, company.id);
-    expect(await importForm(t.ctx.db, t.ctx, company.id, { ...SURVEY, email: EMAIL })).toMatchObject({ status: 'updated' });
-    expect((await exportForm(t.ctx.db, company.id, SURVEY.slug)).email).toEqual(EMAIL);
-    expect(await importForm(t.ctx.db, t.ctx, company.id, { ...SURVEY, email: EMAIL })).toMatchObject({ status: 'unchanged' });
+    expect(await importForm(t.ctx.db, t.ctx, { companyId: company.id, rawJson: { ...SURVEY, email: EMAIL } })).toMatchObject({ status: 'updated' });
+    expect((await exportForm(t.ctx.db, t.ctx, { companyId: company.id, idOrSlug: SURVEY.slug })).email).toEqual(EMAIL);
+    expect(await importForm(t.ctx.db, t.ctx, { companyId: company.id, rawJson: { ...SURVEY, email: EMAIL } })).toMatchObject({ status: 'unchanged' });
 
     const base = `/v1/forms/${survey.form.id}/invites`;
     const ana = (await t.post(token, base, { email: 'ana@school.edu', name: 'Ana', externalId: 'A-1' })).json().data;
@@ -38,7 +38,7 @@ describe("the form definition's e-mail block", () => {
     } finally {
       await loop.stop();
     }
-    const mail = (await listDevMail(t.ctx.db)).find((m) => m.to === 'ana@school.edu')!;
+    const mail = (await listDevMail(t.ctx.db, t.ctx)).find((m) => m.to === 'ana@school.edu')!;
     expect(mail.subject).toBe('Course survey: Ana, your turn');
     expect(mail.text).toContain(`Dear Ana,\nStudent A-1\nAnswer here: ${ana.url}`);
 
@@ -50,8 +50,8 @@ describe("the form definition's e-mail block", () => {
   it('is refused at import with the path of an unknown variable, and the stored form is left as it was', async () => {
     const { company } = await t.tenant();
     await createSurvey(t, company.id);
-    const error = await importForm(t.ctx.db, t.ctx, company.id, { ...SURVEY, email: { subject: 'Hi {{first_name}}' } }).catch((err: unknown) => err);
+    const error = await importForm(t.ctx.db, t.ctx, { companyId: company.id, rawJson: { ...SURVEY, email: { subject: 'Hi {{first_name}}' } } }).catch((err: unknown) => err);
     expect(error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ path: 'email.subject', code: 'unknown_reference' }] } });
-    expect((await exportForm(t.ctx.db, company.id, SURVEY.slug)).email).toBeUndefined();
+    expect((await exportForm(t.ctx.db, t.ctx, { companyId: company.id, idOrSlug: SURVEY.slug })).email).toBeUndefined();
   });
 });

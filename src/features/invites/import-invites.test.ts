@@ -14,7 +14,7 @@ afterAll(() => t.close());
 async function setup() {
   const tenant = await t.tenant();
   const survey = await createSurvey(t, tenant.company.id);
-  const run = (csv: string, form = survey.form, companyId = tenant.company.id) => importInvites(t.ctx.db, t.ctx, companyId, form, Readable.from([csv]));
+  const run = (csv: string, form = survey.form, companyId = tenant.company.id) => importInvites(t.ctx.db, t.ctx, { companyId, form, source: Readable.from([csv]) });
   return { ...tenant, survey, run };
 }
 

@@ -1,3 +1,4 @@
+import { noDeps } from '../../lib/service.js';
 import type { Readable } from 'node:stream';
 import { parse, type CsvError } from 'csv-parse';
 import { sql } from 'drizzle-orm';
@@ -87,7 +88,7 @@ function readRecord(record: Record<string, string>): { input: CreateInviteInput;
  */
 async function prepareChunk(db: Db, rules: InviteRules, rows: ReadRow[], reportInvalid: (line: number, errors: FieldError[]) => void, newId: IdGenerator): Promise<PendingInvite[]> {
   const readable = rows.filter((row) => row.errors.length === 0);
-  const resolved = await resolveEntityRefs(db, rules.companyId, readable.flatMap((row) => inviteEntityRefs(rules, row.input)));
+  const resolved = await resolveEntityRefs(db, noDeps, { companyId: rules.companyId, refs: readable.flatMap((row) => inviteEntityRefs(rules, row.input)) });
   const valid: PendingInvite[] = [];
   for (const { line, input, errors } of rows) {
     const prepared = errors.length > 0 ? { ok: false as const, errors } : prepareInviteResolved(rules, input, resolved);
@@ -127,11 +128,9 @@ async function insertChunk(db: Db, companyId: string, formId: string, batchId: s
 export async function importInvites(
   db: Db,
   deps: { clock: Clock; newId: IdGenerator },
-  companyId: string,
-  form: FormRecord | null,
-  source: Readable,
-  onProgress: (progress: ImportProgress) => void = () => undefined,
+  input: { companyId: string; form: FormRecord | null; source: Readable; onProgress?: (progress: ImportProgress) => void },
 ): Promise<ImportSummary> {
+  const { companyId, form, source, onProgress = () => undefined } = input;
   if (!form || form.companyId !== companyId) throw notFound('Form');
   const now = deps.clock.now();
   const rules = await inviteRules(db, companyId, form, now);

@@ -1,3 +1,4 @@
+import { noDeps } from '../../lib/service.js';
 import type { CountryCode } from 'libphonenumber-js';
 import type { DbOrTx } from '../../db/database.js';
 import type { FieldError } from '../../lib/errors.js';
@@ -38,7 +39,7 @@ export type PrepareResult = { ok: true; invite: PreparedInvite } | { ok: false; 
  * trimmed, lower-cased and E.164, dims canonical (entity ids), expiry in the future.
  */
 export async function prepareInvite(db: DbOrTx, rules: InviteRules, input: CreateInviteInput): Promise<PrepareResult> {
-  return prepareInviteResolved(rules, input, await resolveEntityRefs(db, rules.companyId, inviteEntityRefs(rules, input)));
+  return prepareInviteResolved(rules, input, await resolveEntityRefs(db, noDeps, { companyId: rules.companyId, refs: inviteEntityRefs(rules, input) }));
 }
 
 /** The entity references of an invite's dims: a bulk import resolves a whole chunk's in one query. */

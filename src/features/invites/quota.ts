@@ -1,3 +1,4 @@
+import { noDeps, type NoDeps } from '../../lib/service.js';
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { ApiError } from '../../lib/errors.js';
@@ -14,7 +15,8 @@ export interface QuotaStatus {
   period: string;
 }
 
-export async function quotaStatus(db: DbOrTx, companyId: string, limit: number, period: string): Promise<QuotaStatus> {
+export async function quotaStatus(db: DbOrTx, _deps: NoDeps, input: { companyId: string; limit: number; period: string }): Promise<QuotaStatus> {
+  const { companyId, limit, period } = input;
   const { rows } = await db.execute<{ used: number; reserved: number }>(
     sql`SELECT used, reserved FROM quota_usage WHERE company_id = ${companyId} AND period = ${period}`,
   );
@@ -38,7 +40,7 @@ export function reservationSql(companyId: string, limit: number, period: string,
 
 /** QUOTA_EXCEEDED with the consumption the refused caller saw. */
 export async function quotaExceeded(db: DbOrTx, companyId: string, limit: number, period: string, requested: number): Promise<ApiError> {
-  const status = await quotaStatus(db, companyId, limit, period);
+  const status = await quotaStatus(db, noDeps, { companyId, limit, period });
   return new ApiError('QUOTA_EXCEEDED', `The monthly message quota of ${limit} has room for ${Math.max(0, limit - status.used - status.reserved)} more; this send needs ${requested}.`, {
     ...status,
     requested,
@@ -68,7 +70,8 @@ export function quotaSettlement(messages: SQL, consume: boolean): SQL {
  * company_id and quota_period per message, possibly a data-modifying one such as an UPDATE ...
  * RETURNING; see quotaSettlement). One statement whatever the number of messages; answers how many.
  */
-export async function settleQuota(tx: DbOrTx, messages: SQL, consume: boolean): Promise<number> {
+export async function settleQuota(tx: DbOrTx, _deps: NoDeps, input: { messages: SQL; consume: boolean }): Promise<number> {
+  const { messages, consume } = input;
   const { rows } = await tx.execute<{ n: number }>(sql`
     WITH m AS (${messages}), u AS (${quotaSettlement(sql`m`, consume)})
     SELECT count(*)::int AS n FROM m`);

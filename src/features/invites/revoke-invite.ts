@@ -14,7 +14,8 @@ import { deleteDraft } from '../respondent/delete-draft.js';
  * The respondent's saved draft is deleted with it.
  * Revoking a revoked invite answers it again without a second event; a responded one is 409.
  */
-export async function revokeInvite(db: Db, deps: EmitDeps, companyId: string, inviteId: string): Promise<InviteRow> {
+export async function revokeInvite(db: Db, deps: EmitDeps, input: { companyId: string; inviteId: string }): Promise<InviteRow> {
+  const { companyId, inviteId } = input;
   if (!isUuid(inviteId)) throw notFound('Invite');
   const now = deps.clock.now();
   return db.transaction(async (tx) => {
@@ -30,8 +31,8 @@ export async function revokeInvite(db: Db, deps: EmitDeps, companyId: string, in
     if (row.previous === 'responded') throw new ApiError('ALREADY_RESPONDED', 'This invite has already become a response and cannot be revoked.');
     if (row.previous === 'revoked') return row;
     await cancelPendingMessages(tx, sql`company_id = ${companyId} AND invite_id = ${inviteId}`, now);
-    await deleteDraft(tx, companyId, inviteId);
-    await emitInviteEvent(tx, deps, 'invite.revoked', row, row.formName);
+    await deleteDraft(tx, deps, { companyId, inviteId });
+    await emitInviteEvent(tx, deps, { type: 'invite.revoked', invite: row, formName: row.formName });
     return row;
   });
 }

@@ -42,7 +42,7 @@ export async function inviteRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const row = await createInvite(app.ctx.db, app.ctx, request.auth.company.id, request.params.id, request.body);
+      const row = await createInvite(app.ctx.db, app.ctx, { companyId: request.auth.company.id, formId: request.params.id, ...request.body });
       return reply.code(201).send(ok(inviteView(row, views())));
     },
   );
@@ -106,7 +106,7 @@ export async function inviteRoutes(app: FastifyInstance) {
         },
       },
     },
-    async (request) => ok(await sendInvites(app.ctx.db, app.ctx, request.auth.company.id, request.params.id, request.body)),
+    async (request) => ok(await sendInvites(app.ctx.db, app.ctx, { companyId: request.auth.company.id, formId: request.params.id, ...request.body })),
   );
 
   app.post<{ Params: IdParamsType }>(
@@ -128,6 +128,6 @@ export async function inviteRoutes(app: FastifyInstance) {
         },
       },
     },
-    async (request) => ok(inviteView(await revokeInvite(app.ctx.db, app.ctx, request.auth.company.id, request.params.id), views())),
+    async (request) => ok(inviteView(await revokeInvite(app.ctx.db, app.ctx, { companyId: request.auth.company.id, inviteId: request.params.id }), views())),
   );
 }

@@ -39,15 +39,15 @@ async function deliverDueEmail(ctx: WorkerContext): Promise<void> {
  * created and ready for a first send.
  */
 export const seedDemoInvites: DemoSeeder = async (ctx, company) => {
-  const form = await findFormBySlug(ctx.db, company.id, DEMO_INVITE_FORM);
-  const { batchId } = await importInvites(ctx.db, ctx, company.id, form, Readable.from([CONTACTS]));
+  const form = await findFormBySlug(ctx.db, ctx, { companyId: company.id, slug: DEMO_INVITE_FORM });
+  const { batchId } = await importInvites(ctx.db, ctx, { companyId: company.id, form, source: Readable.from([CONTACTS]) });
   const { rows } = await ctx.db.execute<{ id: string; external_id: string }>(sql`SELECT id, external_id FROM invites WHERE batch_id = ${batchId}`);
   const id = Object.fromEntries(rows.map((r) => [r.external_id, r.id]));
   const send = (ids: string[], scheduleAt?: Date) =>
-    sendInvites(ctx.db, ctx, company.id, form!.id, { channel: 'email', inviteIds: ids, scheduleAt: scheduleAt?.toISOString() });
+    sendInvites(ctx.db, ctx, { companyId: company.id, formId: form!.id, channel: 'email', inviteIds: ids, scheduleAt: scheduleAt?.toISOString() });
 
   await send([id['S-1001'], id['S-1002']]);
   await deliverDueEmail(ctx);
   await send([id['S-1003']], new Date(ctx.clock.now().getTime() + 24 * 3600_000));
-  await revokeInvite(ctx.db, ctx, company.id, id['S-1004']);
+  await revokeInvite(ctx.db, ctx, { companyId: company.id, inviteId: id['S-1004'] });
 };

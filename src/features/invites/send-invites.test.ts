@@ -59,7 +59,7 @@ describe('POST /v1/forms/{id}/invites/send', () => {
     await t.ctx.db.execute(sql`UPDATE invites SET status = 'responded' WHERE id = ${responded}`);
     const expired = await s.create({ email: 'expired@school.edu', expiresAt: '2026-03-02T09:30:00.000Z' });
     const suppressed = await s.create({ email: 'bounced@school.edu' });
-    await suppress(t.ctx.db, t.ctx, s.company.id, ['bounced@school.edu'], 'bounced');
+    await suppress(t.ctx.db, t.ctx, { companyId: s.company.id, addresses: ['bounced@school.edu'], reason: 'bounced' });
     t.clock.set('2026-03-02T09:45:00.000Z');
 
     const res = await s.send({ channel: 'email' });
@@ -108,7 +108,7 @@ describe('POST /v1/forms/{id}/invites/send', () => {
 
   it('answers 403 QUOTA_EXCEEDED with the consumption and queues nothing when the send does not fit', async () => {
     const s = await setup();
-    await updateCompanySettings(t.ctx.db, t.ctx, s.company.id, { monthlyQuota: 3 });
+    await updateCompanySettings(t.ctx.db, t.ctx, { companyId: s.company.id, patch: { monthlyQuota: 3 } });
     const ids = await bulkInvites(s.company.id, s.survey.form.id, 5);
     const res = await s.send({ channel: 'email' });
     expect(res.statusCode).toBe(403);
@@ -120,7 +120,7 @@ describe('POST /v1/forms/{id}/invites/send', () => {
 
   it('never over-reserves: 20 concurrent sends racing for the last 100 units', async () => {
     const s = await setup();
-    await updateCompanySettings(t.ctx.db, t.ctx, s.company.id, { monthlyQuota: 1000 });
+    await updateCompanySettings(t.ctx.db, t.ctx, { companyId: s.company.id, patch: { monthlyQuota: 1000 } });
     await t.ctx.db.execute(sql`INSERT INTO quota_usage (company_id, period, used, reserved) VALUES (${s.company.id}, '2026-03', 900, 0)`);
     const ids = await bulkInvites(s.company.id, s.survey.form.id, 300);
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => s.send({ channel: 'email', inviteIds: ids.slice(i * 15, i * 15 + 15) })));
@@ -153,11 +153,7 @@ describe('POST /v1/forms/{id}/invites/send', () => {
     expect((await s.send({ channel: 'whatsapp' })).json().error.code).toBe('CHANNEL_NOT_CONFIGURED');
     expect((await s.send({ channel: 'whatsapp' })).statusCode).toBe(403);
 
-    await setWhatsappChannel(t.ctx.db, { clock: t.clock, secretKey: t.ctx.config.secretKey }, s.company.id, {
-      provider: 'cloud-api',
-      token: 'graph-token',
-      settings: { phoneNumberId: '1234567890', templates: ['survey_invite'] },
-    });
+    await setWhatsappChannel(t.ctx.db, { clock: t.clock, secretKey: t.ctx.config.secretKey }, { companyId: s.company.id, provider: 'cloud-api', token: 'graph-token', settings: { phoneNumberId: '1234567890', templates: ['survey_invite'] } });
     const none = await s.send({ channel: 'whatsapp' });
     expect(none.statusCode).toBe(400);
     expect(none.json().error.code).toBe('TEMPLATE_REQUIRED');

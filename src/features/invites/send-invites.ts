@@ -1,3 +1,4 @@
+import { noDeps } from '../../lib/service.js';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { uuidv7SqlAt } from '../../db/uuidv7-sql.js';
@@ -37,7 +38,7 @@ async function channelTemplates(db: Db, companyId: string, form: FormRecord, inp
     const email = formEmailTemplate(form);
     return { texts: [email.subject, email.body], path: 'email', template: null };
   }
-  const channel = await findWhatsappChannel(db, companyId);
+  const channel = await findWhatsappChannel(db, noDeps, { companyId });
   if (!channel) throw new ApiError('CHANNEL_NOT_CONFIGURED', 'The WhatsApp channel is not configured for this company.');
   if (channel.provider === 'gateway') return { texts: [channel.settings.text ?? DEFAULT_GATEWAY_TEXT], path: 'text', template: input.template ?? null };
   const template = input.template;
@@ -84,8 +85,9 @@ function selectionSql(companyId: string, input: SendInvitesInput): SQL {
  * invite_messages due at scheduleAt (or now); the outbound loop sends it. Created and failed
  * invites become queued.
  */
-export async function sendInvites(db: Db, deps: { clock: Clock; newId: IdGenerator }, companyId: string, formId: string, input: SendInvitesInput): Promise<SendResultData> {
-  const form = await findForm(db, companyId, formId);
+export async function sendInvites(db: Db, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string; formId: string } & SendInvitesInput): Promise<SendResultData> {
+  const { companyId, formId } = input;
+  const form = await findForm(db, deps, { companyId, id: formId });
   if (!form) throw notFound('Form');
   const errors = selectionErrors(input);
   const { texts, path, template } = await channelTemplates(db, companyId, form, input);
@@ -97,7 +99,7 @@ export async function sendInvites(db: Db, deps: { clock: Clock; newId: IdGenerat
   const scheduleAt = input.scheduleAt ? new Date(input.scheduleAt) : null;
   const dueAt = scheduleAt && scheduleAt > now ? scheduleAt : now;
   const period = quotaPeriod(now);
-  const { monthlyQuota } = await readCompanySettings(db, companyId);
+  const { monthlyQuota } = await readCompanySettings(db, deps, { companyId });
   const batchId = deps.newId();
 
   return db.transaction(async (tx) => {

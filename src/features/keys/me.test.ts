@@ -48,7 +48,7 @@ describe('GET /v1/me', () => {
     const company = await t.company();
     const { token, id } = await t.key(company.id);
     expect((await t.get(token, '/v1/me')).statusCode).toBe(200);
-    await revokeKey(t.ctx.db, t.ctx, company.id, id);
+    await revokeKey(t.ctx.db, t.ctx, { companyId: company.id, id });
     // The test clock stands still: only the notice can end the cached verification.
     await eventually(async () => (await t.get(token, '/v1/me')).statusCode === 401);
   });

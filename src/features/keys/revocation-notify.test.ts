@@ -27,7 +27,7 @@ describe('key changes reach the key cache of every instance at once', () => {
     const company = await t.company();
     const { token, id } = await t.key(company.id);
     expect([await status(t.app, token), await status(second, token)]).toEqual([200, 200]);
-    await revokeKey(t.ctx.db, t.ctx, company.id, id);
+    await revokeKey(t.ctx.db, t.ctx, { companyId: company.id, id });
     await eventually(async () => (await status(t.app, token)) === 401 && (await status(second, token)) === 401);
   });
 

@@ -7,7 +7,8 @@ import { notFound } from '../../lib/errors.js';
 import { publicKey } from './create-key.js';
 
 /** Revokes a key of the company (idempotent: a revoked key keeps its first revocation time). */
-export async function revokeKey(db: DbOrTx, deps: { clock: Clock }, companyId: string, id: string) {
+export async function revokeKey(db: DbOrTx, deps: { clock: Clock }, input: { companyId: string; id: string }) {
+  const { companyId, id } = input;
   if (!isUuid(id)) throw notFound('API key');
   const [row] = await db
     .update(apiKeys)

@@ -1,3 +1,4 @@
+import type { NoDeps } from '../../lib/service.js';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 
@@ -24,7 +25,8 @@ export interface WhatsappChannel {
 
 export const DEFAULT_GATEWAY_TEXT = '{{formName}}: {{url}}';
 
-export async function findWhatsappChannel(db: DbOrTx, companyId: string): Promise<WhatsappChannel | null> {
+export async function findWhatsappChannel(db: DbOrTx, _deps: NoDeps, input: { companyId: string }): Promise<WhatsappChannel | null> {
+  const { companyId } = input;
   const { rows } = await db.execute<{ provider: WhatsappProvider; settings: WhatsappSettings; credentials_sealed: Buffer }>(
     sql`SELECT provider, settings, credentials_sealed FROM messaging_channels WHERE company_id = ${companyId} AND channel = 'whatsapp'`,
   );

@@ -26,10 +26,10 @@ export async function devMailRoutes(app: FastifyInstance) {
   if (app.ctx.config.production) return;
   const hidden = { hide: true };
   app.get('/dev/mail', { schema: hidden }, async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').send(Mustache.render(LIST, { mails: await listDevMail(app.ctx.db, 100) }, {}, htmlEscaping)),
+    reply.type('text/html; charset=utf-8').send(Mustache.render(LIST, { mails: await listDevMail(app.ctx.db, app.ctx, { limit: 100 }) }, {}, htmlEscaping)),
   );
   app.get<{ Params: { id: string } }>('/dev/mail/:id', { schema: hidden }, async (request, reply) => {
-    const mail = await findDevMail(app.ctx.db, request.params.id);
+    const mail = await findDevMail(app.ctx.db, app.ctx, { id: request.params.id });
     reply.type('text/html; charset=utf-8');
     if (!mail) return reply.code(404).send('<!DOCTYPE html><title>Not found</title><p>No such message.</p>');
     const headerList = Object.entries(mail.headers).map(([name, value]) => ({ name, value }));

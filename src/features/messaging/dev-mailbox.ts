@@ -1,3 +1,4 @@
+import type { NoDeps } from '../../lib/service.js';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
@@ -34,12 +35,14 @@ export type DevMail = {
 const COLUMNS = sql.raw(`id, message_id AS "messageId", sender AS "from", recipient AS "to", subject, text_body AS text, html_body AS html, headers,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"`);
 
-export async function listDevMail(db: DbOrTx, limit = 50): Promise<DevMail[]> {
+export async function listDevMail(db: DbOrTx, _deps: NoDeps, input: { limit?: number } = {}): Promise<DevMail[]> {
+  const { limit = 50 } = input;
   const { rows } = await db.execute<DevMail>(sql`SELECT ${COLUMNS} FROM dev_mail ORDER BY created_at DESC, id DESC LIMIT ${limit}`);
   return rows;
 }
 
-export async function findDevMail(db: DbOrTx, id: string): Promise<DevMail | null> {
+export async function findDevMail(db: DbOrTx, _deps: NoDeps, input: { id: string }): Promise<DevMail | null> {
+  const { id } = input;
   if (!/^[0-9a-f-]{36}$/.test(id)) return null;
   const { rows } = await db.execute<DevMail>(sql`SELECT ${COLUMNS} FROM dev_mail WHERE id = ${id}`);
   return rows[0] ?? null;

@@ -193,7 +193,7 @@ describe('e-mail through the outbound loop', () => {
   it('an address suppressed after the send call is not mailed when its turn comes: invite.failed (suppressed), unit returned', async () => {
     const s = await setup();
     await s.send();
-    await suppress(t.ctx.db, t.ctx, s.company.id, ['ana@school.edu'], 'unsubscribed');
+    await suppress(t.ctx.db, t.ctx, { companyId: s.company.id, addresses: ['ana@school.edu'], reason: 'unsubscribed' });
     await (await startLoop()).drain();
     expect(sink.received).toHaveLength(0);
     const after = await state(s.company.id, s.invite.id);
@@ -206,7 +206,7 @@ describe('e-mail through the outbound loop', () => {
     await s.send();
     loop = await startOutboundLoop(t.ctx, emailKind(t.ctx), { listen: false, pollIntervalMs: null });
     await loop.drain();
-    const [mail] = await listDevMail(t.ctx.db);
+    const [mail] = await listDevMail(t.ctx.db, t.ctx);
     expect(mail).toMatchObject({ to: 'dev@school.edu', headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } });
     expect(mail.html).toContain(s.invite.url);
     expect((await state(s.company.id, s.invite.id)).status).toBe('sent');

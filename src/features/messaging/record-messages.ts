@@ -78,11 +78,11 @@ const messageSql = (item: ClaimedMessage) => sql`SELECT company_id, quota_period
 async function recordOne(tx: Tx, ctx: WorkerContext, item: ClaimedMessage, result: Exclude<MessageResult, { outcome: 'sent' }>, now: Date, random: () => number): Promise<void> {
   if (result.outcome === 'blocked') {
     if (!(await finish(tx, item, 'cancelled', now, { error: result.reason }))) return;
-    await settleQuota(tx, messageSql(item), false);
+    await settleQuota(tx, ctx, { messages: messageSql(item), consume: false });
     // Revoke and expiry have their own events; a suppression found now is this message's failure.
     if (result.reason === 'suppressed') {
       const invite = await moveInvite(tx, item, 'failed', now);
-      await emitInviteEvent(tx, ctx, 'invite.failed', invite, invite.formName, 'suppressed');
+      await emitInviteEvent(tx, ctx, { type: 'invite.failed', invite, formName: invite.formName, failReason: 'suppressed' });
     }
     return;
   }
@@ -95,9 +95,9 @@ async function recordOne(tx: Tx, ctx: WorkerContext, item: ClaimedMessage, resul
   }
   // A permanent failure consumes its unit: the provider was asked.
   if (!(await finish(tx, item, 'failed', now, { error: result.error }))) return;
-  await settleQuota(tx, messageSql(item), true);
+  await settleQuota(tx, ctx, { messages: messageSql(item), consume: true });
   const invite = await moveInvite(tx, item, 'failed', now);
-  await emitInviteEvent(tx, ctx, 'invite.failed', invite, invite.formName, 'send_failed');
+  await emitInviteEvent(tx, ctx, { type: 'invite.failed', invite, formName: invite.formName, failReason: 'send_failed' });
 }
 
 /**
@@ -111,7 +111,7 @@ export async function recordMessages(ctx: WorkerContext, items: { item: ClaimedM
   const sent = items.flatMap(({ item, result }) => (result.outcome === 'sent' ? [{ item, providerMessageId: result.providerMessageId }] : []));
   await ctx.db.transaction(async (tx) => {
     await tx.execute(sql`SELECT ${sql.raw(ASYNC_COMMIT)}`);
-    if (sent.length > 0) await emitInviteEvents(tx, ctx, 'invite.sent', await recordSent(tx, sent, now));
+    if (sent.length > 0) await emitInviteEvents(tx, ctx, { type: 'invite.sent', invites: await recordSent(tx, sent, now) });
     for (const { item, result } of items) if (result.outcome !== 'sent') await recordOne(tx, ctx, item, result, now, random);
   });
 }

@@ -1,3 +1,4 @@
+import type { NoDeps } from '../../lib/service.js';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
@@ -32,7 +33,8 @@ function channelErrors(input: WhatsappChannelInput): FieldError[] {
 }
 
 /** Sets (or replaces) the company's WhatsApp channel; the token is sealed like webhook secrets. */
-export async function setWhatsappChannel(db: DbOrTx, deps: { clock: Clock; secretKey: string }, companyId: string, input: WhatsappChannelInput): Promise<void> {
+export async function setWhatsappChannel(db: DbOrTx, deps: { clock: Clock; secretKey: string }, input: { companyId: string } & WhatsappChannelInput): Promise<void> {
+  const { companyId } = input;
   const errors = channelErrors(input);
   if (errors.length > 0) throw validationError(errors);
   const sealed = secretBox(deps.secretKey).seal(input.token, channelSecretContext(companyId));
@@ -43,7 +45,8 @@ export async function setWhatsappChannel(db: DbOrTx, deps: { clock: Clock; secre
       SET provider = EXCLUDED.provider, settings = EXCLUDED.settings, credentials_sealed = EXCLUDED.credentials_sealed, updated_at = EXCLUDED.updated_at`);
 }
 
-export async function removeWhatsappChannel(db: DbOrTx, companyId: string): Promise<boolean> {
+export async function removeWhatsappChannel(db: DbOrTx, _deps: NoDeps, input: { companyId: string }): Promise<boolean> {
+  const { companyId } = input;
   const { rows } = await db.execute(sql`DELETE FROM messaging_channels WHERE company_id = ${companyId} AND channel = 'whatsapp' RETURNING 1`);
   return rows.length > 0;
 }

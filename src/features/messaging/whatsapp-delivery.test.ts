@@ -41,9 +41,9 @@ afterAll(async () => {
 async function setup(provider: 'cloud-api' | 'gateway') {
   const tenant = await t.tenant();
   const survey = await createSurvey(t, tenant.company.id);
-  await setWhatsappChannel(t.ctx.db, { clock: t.clock, secretKey: t.ctx.config.secretKey }, tenant.company.id, provider === 'cloud-api'
+  await setWhatsappChannel(t.ctx.db, { clock: t.clock, secretKey: t.ctx.config.secretKey }, { companyId: tenant.company.id, ...provider === 'cloud-api'
     ? { provider, token: 'graph-token', settings: { phoneNumberId: '555', templates: ['survey_invite'] } }
-    : { provider, token: 'gw-token', settings: { url: `${base}/gateway`, text: 'Hi {{name}}: {{url}}' } });
+    : { provider, token: 'gw-token', settings: { url: `${base}/gateway`, text: 'Hi {{name}}: {{url}}' } } });
   const basePath = `/v1/forms/${survey.form.id}/invites`;
   const invite = (await t.post(tenant.token, basePath, { phone: '+5511987654321', name: 'Ana' })).json().data;
   const send = (body: object) => t.post(tenant.token, `${basePath}/send`, { channel: 'whatsapp', ...body });
@@ -102,12 +102,12 @@ describe('WhatsApp through the outbound loop', () => {
     const loop = await startOutboundLoop(t.ctx, whatsappKind(t.ctx), { listen: false, pollIntervalMs: null });
     await s.send({});
     await loop.drain();
-    await setWhatsappChannel(t.ctx.db, { clock: t.clock, secretKey: t.ctx.config.secretKey }, s.company.id, { provider: 'gateway', token: 'rotated', settings: { url: `${base}/gateway` } });
+    await setWhatsappChannel(t.ctx.db, { clock: t.clock, secretKey: t.ctx.config.secretKey }, { companyId: s.company.id, provider: 'gateway', token: 'rotated', settings: { url: `${base}/gateway` } });
     await s.send({ filter: { statuses: ['sent'] } });
     await loop.drain();
     expect(received.map((r) => r.auth)).toEqual(['Bearer gw-token', 'Bearer rotated']);
     await s.send({ filter: { statuses: ['sent'] } });
-    expect(await removeWhatsappChannel(t.ctx.db, s.company.id)).toBe(true);
+    expect(await removeWhatsappChannel(t.ctx.db, t.ctx, { companyId: s.company.id })).toBe(true);
     await loop.drain();
     await loop.stop();
     expect(received).toHaveLength(2);

@@ -41,6 +41,6 @@ export async function stampStage(tx: Tx, deps: EmitDeps, inviteId: string, stage
     .where(and(eq(invites.id, inviteId), isNull(STAMP[stage]), liveInvite(now)))
     .returning();
   if (!row) return null;
-  await emitInviteEvent(tx, deps, `invite.${stage}`, inviteRow(row), formName);
+  await emitInviteEvent(tx, deps, { type: `invite.${stage}`, invite: inviteRow(row), formName });
   return row;
 }

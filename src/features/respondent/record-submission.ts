@@ -14,12 +14,7 @@ export type SubmissionDeps = RecordResponseDeps & EmitDeps;
  */
 export async function recordSubmission(tx: Tx, deps: SubmissionDeps, form: FormRecord, input: Omit<RecordResponseInput, 'form'>) {
   const response = await recordResponse(tx, deps, { ...input, form });
-  await emitEvent(
-    tx,
-    deps,
-    form.companyId,
-    'response.created',
-    responseCreatedData({
+  await emitEvent(tx, deps, { companyId: form.companyId, type: 'response.created', data: responseCreatedData({
       formId: form.id,
       formName: form.name,
       formSlug: form.slug,
@@ -32,7 +27,7 @@ export async function recordSubmission(tx: Tx, deps: SubmissionDeps, form: FormR
       orgUnitId: response.orgUnitId,
       orgPath: response.orgPath,
       orgSource: response.orgSource as OrgSource,
-    }),
+    }) }
   );
   return response;
 }

@@ -1,3 +1,4 @@
+import { noDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import { validationError } from '../../lib/errors.js';
 import { canonicalDims } from '../dims/canonical-dims.js';
@@ -26,7 +27,7 @@ export async function answerDims(db: DbOrTx, form: FormRecord, answers: Answers)
     if (dim.source !== 'answer' || !dim.questionId || !Object.hasOwn(answers, dim.questionId)) continue;
     const answer = answers[dim.questionId];
     const raw = questions.get(dim.questionId)?.options?.find((option) => option.id === answer)?.key ?? answer;
-    const canonical = await canonicalDims(db, form.companyId, [dim], { [dim.key]: raw });
+    const canonical = await canonicalDims(db, noDeps, { companyId: form.companyId, declaredDims: [dim], rawDims: { [dim.key]: raw } });
     if (!canonical.ok) continue;
     Object.assign(result.dims, canonical.dims);
     if (canonical.orgUnit) result.org = { unitId: canonical.orgUnit.id, path: canonical.orgUnit.orgPath, source: 'answer' };
@@ -42,7 +43,7 @@ export function declaredDims(form: FormRecord, dims: Record<string, string>, sou
 
 /** Public-link parameters as canonical dims: only dims with source "link" may be set; a unit gives the org (orgSource link). */
 export async function linkDims(db: DbOrTx, form: FormRecord, given: unknown): Promise<ResponseDims> {
-  const canonical = await canonicalDims(db, form.companyId, form.content.dims.filter((dim) => dim.source === 'link'), given);
+  const canonical = await canonicalDims(db, noDeps, { companyId: form.companyId, declaredDims: form.content.dims.filter((dim) => dim.source === 'link'), rawDims: given });
   if (!canonical.ok) throw validationError(canonical.errors, 'The dims are invalid.');
   return { dims: canonical.dims, org: canonical.orgUnit ? { unitId: canonical.orgUnit.id, path: canonical.orgUnit.orgPath, source: 'link' } : null };
 }

@@ -147,7 +147,7 @@ describe('GET /v1/forms/{id}/responses: cursor rules of the spec', () => {
       for (const query of ['limit=1', 'limit=1&dim.cohortYear=2026', 'limit=1&dim.cohortYear=2025&from=2026-01-01', 'limit=1&dim.cohortYear=2026&from=2026-01-02', 'limit=1&dim.cohortYear=2026&from=2026-01-01&to=2026-12-31']) {
         expectError(await getPage(token, responsesUrl(survey, `${query}&cursor=${cursor}`)), 400, 'INVALID_CURSOR');
       }
-      const other = await importForm(t.ctx.db, t.ctx, company.id, { slug: 'other', name: 'Other', sections: [{ key: 's', name: 'S', questions: [] }] });
+      const other = await importForm(t.ctx.db, t.ctx, { companyId: company.id, rawJson: { slug: 'other', name: 'Other', sections: [{ key: 's', name: 'S', questions: [] }] } });
       expectError(await getPage(token, `/v1/forms/${other.id}/responses?limit=1&dim.cohortYear=2026&from=2026-01-01&cursor=${cursor}`), 400, 'INVALID_CURSOR');
     });
 

@@ -25,17 +25,13 @@ describe('recordResponse', () => {
       createdAt: new Date('2026-03-05T10:00:00.000Z'),
       completedAt: new Date('2026-03-05T10:00:00.000Z'),
     });
-    expect((await findForm(t.ctx.db, company.id, survey.form.id))!.responseCount).toBe(1);
+    expect((await findForm(t.ctx.db, t.ctx, { companyId: company.id, id: survey.form.id }))!.responseCount).toBe(1);
   });
 
   it('refuses answers that do not fit the form and dims the form does not declare', async () => {
     const company = await t.company();
     const survey = await createSurvey(t, company.id);
-    const error = await t.ctx.db.transaction((tx) => recordResponse(tx, t.ctx, {
-      form: survey.form,
-      answers: { [survey.commentId]: 42 },
-      dims: { campus: 'north' },
-    })).catch((err) => err);
+    const error = await t.ctx.db.transaction((tx) => recordResponse(tx, t.ctx, { form: survey.form, answers: { [survey.commentId]: 42 }, dims: { campus: 'north' } })).catch((err) => err);
     expect(error.code).toBe('VALIDATION_ERROR');
     expect(error.details.fields.map((f: { path: string; code: string }) => `${f.path}:${f.code}`).sort()).toEqual(
       [`answers.${survey.commentId}:invalid_type`, `answers.${survey.ratingId}:required`, 'dims.campus:unknown_field'].sort(),

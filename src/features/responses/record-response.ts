@@ -50,9 +50,8 @@ export interface RecordResponseDeps {
 export async function recordResponse(
   tx: Tx,
   deps: RecordResponseDeps,
-  input: RecordResponseInput,
   /** deferRollups: a bulk caller (the demo seeder) calls rebuildRollupsOfForm in the same transaction instead. */
-  options: { deferRollups?: boolean } = {},
+  input: RecordResponseInput & { deferRollups?: boolean },
 ) {
   const dims = input.dims ?? {};
   const errors = [...validateAnswers(input.form.content, input.answers), ...undeclaredDimErrors(input.form, dims)];
@@ -75,7 +74,7 @@ export async function recordResponse(
       createdAt: now,
     })
     .returning();
-  if (!options.deferRollups) await applyResponseToRollups(tx, input.form.content, row);
+  if (!input.deferRollups) await applyResponseToRollups(tx, deps, { form: input.form.content, response: row });
   const consumerDeps = { clock: deps.clock, newId: deps.newId, eventConsumers: deps.eventConsumers ?? [] };
   for (const consumer of deps.responseConsumers ?? []) await consumer.onResponse(tx, consumerDeps, row, input.form);
   return row;

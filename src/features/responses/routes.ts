@@ -102,6 +102,6 @@ export async function responseRoutes(app: FastifyInstance) {
         },
       },
     },
-    async (request) => ok(await getResponse(app.ctx.db, request.auth.company.id, request.params.id)),
+    async (request) => ok(await getResponse(app.ctx.db, app.ctx, { companyId: request.auth.company.id, id: request.params.id })),
   );
 }

@@ -39,7 +39,7 @@ describe('demo responses', () => {
   it('answer each form validly and stamp canonical dims: entity ids, decimal numbers, YYYY-MM-DD dates', async () => {
     const entityIds = new Set((await query('SELECT id FROM entities WHERE company_id = $1')).map((row) => row.id));
     for (const slug of ['term-evaluation', 'orientation-week-2025']) {
-      const form = (await findFormBySlug(t.ctx.db, company.id, slug))!;
+      const form = (await findFormBySlug(t.ctx.db, t.ctx, { companyId: company.id, slug }))!;
       const responses = await query('SELECT answers, dims, org_unit_id FROM responses WHERE form_id = $1', [form.id]);
       for (const response of responses) {
         expect(validateAnswers(form.content, response.answers)).toEqual([]);
@@ -58,7 +58,7 @@ describe('demo responses', () => {
 
   it('are scanned by the API with a dim filter', async () => {
     const { token } = await t.key(company.id);
-    const form = (await findFormBySlug(t.ctx.db, company.id, 'term-evaluation'))!;
+    const form = (await findFormBySlug(t.ctx.db, t.ctx, { companyId: company.id, slug: 'term-evaluation' }))!;
     const [{ course }] = await query(`SELECT dims->>'course' AS course FROM responses WHERE form_id = $1 AND dims ? 'course' LIMIT 1`, [form.id]);
     const res = await t.get(token, `/v1/forms/${form.id}/responses?dim.course=${course}&include=answers`);
     expect(res.statusCode).toBe(200);

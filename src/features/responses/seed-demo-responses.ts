@@ -1,3 +1,4 @@
+import { noDeps } from '../../lib/service.js';
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { forms } from '../../db/schema.js';
@@ -164,9 +165,9 @@ async function seedForm(db: Db, form: FormRecord, entities: EntitiesByKind, nowM
       clock.set(at);
       const answers = demoAnswers(random, form.content, at);
       const { dims, org } = demoDims(random, form, answers, entities, at);
-      await recordResponse(tx, deps, { form, answers, dims, org, respondent: demoRespondent(random, form, n) }, { deferRollups: true });
+      await recordResponse(tx, deps, { form, answers, dims, org, respondent: demoRespondent(random, form, n), deferRollups: true });
     }
-    await rebuildRollupsOfForm(tx, form.companyId, form.id, form.content);
+    await rebuildRollupsOfForm(tx, noDeps, { companyId: form.companyId, formId: form.id, form: form.content });
   });
 }
 
@@ -174,7 +175,7 @@ export const seedDemoResponses: DemoSeeder = async (ctx, company) => {
   // The forms seeder ran first (demoSeeders order); without forms there is nothing to answer.
   const demoForms = await ctx.db.select().from(forms).where(eq(forms.companyId, company.id)).orderBy(asc(forms.slug));
   const entities: EntitiesByKind = new Map();
-  for (const entity of await listEntities(ctx.db, company.id)) entities.set(entity.kind, [...(entities.get(entity.kind) ?? []), entity]);
+  for (const entity of await listEntities(ctx.db, ctx, { companyId: company.id })) entities.set(entity.kind, [...(entities.get(entity.kind) ?? []), entity]);
   const random = seededRandom(20_260_301);
   for (const form of demoForms) await seedForm(ctx.db, form, entities, ctx.clock.now().getTime(), random);
 };

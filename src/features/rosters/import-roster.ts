@@ -1,3 +1,4 @@
+import { noDeps } from '../../lib/service.js';
 import type { FieldErrorCode } from '../../lib/field-errors.js';
 import { sql } from 'drizzle-orm';
 import type { CountryCode } from 'libphonenumber-js';
@@ -90,7 +91,7 @@ async function resolveClasses(tx: Tx, companyId: string, parsed: ParsedRoster, s
     ...(c.orgUnitCode ? [{ kind: 'unit' as const, value: c.orgUnitCode }] : []),
     ...(c.teacherCodes ?? []).map((value) => ({ kind: 'teacher' as const, value })),
   ]);
-  const entities = await resolveEntityRefs(tx, companyId, refs);
+  const entities = await resolveEntityRefs(tx, noDeps, { companyId, refs });
   const groups = new Set([...stored.classGroups, ...parsed.classGroups.map((g) => g.code)]);
   const valid: Array<ClassInput & { courseItemId?: string; orgUnitId?: string; teacherIds?: string[] }> = [];
   const errors: RowError[] = [];
@@ -198,7 +199,8 @@ async function companyCountry(db: Db, companyId: string): Promise<CountryCode> {
  * situation changes and emits nothing. A handful of statements whatever the size. A dry run does
  * all of it and rolls back, so it reports exactly what the import would do.
  */
-export async function importRoster(db: Db, deps: ImportDeps, companyId: string, input: ImportRosterInput): Promise<ImportOutcome> {
+export async function importRoster(db: Db, deps: ImportDeps, input: { companyId: string } & ImportRosterInput): Promise<ImportOutcome> {
+  const { companyId } = input;
   const parsed = parseRoster(input, { defaultCountry: await companyCountry(db, companyId) });
   const dryRun = input.dryRun ?? false;
   try {

@@ -1,3 +1,4 @@
+import type { NoDeps } from '../../lib/service.js';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 
@@ -16,7 +17,8 @@ export interface ClassGroupItem {
  * One page of the company's class groups, newest first (createdAt desc, id desc), with their
  * total riding on the rows (a window count) and the anchor row keeping it on an empty page.
  */
-export async function listClassGroups(db: DbOrTx, companyId: string, { page, limit }: { page: number; limit: number }) {
+export async function listClassGroups(db: DbOrTx, _deps: NoDeps, input: { companyId: string } & { page: number; limit: number }) {
+  const { companyId, page, limit } = input;
   const { rows } = await db.execute<{ total: number; item: ClassGroupItem | null }>(sql`
     SELECT n.total, g.item FROM (SELECT count(*)::int AS total FROM class_groups WHERE company_id = ${companyId}) AS n
     LEFT JOIN LATERAL (

@@ -95,7 +95,7 @@ export async function rosterRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { page = DEFAULT_PAGE, limit = DEFAULT_LIMIT } = request.query;
-      const { items, total } = await listClassGroups(app.ctx.db, request.auth.company.id, { page, limit });
+      const { items, total } = await listClassGroups(app.ctx.db, app.ctx, { companyId: request.auth.company.id, page, limit });
       return ok(items, { page, limit, total, totalPages: Math.ceil(total / limit) });
     },
   );
@@ -125,7 +125,7 @@ export async function rosterRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const outcome = await importRoster(app.ctx.db, app.ctx, request.auth.company.id, request.body as ImportRosterInput);
+      const outcome = await importRoster(app.ctx.db, app.ctx, { companyId: request.auth.company.id, ...request.body as ImportRosterInput });
       return ok(outcome.result);
     },
   );

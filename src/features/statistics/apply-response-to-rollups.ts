@@ -1,3 +1,4 @@
+import type { NoDeps } from '../../lib/service.js';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import type { ResolvedForm } from '../forms/definition/index.js';
@@ -21,7 +22,8 @@ export const utcDay = (at: Date | string) => new Date(at).toISOString().slice(0,
  * response's items become one tally in SQL (numeric, so the squares are exact), which
  * statistics_tally_add (migration 0520) merges into the stored one.
  */
-export async function applyResponseToRollups(tx: DbOrTx, form: ResolvedForm, response: RollupResponse): Promise<void> {
+export async function applyResponseToRollups(tx: DbOrTx, _deps: NoDeps, input: { form: ResolvedForm; response: RollupResponse }): Promise<void> {
+  const { form, response } = input;
   const facts = responseFacts(form, response);
   const cuts = responseCuts(response.dims, response.orgPath);
   const day = utcDay(response.createdAt);

@@ -111,9 +111,9 @@ describe('possible authors of a class-linked form', () => {
     await registerSchool(t, company.id);
     // C0: MATH at north-1, C1: HIST at south; six students each.
     expect((await t.post(token, '/v1/enrollments/import', rosterPayload(2, 6))).statusCode).toBe(200);
-    const { id } = await importForm(t.ctx.db, t.ctx, company.id, CLASS_FORM);
+    const { id } = await importForm(t.ctx.db, t.ctx, { companyId: company.id, rawJson: CLASS_FORM });
     const survey = await loadSurvey(t, company.id, id);
-    const code = async (kind: 'course' | 'unit') => Object.fromEntries((await listEntities(t.ctx.db, company.id, kind)).map((e) => [e.code, e]));
+    const code = async (kind: 'course' | 'unit') => Object.fromEntries((await listEntities(t.ctx.db, t.ctx, { companyId: company.id, kind })).map((e) => [e.code, e]));
     const [courses, units] = [await code('course'), await code('unit')];
     const from = (course: string, unit: string) => ({
       dims: { course: courses[course].id, campus: units[unit].id },

@@ -1,3 +1,4 @@
+import type { NoDeps } from '../../lib/service.js';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import type { ResolvedForm } from '../forms/definition/index.js';
@@ -53,7 +54,8 @@ export async function rebuildRollupsOfDay(tx: DbOrTx, companyId: string, formId:
 }
 
 /** Every day of a form, a day at a time, then every month: for bulk loads (the demo, the bench) that defer the rollups. */
-export async function rebuildRollupsOfForm(tx: DbOrTx, companyId: string, formId: string, form: ResolvedForm): Promise<void> {
+export async function rebuildRollupsOfForm(tx: DbOrTx, _deps: NoDeps, input: { companyId: string; formId: string; form: ResolvedForm }): Promise<void> {
+  const { companyId, formId, form } = input;
   await tx.execute(sql`DELETE FROM statistics_rollups WHERE company_id = ${companyId} AND form_id = ${formId}`);
   const { rows } = await tx.execute<{ day: string }>(sql`
     SELECT DISTINCT (created_at AT TIME ZONE 'UTC')::date::text AS day FROM responses WHERE company_id = ${companyId} AND form_id = ${formId}`);

@@ -119,7 +119,7 @@ describe('GET /v1/forms/{id}/statistics', () => {
     const { token, s, company } = await seedFour();
     const edited = statisticsForm();
     edited.sections[0].questions = [...edited.sections[0].questions.filter((q) => q.key !== 'pick'), { key: 'extra', name: 'Extra', type: 'NUMBER' }];
-    await importForm(t.ctx.db, t.ctx, company.id, edited);
+    await importForm(t.ctx.db, t.ctx, { companyId: company.id, rawJson: edited });
     const data = await getData(token, statsUrl(s));
     expect(question(data, 'pick')).toBeUndefined();
     expect(question(data, 'extra')).toMatchObject({ count: 0, mean: null, median: null, histogram: [] });

@@ -1,3 +1,4 @@
+import { noDeps } from '../../lib/service.js';
 import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/database.js';
 import { ApiError, notFound, validationError } from '../../lib/errors.js';
@@ -49,7 +50,7 @@ export async function inRequestSnapshot<T>(db: Db, query: StatisticsQuery, read:
   checkPeriod(query);
   return db.transaction(
     async (tx) => {
-      const form = await findForm(tx, query.companyId, query.formId);
+      const form = await findForm(tx, noDeps, { companyId: query.companyId, id: query.formId });
       if (!form) throw notFound('Form');
       return read(tx, form);
     },
@@ -80,7 +81,7 @@ function checkAnonymousCut(form: FormRecord, query: StatisticsQuery, groupBy: Gr
 export async function scopeRequest(tx: DbOrTx, form: FormRecord, query: StatisticsQuery, groupBy: GroupBy | null): Promise<RequestScope> {
   if (!form.anonymous) return { form, floor: null, query };
   checkAnonymousCut(form, query, groupBy);
-  const { anonymityFloor: floor } = await readCompanySettings(tx, query.companyId);
+  const { anonymityFloor: floor } = await readCompanySettings(tx, noDeps, { companyId: query.companyId });
   const period = await snapPeriod(tx, query.companyId, form.id, floor, query);
   const scoped = { ...query, from: period.from, to: period.to };
   const [dimKey, dimValue] = Object.entries(query.dims)[0] ?? [];

@@ -155,10 +155,10 @@ describe('statistics: every figure equals a brute-force recomputation', () => {
             dims: [{ key: 'course', kind: 'text', source: 'invite' }, { key: 'year', kind: 'number', source: 'invite' }],
             sections: [{ key: 'main', name: 'Main', questions: types.map((type, i) => questionDefinition(type, `q${i}`)) }],
           };
-          const { id: formId } = await importForm(t.ctx.db, t.ctx, company.id, definition);
+          const { id: formId } = await importForm(t.ctx.db, t.ctx, { companyId: company.id, rawJson: definition });
           const ids: string[] = [];
           const recordAll = async (specs: ResponseSpec[]) => {
-            const form = (await findForm(t.ctx.db, company.id, formId))!;
+            const form = (await findForm(t.ctx.db, t.ctx, { companyId: company.id, id: formId }))!;
             const questions = form.content.sections.flatMap((s) => s.questions);
             for (const spec of specs) {
               t.clock.set(Date.parse(`${DAYS[spec.day]}T00:00:00.000Z`) + spec.minute * 60_000);
@@ -172,14 +172,14 @@ describe('statistics: every figure equals a brute-force recomputation', () => {
           if (edit) {
             const [, ...kept] = definition.sections[0].questions;
             definition.sections[0].questions = [...kept, questionDefinition('NUMBER', 'added'), questionDefinition('RADIO', 'added2')];
-            await importForm(t.ctx.db, t.ctx, company.id, definition);
+            await importForm(t.ctx.db, t.ctx, { companyId: company.id, rawJson: definition });
           }
           await recordAll(after);
           for (const index of new Set(deletions)) {
             if (index < ids.length) await t.ctx.db.transaction((tx) => deleteResponse(tx, company.id, ids[index]));
           }
 
-          const form = (await findForm(t.ctx.db, company.id, formId))!.content;
+          const form = (await findForm(t.ctx.db, t.ctx, { companyId: company.id, id: formId }))!.content;
           const { rows } = await t.ctx.pool.query<Raw>('SELECT answers, dims, created_at, completed_at FROM responses WHERE form_id = $1', [formId]);
           for (const query of queries) {
             const from = query.from === undefined ? undefined : DAYS[query.from];

@@ -1,3 +1,4 @@
+import type { NoDeps } from '../../lib/service.js';
 import { sql } from 'drizzle-orm';
 import type { CountryCode } from 'libphonenumber-js';
 import type { DbOrTx } from '../../db/database.js';
@@ -23,7 +24,8 @@ export function suppressionAddress(given: { email?: string; phone?: string }, de
  * Adds addresses to the company's suppression list; an address already there keeps its first
  * reason (the earliest cause is the one to respect). One statement for any number.
  */
-export async function suppress(db: DbOrTx, deps: { clock: Clock }, companyId: string, addresses: readonly string[], reason: SuppressionReason): Promise<void> {
+export async function suppress(db: DbOrTx, deps: { clock: Clock }, input: { companyId: string; addresses: readonly string[]; reason: SuppressionReason }): Promise<void> {
+  const { companyId, addresses, reason } = input;
   if (addresses.length === 0) return;
   await db.execute(sql`
     INSERT INTO suppressions (company_id, address, reason, created_at)
@@ -31,14 +33,16 @@ export async function suppress(db: DbOrTx, deps: { clock: Clock }, companyId: st
     ON CONFLICT DO NOTHING`);
 }
 
-export async function listSuppressions(db: DbOrTx, companyId: string): Promise<Suppression[]> {
+export async function listSuppressions(db: DbOrTx, _deps: NoDeps, input: { companyId: string }): Promise<Suppression[]> {
+  const { companyId } = input;
   const { rows } = await db.execute<Suppression>(sql`
     SELECT address, reason, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
       FROM suppressions WHERE company_id = ${companyId} ORDER BY created_at DESC, address`);
   return rows;
 }
 
-export async function unsuppress(db: DbOrTx, companyId: string, address: string): Promise<boolean> {
+export async function unsuppress(db: DbOrTx, _deps: NoDeps, input: { companyId: string; address: string }): Promise<boolean> {
+  const { companyId, address } = input;
   const { rows } = await db.execute(sql`DELETE FROM suppressions WHERE company_id = ${companyId} AND address = ${address} RETURNING 1`);
   return rows.length > 0;
 }

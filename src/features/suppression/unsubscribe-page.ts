@@ -60,7 +60,7 @@ export async function unsubscribeRoutes(app: FastifyInstance) {
     const contact = await findContact(request.params.token);
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
     if (!contact) return reply.code(404).send(render(NOT_FOUND));
-    await suppress(app.ctx.db, app.ctx, contact.companyId, [contact.email], 'unsubscribed');
+    await suppress(app.ctx.db, app.ctx, { companyId: contact.companyId, addresses: [contact.email], reason: 'unsubscribed' });
     return reply.send(render({ title: 'Unsubscribed', message: `${contact.email} will receive no more invitation e-mails from this sender.` }));
   });
 }

@@ -18,7 +18,7 @@ export async function advanceCase(db: DbOrTx, deps: EmitDeps, input: { companyId
     const next = row.stepIndex + 1;
     if (next >= row.steps.length) {
       await tx.insert(treatmentHistory).values({ companyId: row.companyId, treatmentId: row.id, action: 'advanced', stepIndex: row.stepIndex, at: now });
-      return closeLockedCase(tx, deps, { row, formName }, { outcome: 'resolved', reason: null });
+      return closeLockedCase(tx, deps, { locked: { row, formName }, close: { outcome: 'resolved', reason: null } });
     }
     const calendar = await loadWorkingCalendar(tx, row.companyId);
     const [updated] = await tx

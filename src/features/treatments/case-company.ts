@@ -1,3 +1,4 @@
+import type { NoDeps } from '../../lib/service.js';
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { ApiError } from '../../lib/errors.js';
@@ -5,7 +6,8 @@ import { isUuid } from '../../lib/ids.js';
 import { treatments } from './table.js';
 
 /** The company of a case, for the operator CLI, which names a case by id alone (contract decisions). */
-export async function companyOfCase(db: DbOrTx, id: string): Promise<string> {
+export async function companyOfCase(db: DbOrTx, _deps: NoDeps, input: { id: string }): Promise<string> {
+  const { id } = input;
   const [row] = isUuid(id) ? await db.select({ companyId: treatments.companyId }).from(treatments).where(eq(treatments.id, id)) : [];
   if (!row) throw new ApiError('NOT_FOUND', `No case with id "${id}".`);
   return row.companyId;

@@ -34,7 +34,7 @@ export async function emitCaseEvents(tx: Tx, deps: EmitDeps, type: TreatmentEven
     list.push(caseEventData(type, row, formName, at));
     byCompany.set(row.companyId, list);
   }
-  for (const [companyId, data] of byCompany) await emitEvents(tx, deps, companyId, type, data);
+  for (const [companyId, data] of byCompany) await emitEvents(tx, deps, { companyId, type, data });
 }
 
 const isoSql = (at: SQL) => sql`to_char(${at} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;

@@ -239,7 +239,7 @@ describe('overdue sweep', () => {
     const hook = await subscribe(t, company.id, 'http://127.0.0.1:9/hook', ['treatment.overdue']);
     t.clock.set('2026-03-20T00:00:00.000Z');
     // Batches of 2 so that both sweepers claim rows while the other holds some.
-    const counts = await Promise.all([sweepOverdue(t.ctx.db, t.ctx, 2), sweepOverdue(t.ctx.db, t.ctx, 2)]);
+    const counts = await Promise.all([sweepOverdue(t.ctx.db, t.ctx, { batchSize: 2 }), sweepOverdue(t.ctx.db, t.ctx, { batchSize: 2 })]);
     const overdue = (await events(company.id)).filter((e) => e.type === 'treatment.overdue');
     expect(counts[0] + counts[1]).toBeGreaterThanOrEqual(30); // other tests' cases in this database are late too
     expect(counts.every((n) => n > 0)).toBe(true);
@@ -279,20 +279,20 @@ describe('company holidays', () => {
     await closeCase(t.ctx.db, t.ctx, { companyId: company.id, id: closed.id, outcome: 'duplicate', reason: 'Same as #1' });
     const dueOf = async (id: string) => (await t.ctx.pool.query('SELECT step_due_at FROM treatments WHERE id = $1', [id])).rows[0].step_due_at as Date | null;
     expect(await dueOf(open.id)).toEqual(new Date('2026-03-04T23:59:59.999Z'));
-    expect(await addHoliday(t.ctx.db, { companyId: company.id, day: '2026-03-03', name: 'Founders day' })).toMatchObject({ movedDeadlines: 1 });
+    expect(await addHoliday(t.ctx.db, t.ctx, { companyId: company.id, day: '2026-03-03', name: 'Founders day' })).toMatchObject({ movedDeadlines: 1 });
     expect(await dueOf(open.id)).toEqual(new Date('2026-03-05T23:59:59.999Z'));
     expect(await dueOf(closed.id)).toBeNull();
-    await removeHoliday(t.ctx.db, { companyId: company.id, day: '2026-03-03' });
+    await removeHoliday(t.ctx.db, t.ctx, { companyId: company.id, day: '2026-03-03' });
     expect(await dueOf(open.id)).toEqual(new Date('2026-03-04T23:59:59.999Z'));
-    await expect(removeHoliday(t.ctx.db, { companyId: company.id, day: '2026-03-03' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(addHoliday(t.ctx.db, { companyId: company.id, day: '2026-02-30', name: 'x' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    await expect(removeHoliday(t.ctx.db, t.ctx, { companyId: company.id, day: '2026-03-03' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(addHoliday(t.ctx.db, t.ctx, { companyId: company.id, day: '2026-02-30', name: 'x' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
   });
 
   it('moving the company to another time zone moves the deadlines of open steps (quorum company set --time-zone)', async () => {
     const { company } = await t.tenant();
     await respond(t, await createFlowSurvey(t, company.id), 1, '2026-03-02T09:00:00.000Z');
     const [c] = await casesOf(company.id);
-    await updateSettingsAndDeadlines(t.ctx.db, t.ctx, company.id, { timeZone: 'Pacific/Auckland' });
+    await updateSettingsAndDeadlines(t.ctx.db, t.ctx, { companyId: company.id, patch: { timeZone: 'Pacific/Auckland' } });
     const { rows } = await t.ctx.pool.query('SELECT step_due_at FROM treatments WHERE id = $1', [c.id]);
     // Monday 22:00 in Auckland: Tuesday and Wednesday, ending 23:59:59.999 NZDT (UTC+13)
     expect(rows[0].step_due_at).toEqual(new Date('2026-03-04T10:59:59.999Z'));

@@ -25,9 +25,9 @@ async function armedCheck(tx: Tx, row: CaseRow, outcome: TreatmentOutcome, now: 
 export async function closeLockedCase(
   tx: Tx,
   deps: EmitDeps,
-  locked: { row: CaseRow; formName: string },
-  close: { outcome: TreatmentOutcome; reason: string | null },
+  input: { locked: { row: CaseRow; formName: string }; close: { outcome: TreatmentOutcome; reason: string | null } },
 ): Promise<CaseRow> {
+  const { locked, close } = input;
   const now = deps.clock.now();
   const [row] = await tx
     .update(treatments)
@@ -61,6 +61,6 @@ export async function closeCase(db: DbOrTx, deps: EmitDeps, input: { companyId: 
   if (errors.length > 0) throw validationError(errors, 'The case cannot be closed so.');
   return db.transaction(async (tx) => {
     const locked = await lockCase(tx, input.companyId, input.id, 'open');
-    return closeLockedCase(tx, deps, locked, { outcome: input.outcome as TreatmentOutcome, reason: input.reason!.trim() });
+    return closeLockedCase(tx, deps, { locked, close: { outcome: input.outcome as TreatmentOutcome, reason: input.reason!.trim() } });
   });
 }

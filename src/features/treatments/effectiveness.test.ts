@@ -37,7 +37,7 @@ describe('effectiveness check by date', () => {
   it('opens a chained case (responseId null) when the respondent answered again below the bar, once', async () => {
     const { company } = await t.tenant();
     const survey = await createSurvey(t, company.id);
-    await addFlow(t.ctx.db, t.ctx, company.id, survey.form.id, { ...LOW_RATING_FLOW, effectivenessCheck: { afterWorkingDays: 5, failsWhen: { question: 'rating', lte: 3 } } });
+    await addFlow(t.ctx.db, t.ctx, { companyId: company.id, formIdOrSlug: survey.form.id, file: { ...LOW_RATING_FLOW, effectivenessCheck: { afterWorkingDays: 5, failsWhen: { question: 'rating', lte: 3 } } } });
     await rate(survey, 1, 'S-1', '2026-03-02T09:00:00.000Z');
     await rate(survey, 2, 'S-2', '2026-03-02T09:00:00.000Z');
     await rate(survey, 1, null, '2026-03-02T09:00:00.000Z'); // anonymous: nobody to check on
@@ -63,7 +63,7 @@ describe('effectiveness check by date', () => {
   it('arms only on resolved closes, and a reopened case is checked anew after its next resolution', async () => {
     const { company } = await t.tenant();
     const survey = await createSurvey(t, company.id);
-    await addFlow(t.ctx.db, t.ctx, company.id, survey.form.id, { ...LOW_RATING_FLOW, effectivenessCheck: { afterWorkingDays: 1 } });
+    await addFlow(t.ctx.db, t.ctx, { companyId: company.id, formIdOrSlug: survey.form.id, file: { ...LOW_RATING_FLOW, effectivenessCheck: { afterWorkingDays: 1 } } });
     await rate(survey, 1, 'S-1', '2026-03-02T09:00:00.000Z');
     const [c] = await casesOf(company.id);
     await closeCase(t.ctx.db, t.ctx, { companyId: company.id, id: c.id, outcome: 'unfounded', reason: 'Not upheld' });
@@ -83,10 +83,10 @@ describe('effectiveness check by a later response to a named form', () => {
   it("opens a chained case in the later response's transaction when it fails; the next response decides nothing", async () => {
     const { company } = await t.tenant();
     const survey = await createSurvey(t, company.id);
-    await importForm(t.ctx.db, t.ctx, company.id, { ...SURVEY, slug: 'follow-up', name: 'Follow-up' });
-    const followForm = (await findFormBySlug(t.ctx.db, company.id, 'follow-up'))!;
+    await importForm(t.ctx.db, t.ctx, { companyId: company.id, rawJson: { ...SURVEY, slug: 'follow-up', name: 'Follow-up' } });
+    const followForm = (await findFormBySlug(t.ctx.db, t.ctx, { companyId: company.id, slug: 'follow-up' }))!;
     const follow: Survey = { ...survey, form: followForm, ratingId: followForm.content.sections[0].questions[0].id };
-    await addFlow(t.ctx.db, t.ctx, company.id, survey.form.slug, { ...LOW_RATING_FLOW, effectivenessCheck: { form: 'follow-up', failsWhen: { question: 'rating', lte: 2 } } });
+    await addFlow(t.ctx.db, t.ctx, { companyId: company.id, formIdOrSlug: survey.form.slug, file: { ...LOW_RATING_FLOW, effectivenessCheck: { form: 'follow-up', failsWhen: { question: 'rating', lte: 2 } } } });
     await rate(survey, 1, 'S-1', '2026-03-02T09:00:00.000Z');
     await rate(survey, 1, 'S-2', '2026-03-02T09:00:00.000Z');
     const [first, second] = await casesOf(company.id);
@@ -109,7 +109,7 @@ describe('effectiveness check by a later response to a named form', () => {
   it('refuses a check naming an unknown form or an invalid condition', async () => {
     const { company } = await t.tenant();
     const survey = await createSurvey(t, company.id);
-    const add = (effectivenessCheck: unknown) => addFlow(t.ctx.db, t.ctx, company.id, survey.form.id, { ...LOW_RATING_FLOW, effectivenessCheck });
+    const add = (effectivenessCheck: unknown) => addFlow(t.ctx.db, t.ctx, { companyId: company.id, formIdOrSlug: survey.form.id, file: { ...LOW_RATING_FLOW, effectivenessCheck } });
     const fields = async (check: unknown) => ((await add(check).catch((e: unknown) => e)) as { details: { fields: { path: string; code: string }[] } }).details.fields.map((f) => [f.path, f.code]);
     expect(await fields({ form: 'nope', failsWhen: { question: 'rating', lte: 2 } })).toEqual([['effectivenessCheck.form', 'unknown_reference']]);
     expect(await fields({ form: survey.form.slug, failsWhen: { question: 'nope', lte: 2 } })).toEqual([['effectivenessCheck.failsWhen.question', 'unknown_reference']]);

@@ -20,24 +20,24 @@ describe('flows', () => {
   it('stores the condition against question ids, replaces a flow of the same key, and removes it', async () => {
     const { company } = await t.tenant();
     const survey = await createSurvey(t, company.id);
-    const flow = await addFlow(t.ctx.db, t.ctx, company.id, survey.form.slug, LOW_RATING_FLOW);
+    const flow = await addFlow(t.ctx.db, t.ctx, { companyId: company.id, formIdOrSlug: survey.form.slug, file: LOW_RATING_FLOW });
     expect(flow.definition.when).toEqual({ questionId: survey.ratingId, lte: 2 });
-    await addFlow(t.ctx.db, t.ctx, company.id, survey.form.id, { ...LOW_RATING_FLOW, name: 'Renamed', when: { any: [{ question: 'rating', lte: 1 }, { question: 'comment', answered: true }] } });
-    const flows = await listFlows(t.ctx.db, company.id, survey.form.id);
+    await addFlow(t.ctx.db, t.ctx, { companyId: company.id, formIdOrSlug: survey.form.id, file: { ...LOW_RATING_FLOW, name: 'Renamed', when: { any: [{ question: 'rating', lte: 1 }, { question: 'comment', answered: true }] } } });
+    const flows = await listFlows(t.ctx.db, t.ctx, { companyId: company.id, formIdOrSlug: survey.form.id });
     expect(flows.map((f) => f.name)).toEqual(['Renamed']);
     await respond(t, survey, 2); // no longer satisfies: 2 > 1 and no comment
     await respond(t, survey, 1);
     expect((await t.ctx.pool.query('SELECT count(*)::int AS n FROM treatments WHERE company_id = $1', [company.id])).rows[0].n).toBe(1);
-    await removeFlow(t.ctx.db, company.id, survey.form.id, 'low-rating');
+    await removeFlow(t.ctx.db, t.ctx, { companyId: company.id, formIdOrSlug: survey.form.id, key: 'low-rating' });
     await respond(t, survey, 1);
     expect((await t.ctx.pool.query('SELECT count(*)::int AS n, max(flow_id::text) AS flow FROM treatments WHERE company_id = $1', [company.id])).rows[0]).toEqual({ n: 1, flow: null });
-    await expect(removeFlow(t.ctx.db, company.id, survey.form.id, 'low-rating')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(removeFlow(t.ctx.db, t.ctx, { companyId: company.id, formIdOrSlug: survey.form.id, key: 'low-rating' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('checks the file like a form condition: unknown questions and options, wrong operators, steps', async () => {
     const { company } = await t.tenant();
     const survey = await createSurvey(t, company.id);
-    const add = (file: unknown) => addFlow(t.ctx.db, t.ctx, company.id, survey.form.id, file);
+    const add = (file: unknown) => addFlow(t.ctx.db, t.ctx, { companyId: company.id, formIdOrSlug: survey.form.id, file });
     expect(await fieldsOf(add({ ...LOW_RATING_FLOW, when: { question: 'nope', lte: 2 } }))).toEqual([['when.question', 'unknown_reference']]);
     expect(await fieldsOf(add({ ...LOW_RATING_FLOW, when: { question: 'rating', lte: 'high' } }))).toEqual([['when.lte', 'invalid_value']]);
     expect(await fieldsOf(add({ ...LOW_RATING_FLOW, when: { question: 'comment', gte: 3 } }))).toEqual([['when.gte', 'not_applicable']]);
@@ -54,8 +54,8 @@ describe('flows', () => {
     ]);
     const { when: _when, ...noWhen } = LOW_RATING_FLOW;
     expect(await fieldsOf(add(noWhen))).toEqual([['when', 'required']]);
-    await expect(addFlow(t.ctx.db, t.ctx, company.id, 'no-such-form', LOW_RATING_FLOW)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(addFlow(t.ctx.db, t.ctx, { companyId: company.id, formIdOrSlug: 'no-such-form', file: LOW_RATING_FLOW })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const other = await t.tenant();
-    await expect(addFlow(t.ctx.db, t.ctx, other.company.id, survey.form.id, LOW_RATING_FLOW)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(addFlow(t.ctx.db, t.ctx, { companyId: other.company.id, formIdOrSlug: survey.form.id, file: LOW_RATING_FLOW })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

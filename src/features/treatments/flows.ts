@@ -1,3 +1,4 @@
+import { noDeps, type NoDeps } from '../../lib/service.js';
 import { and, asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { ApiError } from '../../lib/errors.js';
@@ -10,15 +11,16 @@ import { treatmentFlows } from './table.js';
 export type FlowRecord = typeof treatmentFlows.$inferSelect;
 
 async function formOf(db: DbOrTx, companyId: string, formIdOrSlug: string): Promise<FormRecord> {
-  const form = await findFormByIdOrSlug(db, companyId, formIdOrSlug);
+  const form = await findFormByIdOrSlug(db, noDeps, { companyId, idOrSlug: formIdOrSlug });
   if (!form) throw new ApiError('NOT_FOUND', `No form "${formIdOrSlug}" in this company.`);
   return form;
 }
 
 /** Adds the flow of the file to the form, or replaces the form's flow with the same key (open cases keep their steps). */
-export async function addFlow(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, companyId: string, formIdOrSlug: string, file: unknown) {
+export async function addFlow(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string; formIdOrSlug: string; file: unknown }) {
+  const { companyId, formIdOrSlug, file } = input;
   const form = await formOf(db, companyId, formIdOrSlug);
-  const flow = await parseFlowFile(file, form.content, (idOrSlug) => findFormByIdOrSlug(db, companyId, idOrSlug));
+  const flow = await parseFlowFile(file, form.content, (idOrSlug) => findFormByIdOrSlug(db, deps, { companyId, idOrSlug }));
   const [row] = await db
     .insert(treatmentFlows)
     .values({ id: deps.newId(), companyId, formId: form.id, key: flow.key, name: flow.name, definition: flow.definition, createdAt: deps.clock.now() })
@@ -27,13 +29,15 @@ export async function addFlow(db: DbOrTx, deps: { clock: Clock; newId: IdGenerat
   return row;
 }
 
-export async function listFlows(db: DbOrTx, companyId: string, formIdOrSlug: string): Promise<FlowRecord[]> {
+export async function listFlows(db: DbOrTx, _deps: NoDeps, input: { companyId: string; formIdOrSlug: string }): Promise<FlowRecord[]> {
+  const { companyId, formIdOrSlug } = input;
   const form = await formOf(db, companyId, formIdOrSlug);
   return db.select().from(treatmentFlows).where(eq(treatmentFlows.formId, form.id)).orderBy(asc(treatmentFlows.key));
 }
 
 /** Removes the flow; its cases stay (they carry their steps) and no new ones open. */
-export async function removeFlow(db: DbOrTx, companyId: string, formIdOrSlug: string, key: string): Promise<{ key: string }> {
+export async function removeFlow(db: DbOrTx, _deps: NoDeps, input: { companyId: string; formIdOrSlug: string; key: string }): Promise<{ key: string }> {
+  const { companyId, formIdOrSlug, key } = input;
   const form = await formOf(db, companyId, formIdOrSlug);
   const removed = await db
     .delete(treatmentFlows)

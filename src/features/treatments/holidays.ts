@@ -1,3 +1,4 @@
+import type { NoDeps } from '../../lib/service.js';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { DateTime } from 'luxon';
 import type { DbOrTx, Tx } from '../../db/database.js';
@@ -15,7 +16,8 @@ function checkedDay(day: string): string {
  * Recomputes the deadline of every open step of the company from when it started counting, after
  * its calendar changed: one UPDATE over the new deadlines (unnest), in the caller's transaction.
  */
-export async function recomputeOpenDeadlines(tx: Tx, companyId: string): Promise<number> {
+export async function recomputeOpenDeadlines(tx: Tx, _deps: NoDeps, input: { companyId: string }): Promise<number> {
+  const { companyId } = input;
   const open = await tx
     .select({ id: treatments.id, steps: treatments.steps, stepIndex: treatments.stepIndex, stepStartedAt: treatments.stepStartedAt })
     .from(treatments)
@@ -31,7 +33,7 @@ export async function recomputeOpenDeadlines(tx: Tx, companyId: string): Promise
 }
 
 /** Adds (or renames) a company holiday; open steps' deadlines move in the same transaction. */
-export async function addHoliday(db: DbOrTx, input: { companyId: string; day: string; name: string }) {
+export async function addHoliday(db: DbOrTx, deps: NoDeps, input: { companyId: string; day: string; name: string }) {
   const name = input.name.trim();
   if (name === '' || name.length > 200) throw validationError([{ path: 'name', code: 'invalid_value', message: 'must be 1 to 200 characters' }]);
   const day = checkedDay(input.day);
@@ -40,11 +42,11 @@ export async function addHoliday(db: DbOrTx, input: { companyId: string; day: st
       .insert(companyHolidays)
       .values({ companyId: input.companyId, day, name })
       .onConflictDoUpdate({ target: [companyHolidays.companyId, companyHolidays.day], set: { name } });
-    return { day, name, movedDeadlines: await recomputeOpenDeadlines(tx, input.companyId) };
+    return { day, name, movedDeadlines: await recomputeOpenDeadlines(tx, deps, { companyId: input.companyId }) };
   });
 }
 
-export async function removeHoliday(db: DbOrTx, input: { companyId: string; day: string }) {
+export async function removeHoliday(db: DbOrTx, deps: NoDeps, input: { companyId: string; day: string }) {
   const day = checkedDay(input.day);
   return db.transaction(async (tx) => {
     const removed = await tx
@@ -52,10 +54,11 @@ export async function removeHoliday(db: DbOrTx, input: { companyId: string; day:
       .where(and(eq(companyHolidays.companyId, input.companyId), eq(companyHolidays.day, day)))
       .returning();
     if (removed.length === 0) throw new ApiError('NOT_FOUND', `The company has no holiday on ${day}.`);
-    return { day, movedDeadlines: await recomputeOpenDeadlines(tx, input.companyId) };
+    return { day, movedDeadlines: await recomputeOpenDeadlines(tx, deps, { companyId: input.companyId }) };
   });
 }
 
-export function listHolidays(db: DbOrTx, companyId: string) {
+export function listHolidays(db: DbOrTx, _deps: NoDeps, input: { companyId: string }) {
+  const { companyId } = input;
   return db.select({ day: companyHolidays.day, name: companyHolidays.name }).from(companyHolidays).where(eq(companyHolidays.companyId, companyId)).orderBy(asc(companyHolidays.day));
 }

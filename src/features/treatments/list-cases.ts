@@ -1,3 +1,4 @@
+import type { NoDeps } from '../../lib/service.js';
 import { and, asc, desc, eq, lt, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { forms } from '../../db/schema.js';
@@ -72,7 +73,8 @@ export async function listCases(db: DbOrTx, deps: { cursorSecret: string }, inpu
 }
 
 /** One case of the company with its history, oldest first; another company's case is NOT_FOUND. */
-export async function getCase(db: DbOrTx, companyId: string, id: string) {
+export async function getCase(db: DbOrTx, _deps: NoDeps, input: { companyId: string; id: string }) {
+  const { companyId, id } = input;
   const [found] = isUuid(id) ? await selectCase(db, companyId, id) : [];
   if (!found) throw caseNotFound();
   const history = await db

@@ -21,7 +21,7 @@ describe('a submission through the public link', () => {
   it('opens the case in the same transaction as the response, with response.created and treatment.opened; a good rating opens none', async () => {
     const tenant = await t.tenant();
     const f = await keyedForm(t, tenant.company.id, PUBLIC_SURVEY);
-    await addFlow(t.ctx.db, t.ctx, tenant.company.id, f.form.id, LOW_RATING_FLOW);
+    await addFlow(t.ctx.db, t.ctx, { companyId: tenant.company.id, formIdOrSlug: f.form.id, file: LOW_RATING_FLOW });
     const client = respondentClient(t);
     const url = `/r/v1/forms/${tenant.company.slug}/public-survey/responses`;
     const low = await client.post(url, { answers: { [f.q.rating]: 1, [f.q.comment]: 'Rude staff' } });

@@ -59,6 +59,6 @@ export async function treatmentRoutes(app: FastifyInstance) {
         },
       },
     },
-    async (request) => ok(await getCase(app.ctx.db, request.auth.company.id, request.params.id)),
+    async (request) => ok(await getCase(app.ctx.db, app.ctx, { companyId: request.auth.company.id, id: request.params.id })),
   );
 }

@@ -31,8 +31,8 @@ const READERS: [number, number][] = [[21, 2], [19, 8], [17, 4], [15, 0], [12, 6]
  * the overdue sweep flags the late ones.
  */
 export const seedDemoTreatments: DemoSeeder = async (ctx, company) => {
-  const form = (await findFormBySlug(ctx.db, company.id, 'library-services'))!;
-  await addFlow(ctx.db, ctx, company.id, form.id, DEMO_FLOW);
+  const form = (await findFormBySlug(ctx.db, ctx, { companyId: company.id, slug: 'library-services' }))!;
+  await addFlow(ctx.db, ctx, { companyId: company.id, formIdOrSlug: form.id, file: DEMO_FLOW });
   const [frequency, recommend] = form.content.sections.flatMap((s) => s.questions);
   const now = ctx.clock.now().getTime();
   const clock = new ManualClock(now);
@@ -40,11 +40,7 @@ export const seedDemoTreatments: DemoSeeder = async (ctx, company) => {
   for (const [index, [daysAgo, score]] of READERS.entries()) {
     clock.set(now - daysAgo * DAY_MS);
     await ctx.db.transaction((tx) =>
-      recordResponse(tx, deps, {
-        form,
-        answers: { [frequency.id]: frequency.options![index % 3].id, [recommend.id]: score },
-        respondent: { name: `Reader ${index + 1}`, externalId: `R-${100 + index}` },
-      }),
+      recordResponse(tx, deps, { form, answers: { [frequency.id]: frequency.options![index % 3].id, [recommend.id]: score }, respondent: { name: `Reader ${index + 1}`, externalId: `R-${100 + index}` } }),
     );
   }
   const { rows } = await ctx.pool.query<{ id: string }>('SELECT id FROM treatments WHERE company_id = $1 ORDER BY number', [company.id]);

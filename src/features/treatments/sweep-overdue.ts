@@ -18,7 +18,7 @@ async function claimOverdue(db: Db, deps: EmitDeps, limit: number): Promise<numb
   const now = deps.clock.now();
   const at = sql`${now.toISOString()}::timestamptz`;
   return db.transaction((tx) =>
-    storeEventsFrom(tx, deps.eventConsumers, {
+    storeEventsFrom(tx, deps, {
       // id = ANY(ARRAY(...)): the claimed ids are looked up by primary key (a join would hash the whole table).
       with: sql`marked AS (
           UPDATE treatments t SET overdue_notified_at = ${at}
@@ -43,7 +43,8 @@ async function claimOverdue(db: Db, deps: EmitDeps, limit: number): Promise<numb
 const LANES = 2;
 
 /** Emits treatment.overdue once per step whose working-day deadline has passed. */
-export async function sweepOverdue(db: Db, deps: EmitDeps, batchSize = BATCH): Promise<number> {
+export async function sweepOverdue(db: Db, deps: EmitDeps, input: { batchSize?: number } = {}): Promise<number> {
+  const { batchSize = BATCH } = input;
   const lanes = Array.from({ length: LANES }, () => inBatches(batchSize, (limit) => claimOverdue(db, deps, limit)));
   return (await Promise.all(lanes)).reduce((sum, n) => sum + n, 0);
 }

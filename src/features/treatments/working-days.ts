@@ -1,3 +1,4 @@
+import { noDeps } from '../../lib/service.js';
 import { eq } from 'drizzle-orm';
 import Holidays from 'date-holidays';
 import { DateTime } from 'luxon';
@@ -41,7 +42,7 @@ export function workingCalendar(zone: string, country: string | null, ownHoliday
 }
 
 export async function loadWorkingCalendar(db: DbOrTx, companyId: string): Promise<WorkingCalendar> {
-  const settings = await readCompanySettings(db, companyId);
+  const settings = await readCompanySettings(db, noDeps, { companyId });
   const rows = await db.select({ day: companyHolidays.day }).from(companyHolidays).where(eq(companyHolidays.companyId, companyId));
   return workingCalendar(settings.timeZone, settings.defaultCountry ?? null, rows.map((r) => r.day));
 }

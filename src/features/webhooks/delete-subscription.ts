@@ -1,3 +1,4 @@
+import type { NoDeps } from '../../lib/service.js';
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { isUuid } from '../../lib/ids.js';
@@ -6,7 +7,8 @@ import { publicSubscription } from './create-subscription.js';
 import { webhookSubscriptions } from './table.js';
 
 /** Deletes a subscription with its deliveries and their attempt log (cascade). */
-export async function deleteSubscription(db: DbOrTx, companyId: string, id: string) {
+export async function deleteSubscription(db: DbOrTx, _deps: NoDeps, input: { companyId: string; id: string }) {
+  const { companyId, id } = input;
   if (!isUuid(id)) throw notFound('Webhook subscription');
   const [row] = await db
     .delete(webhookSubscriptions)

@@ -157,7 +157,7 @@ async function disableWhereDue(deps: RecorderDeps, outcomes: Outcome[], streaks:
     if (result.statusCode === GONE) reasons.set(delivery.subscriptionId, { companyId: delivery.companyId, reason: 'gone' });
   }
   for (const [id, { companyId, reason }] of reasons) {
-    await disableSubscription(deps.db, deps, companyId, id, reason).catch((err: unknown) => {
+    await disableSubscription(deps.db, deps, { companyId, id, reason }).catch((err: unknown) => {
       // Deleted meanwhile: nothing left to disable.
       if (!(err instanceof ApiError && err.code === 'NOT_FOUND')) throw err;
     });

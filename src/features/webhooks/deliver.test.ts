@@ -201,7 +201,7 @@ describe('a subscription deleted while its delivery is under way', () => {
       await emit(t, company.id, 'ping', { message: 'going away' });
       const draining = watched.drain();
       await expect.poll(() => receiver.received.length).toBe(1);
-      await deleteSubscription(t.ctx.db, company.id, subscription.id);
+      await deleteSubscription(t.ctx.db, t.ctx, { companyId: company.id, id: subscription.id });
       release();
       await draining;
       expect(errors).toEqual([]);

@@ -9,7 +9,8 @@ import { updateSubscription } from './update-subscription.js';
  * ones wait (they resume when it is enabled again). The first reason and time are kept, so an
  * operator disabling an already auto-disabled subscription does not hide why it stopped.
  */
-export async function disableSubscription(db: DbOrTx, deps: { clock: Clock }, companyId: string, id: string, reason: DisabledReason = 'operator') {
+export async function disableSubscription(db: DbOrTx, deps: { clock: Clock }, input: { companyId: string; id: string; reason?: DisabledReason }) {
+  const { companyId, id, reason = 'operator' } = input;
   const now = deps.clock.now();
   return updateSubscription(db, companyId, id, {
     enabled: false,

@@ -24,7 +24,7 @@ describe('emitEvent fan-out', () => {
     const goals = await subscribe(t, company.id, url, ['form.goal_reached', 'invite.sent']);
     await subscribe(t, company.id, url, ['ping']);
     const disabled = await subscribe(t, company.id, url);
-    await disableSubscription(t.ctx.db, t.ctx, company.id, disabled.subscription.id);
+    await disableSubscription(t.ctx.db, t.ctx, { companyId: company.id, id: disabled.subscription.id });
     const other = await t.tenant();
     await subscribe(t, other.company.id, url);
 
@@ -57,7 +57,7 @@ describe('emitEvent fan-out', () => {
     try {
       await expect(
         t.ctx.db.transaction(async (tx) => {
-          await emitEvent(tx, t.ctx, company.id, 'ping', { message: 'rolled back' });
+          await emitEvent(tx, t.ctx, { companyId: company.id, type: 'ping', data: { message: 'rolled back' } });
           throw new Error('business rule failed');
         }),
       ).rejects.toThrow('business rule failed');
@@ -65,7 +65,7 @@ describe('emitEvent fan-out', () => {
       expect((await t.ctx.pool.query('SELECT count(*)::int AS n FROM events WHERE company_id = $1', [company.id])).rows[0].n).toBe(0);
 
       await t.ctx.db.transaction(async (tx) => {
-        await emitEvent(tx, t.ctx, company.id, 'ping', { message: 'committed' });
+        await emitEvent(tx, t.ctx, { companyId: company.id, type: 'ping', data: { message: 'committed' } });
         expect(await deliveryRows(t, company.id)).toEqual([]);
       });
       expect(await deliveryRows(t, company.id)).toHaveLength(1);
@@ -112,7 +112,7 @@ describe('emitEvent fan-out', () => {
       events: sql`SELECT gen_random_uuid() AS id, ${company.id}::uuid AS company_id, 'ping' AS type,
         jsonb_build_object('message', ${message}::text || n) AS data, ${t.clock.now().toISOString()}::timestamptz AS occurred_at FROM wanted`,
     });
-    expect(await t.ctx.db.transaction((tx) => storeEventsFrom(tx, t.ctx.eventConsumers, pings('hello ', 3)))).toBe(3);
+    expect(await t.ctx.db.transaction((tx) => storeEventsFrom(tx, t.ctx, pings('hello ', 3)))).toBe(3);
     const rows = await deliveryRows(t, company.id);
     expect(rows).toHaveLength(3);
     expect(new Set(rows.map((r) => r.subscription_id))).toEqual(new Set([all.subscription.id]));
@@ -121,19 +121,19 @@ describe('emitEvent fan-out', () => {
     // The oversized event fails the whole statement: the small one beside it is not stored either.
     const mixed = pings('x'.repeat(MAX_EVENT_BYTES), 1);
     mixed.events.append(sql` UNION ALL SELECT gen_random_uuid(), ${other.company.id}::uuid, 'ping', '{"message":"small"}'::jsonb, now()`);
-    const refused = t.ctx.db.transaction((tx) => storeEventsFrom(tx, t.ctx.eventConsumers, mixed));
+    const refused = t.ctx.db.transaction((tx) => storeEventsFrom(tx, t.ctx, mixed));
     await expect(refused).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE', details: { type: 'ping', limit: MAX_EVENT_BYTES } });
     expect((await t.ctx.pool.query('SELECT count(*)::int AS n FROM events WHERE company_id = ANY($1)', [[company.id, other.company.id]])).rows[0].n).toBe(3);
-    await expect(t.ctx.db.transaction((tx) => storeEventsFrom(tx, t.ctx.eventConsumers, pings('x'.repeat(MAX_EVENT_BYTES - 300), 1)))).resolves.toBe(1);
+    await expect(t.ctx.db.transaction((tx) => storeEventsFrom(tx, t.ctx, pings('x'.repeat(MAX_EVENT_BYTES - 300), 1)))).resolves.toBe(1);
   });
 
   it('is typed by the catalog: the data must match the event type (checked by tsc, never run)', () => {
     const misuse = (tx: Tx, companyId: string) => [
-      emitEvent(tx, t.ctx, companyId, 'form.goal_reached', goalData()),
+      emitEvent(tx, t.ctx, { companyId, type: 'form.goal_reached', data: goalData() }),
       // @ts-expect-error ping data is { message }, not a goal
-      emitEvent(tx, t.ctx, companyId, 'ping', goalData()),
+      emitEvent(tx, t.ctx, { companyId, type: 'ping', data: goalData() }),
       // @ts-expect-error not a catalog type
-      emitEvent(tx, t.ctx, companyId, 'form.deleted', { message: 'x' }),
+      emitEvent(tx, t.ctx, { companyId, type: 'form.deleted', data: { message: 'x' } }),
     ];
     expect(misuse).toBeTypeOf('function');
   });

@@ -1,3 +1,4 @@
+import type { NoDeps } from '../../lib/service.js';
 import { and, asc, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { events } from '../../db/schema.js';
@@ -34,14 +35,14 @@ function checkFilter(filter: DeliveryFilter): FieldError[] {
 }
 
 /** The delivery log, newest first (at most `limit`, default 50): each delivery with its event type and every attempt. */
-export async function listDeliveries(db: DbOrTx, filter: DeliveryFilter) {
-  const fields = checkFilter(filter);
+export async function listDeliveries(db: DbOrTx, _deps: NoDeps, input: DeliveryFilter) {
+  const fields = checkFilter(input);
   if (fields.length) throw validationError(fields);
   const conditions: (SQL | undefined)[] = [
-    filter.companyId ? eq(webhookDeliveries.companyId, filter.companyId) : undefined,
-    filter.subscriptionId ? eq(webhookDeliveries.subscriptionId, filter.subscriptionId) : undefined,
-    filter.eventId ? eq(webhookDeliveries.eventId, filter.eventId) : undefined,
-    filter.status ? eq(webhookDeliveries.status, filter.status as DeliveryStatus) : undefined,
+    input.companyId ? eq(webhookDeliveries.companyId, input.companyId) : undefined,
+    input.subscriptionId ? eq(webhookDeliveries.subscriptionId, input.subscriptionId) : undefined,
+    input.eventId ? eq(webhookDeliveries.eventId, input.eventId) : undefined,
+    input.status ? eq(webhookDeliveries.status, input.status as DeliveryStatus) : undefined,
   ];
   const rows = await db
     .select({ delivery: webhookDeliveries, eventType: events.type })
@@ -50,7 +51,7 @@ export async function listDeliveries(db: DbOrTx, filter: DeliveryFilter) {
     .where(and(...conditions))
     // Ids are UUIDv7 stamped at creation: id order is creation order, served by an index.
     .orderBy(desc(webhookDeliveries.id))
-    .limit(filter.limit ?? 50);
+    .limit(input.limit ?? 50);
   const log = await attemptsOf(db, rows.map((row) => row.delivery.id));
   return rows.map(({ delivery, eventType }) => ({
     id: delivery.id,

@@ -1,10 +1,12 @@
+import type { NoDeps } from '../../lib/service.js';
 import { desc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { publicSubscription } from './create-subscription.js';
 import { webhookSubscriptions } from './table.js';
 
 /** Newest first; every company's when companyId is null (operator view). */
-export async function listSubscriptions(db: DbOrTx, companyId: string | null) {
+export async function listSubscriptions(db: DbOrTx, _deps: NoDeps, input: { companyId: string | null }) {
+  const { companyId } = input;
   const rows = await db
     .select()
     .from(webhookSubscriptions)

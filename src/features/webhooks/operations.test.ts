@@ -20,7 +20,7 @@ describe('ping', () => {
     const { company } = await t.tenant();
     const invitesOnly = await subscribe(t, company.id, receiver.url('/invites'), ['invite.sent']);
     await subscribe(t, company.id, receiver.url('/all'));
-    const { event } = await pingSubscription(t.ctx.db, t.ctx, company.id, invitesOnly.subscription.id, 'hello?');
+    const { event } = await pingSubscription(t.ctx.db, t.ctx, { companyId: company.id, subscriptionId: invitesOnly.subscription.id, message: 'hello?' });
     await loop.drain();
     expect(receiver.received).toHaveLength(1);
     expect(receiver.received[0].path).toBe('/invites');
@@ -31,9 +31,9 @@ describe('ping', () => {
     const { company } = await t.tenant();
     const { subscription } = await subscribe(t, company.id, receiver.url());
     const intruder = await t.tenant();
-    await expect(pingSubscription(t.ctx.db, t.ctx, intruder.company.id, subscription.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await disableSubscription(t.ctx.db, t.ctx, company.id, subscription.id);
-    await expect(pingSubscription(t.ctx.db, t.ctx, company.id, subscription.id)).rejects.toMatchObject({
+    await expect(pingSubscription(t.ctx.db, t.ctx, { companyId: intruder.company.id, subscriptionId: subscription.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await disableSubscription(t.ctx.db, t.ctx, { companyId: company.id, id: subscription.id });
+    await expect(pingSubscription(t.ctx.db, t.ctx, { companyId: company.id, subscriptionId: subscription.id })).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
       details: { fields: [{ path: 'subscription', code: 'invalid_value' }] },
     });
@@ -46,15 +46,15 @@ describe('resend', () => {
     const { subscription } = await subscribe(t, company.id, receiver.url());
     const event = await emit(t, company.id, 'ping', { message: 'once more' });
     await loop.drain();
-    const [original] = await listDeliveries(t.ctx.db, { companyId: company.id });
+    const [original] = await listDeliveries(t.ctx.db, t.ctx, { companyId: company.id });
 
     t.clock.advance(1000);
-    const resent = await resendDelivery(t.ctx.db, t.ctx, company.id, original.id);
+    const resent = await resendDelivery(t.ctx.db, t.ctx, { companyId: company.id, deliveryId: original.id });
     expect(resent).toEqual({ id: expect.any(String), resendOf: original.id, subscriptionId: subscription.id, eventId: event.id });
     await loop.drain();
     expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([event.id, event.id]);
     expect(receiver.received[1].body).toBe(receiver.received[0].body);
-    const deliveries = await listDeliveries(t.ctx.db, { companyId: company.id, eventId: event.id });
+    const deliveries = await listDeliveries(t.ctx.db, t.ctx, { companyId: company.id, eventId: event.id });
     expect(deliveries.map((d) => [d.id, d.status, d.attempts])).toEqual([
       [resent.id, 'succeeded', 1],
       [original.id, 'succeeded', 1],
@@ -65,9 +65,9 @@ describe('resend', () => {
     const { company } = await t.tenant();
     await subscribe(t, company.id, receiver.url());
     await emit(t, company.id, 'ping', { message: 'mine' });
-    const [delivery] = await listDeliveries(t.ctx.db, { companyId: company.id });
+    const [delivery] = await listDeliveries(t.ctx.db, t.ctx, { companyId: company.id });
     const intruder = await t.tenant();
-    await expect(resendDelivery(t.ctx.db, t.ctx, intruder.company.id, delivery.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(resendDelivery(t.ctx.db, t.ctx, { companyId: intruder.company.id, deliveryId: delivery.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });
 
@@ -122,7 +122,7 @@ describe('the delivery log', () => {
     const event = await emit(t, company.id, 'ping', { message: 'logged' });
     await loop.drain();
 
-    const failed = await listDeliveries(t.ctx.db, { companyId: company.id, subscriptionId: failing.subscription.id });
+    const failed = await listDeliveries(t.ctx.db, t.ctx, { companyId: company.id, subscriptionId: failing.subscription.id });
     expect(failed).toEqual([
       {
         id: expect.any(String),
@@ -139,13 +139,13 @@ describe('the delivery log', () => {
         log: [{ attempt: 1, startedAt: t.clock.now().toISOString(), durationMs: expect.any(Number), statusCode: 500, error: null, responseBody: 'oops' }],
       },
     ]);
-    expect((await listDeliveries(t.ctx.db, { companyId: company.id, status: 'succeeded' })).map((d) => d.subscriptionId)).toEqual([working.subscription.id]);
-    expect(await listDeliveries(t.ctx.db, { companyId: company.id, eventId: event.id })).toHaveLength(2);
-    expect(await listDeliveries(t.ctx.db, { companyId: company.id, limit: 1 })).toHaveLength(1);
+    expect((await listDeliveries(t.ctx.db, t.ctx, { companyId: company.id, status: 'succeeded' })).map((d) => d.subscriptionId)).toEqual([working.subscription.id]);
+    expect(await listDeliveries(t.ctx.db, t.ctx, { companyId: company.id, eventId: event.id })).toHaveLength(2);
+    expect(await listDeliveries(t.ctx.db, t.ctx, { companyId: company.id, limit: 1 })).toHaveLength(1);
   });
 
   it('refuses malformed filters, naming each', async () => {
-    await expect(listDeliveries(t.ctx.db, { companyId: null, subscriptionId: 'x', status: 'lost', limit: 0 })).rejects.toMatchObject({
+    await expect(listDeliveries(t.ctx.db, t.ctx, { companyId: null, subscriptionId: 'x', status: 'lost', limit: 0 })).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
       details: { fields: [{ path: 'subscriptionId' }, { path: 'status' }, { path: 'limit' }] },
     });
@@ -159,14 +159,14 @@ describe('the daily sweep', () => {
     await emit(t, company.id, 'ping', { message: 'old and delivered' });
     await loop.drain();
     await emit(t, company.id, 'ping', { message: 'old and waiting' });
-    await disableSubscription(t.ctx.db, t.ctx, company.id, subscription.id);
+    await disableSubscription(t.ctx.db, t.ctx, { companyId: company.id, id: subscription.id });
     t.clock.advance(DELIVERY_LOG_RETENTION_DAYS * 86_400_000);
     await pruneDeliveries.sweep(t.ctx);
-    expect(await listDeliveries(t.ctx.db, { companyId: company.id })).toHaveLength(2);
+    expect(await listDeliveries(t.ctx.db, t.ctx, { companyId: company.id })).toHaveLength(2);
 
     t.clock.advance(1);
     await pruneDeliveries.sweep(t.ctx);
-    const left = await listDeliveries(t.ctx.db, { companyId: company.id });
+    const left = await listDeliveries(t.ctx.db, t.ctx, { companyId: company.id });
     expect(left.map((d) => [d.status, d.log])).toEqual([['pending', []]]);
     expect((await t.ctx.pool.query('SELECT count(*)::int AS n FROM webhook_attempts WHERE company_id = $1', [company.id])).rows[0].n).toBe(0);
   });

@@ -9,11 +9,12 @@ export const DEFAULT_PING_MESSAGE = 'Test event from Quorum';
  * Sends a ping event to ONE subscription, whatever types it selected, through the same pipeline
  * as every event: stored, signed, retried and logged.
  */
-export async function pingSubscription(db: DbOrTx, deps: EmitDeps, companyId: string, subscriptionId: string, message = DEFAULT_PING_MESSAGE) {
+export async function pingSubscription(db: DbOrTx, deps: EmitDeps, input: { companyId: string; subscriptionId: string; message?: string }) {
+  const { companyId, subscriptionId, message = DEFAULT_PING_MESSAGE } = input;
   return db.transaction(async (tx) => {
     await findEnabledSubscription(tx, companyId, subscriptionId);
     const event = buildEvent(deps, companyId, 'ping', pingData(message));
-    await storeEvent(tx, deps.eventConsumers, event, subscriptionId);
+    await storeEvent(tx, deps, { event, addressedTo: subscriptionId });
     return { subscriptionId, event };
   });
 }

@@ -12,7 +12,8 @@ import { webhookDeliveries } from './table.js';
  * Sends a delivery's event to its subscription again as a NEW delivery, due now, with a fresh
  * retry schedule; the original keeps its own history (whatever its state, even pending).
  */
-export async function resendDelivery(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, companyId: string, deliveryId: string) {
+export async function resendDelivery(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string; deliveryId: string }) {
+  const { companyId, deliveryId } = input;
   if (!isUuid(deliveryId)) throw notFound('Webhook delivery');
   const [original] = await db
     .select()

@@ -17,9 +17,9 @@ export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 export async function rotateSubscriptionSecret(
   db: DbOrTx,
   deps: { clock: Clock; config: Pick<Config, 'secretKey'> },
-  companyId: string,
-  id: string,
+  input: { companyId: string; id: string },
 ) {
+  const { companyId, id } = input;
   const now = deps.clock.now();
   const secret = generateWebhookSecret();
   const subscription = await updateSubscription(db, companyId, id, {

@@ -47,7 +47,7 @@ describe('creating a subscription', () => {
     expect(sealed.toString('latin1')).not.toContain(secret);
     expect(sealed.toString('latin1')).not.toContain(Buffer.from(secret.slice(6), 'base64').toString('latin1'));
     expect(secretBox(t.ctx.config.secretKey).open(sealed, subscription.id)).toBe(secret);
-    expect(JSON.stringify(await listSubscriptions(t.ctx.db, company.id))).not.toContain(secret);
+    expect(JSON.stringify(await listSubscriptions(t.ctx.db, t.ctx, { companyId: company.id }))).not.toContain(secret);
   });
 
   it('defaults to every type', async () => {
@@ -87,7 +87,7 @@ describe('rotating the secret', () => {
   it('signs with old and new for 24 h, then with the new one only', async () => {
     const { company } = await t.tenant();
     const { subscription, secret: oldSecret } = await subscribe(t, company.id, receiver.url());
-    const { secret: newSecret, subscription: rotated } = await rotateSubscriptionSecret(t.ctx.db, t.ctx, company.id, subscription.id);
+    const { secret: newSecret, subscription: rotated } = await rotateSubscriptionSecret(t.ctx.db, t.ctx, { companyId: company.id, id: subscription.id });
     expect(newSecret).not.toBe(oldSecret);
     expect(rotated.previousSecretExpiresAt).toBe(new Date(t.clock.now().getTime() + ROTATION_OVERLAP_MS).toISOString());
 
@@ -120,10 +120,10 @@ describe('rotating the secret', () => {
     const intruder = await t.tenant();
     const { subscription } = await subscribe(t, owner.company.id, 'https://a.example/');
     const before = await sealedColumns(subscription.id);
-    await expect(rotateSubscriptionSecret(t.ctx.db, t.ctx, intruder.company.id, subscription.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(disableSubscription(t.ctx.db, t.ctx, intruder.company.id, subscription.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(deleteSubscription(t.ctx.db, intruder.company.id, subscription.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(enableSubscription(t.ctx.db, t.ctx, owner.company.id, 'not-a-uuid')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(rotateSubscriptionSecret(t.ctx.db, t.ctx, { companyId: intruder.company.id, id: subscription.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(disableSubscription(t.ctx.db, t.ctx, { companyId: intruder.company.id, id: subscription.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(deleteSubscription(t.ctx.db, t.ctx, { companyId: intruder.company.id, id: subscription.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(enableSubscription(t.ctx.db, t.ctx, { companyId: owner.company.id, id: 'not-a-uuid' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(await sealedColumns(subscription.id)).toEqual(before);
   });
 });
@@ -133,14 +133,14 @@ describe('disabling and enabling', () => {
     const { company } = await t.tenant();
     const { subscription } = await subscribe(t, company.id, receiver.url());
     await emit(t, company.id, 'ping', { message: 'queued before disabling' });
-    const disabled = await disableSubscription(t.ctx.db, t.ctx, company.id, subscription.id);
+    const disabled = await disableSubscription(t.ctx.db, t.ctx, { companyId: company.id, id: subscription.id });
     expect(disabled).toMatchObject({ enabled: false, disabledReason: 'operator', disabledAt: t.clock.now().toISOString() });
     await emit(t, company.id, 'ping', { message: 'not fanned out' });
     await loop.drain();
     expect(receiver.received).toHaveLength(0);
 
     await t.ctx.pool.query('UPDATE webhook_subscriptions SET failing_since = $2 WHERE id = $1', [subscription.id, new Date(0)]);
-    const enabled = await enableSubscription(t.ctx.db, t.ctx, company.id, subscription.id);
+    const enabled = await enableSubscription(t.ctx.db, t.ctx, { companyId: company.id, id: subscription.id });
     expect(enabled).toMatchObject({ enabled: true, disabledReason: null, disabledAt: null, failingSince: null });
     await loop.drain();
     expect(receiver.received.map((r) => JSON.parse(r.body).data.message)).toEqual(['queued before disabling']);
@@ -149,9 +149,9 @@ describe('disabling and enabling', () => {
   it('keeps the first reason when an operator disables an auto-disabled subscription', async () => {
     const { company } = await t.tenant();
     const { subscription } = await subscribe(t, company.id, 'https://a.example/');
-    await disableSubscription(t.ctx.db, t.ctx, company.id, subscription.id, 'gone');
+    await disableSubscription(t.ctx.db, t.ctx, { companyId: company.id, id: subscription.id, reason: 'gone' });
     t.clock.advance(1000);
-    expect(await disableSubscription(t.ctx.db, t.ctx, company.id, subscription.id)).toMatchObject({ disabledReason: 'gone' });
+    expect(await disableSubscription(t.ctx.db, t.ctx, { companyId: company.id, id: subscription.id })).toMatchObject({ disabledReason: 'gone' });
   });
 });
 
@@ -162,10 +162,10 @@ describe('deleting', () => {
     await emit(t, company.id, 'ping', { message: 'logged' });
     await loop.drain();
     expect(await deliveryRows(t, company.id)).toHaveLength(1);
-    await deleteSubscription(t.ctx.db, company.id, subscription.id);
+    await deleteSubscription(t.ctx.db, t.ctx, { companyId: company.id, id: subscription.id });
     expect(await deliveryRows(t, company.id)).toEqual([]);
     expect((await t.ctx.pool.query('SELECT count(*)::int AS n FROM webhook_attempts WHERE company_id = $1', [company.id])).rows[0].n).toBe(0);
-    expect(await listSubscriptions(t.ctx.db, company.id)).toEqual([]);
+    expect(await listSubscriptions(t.ctx.db, t.ctx, { companyId: company.id })).toEqual([]);
   });
 });
 

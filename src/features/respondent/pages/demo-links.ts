@@ -1,3 +1,4 @@
+import type { NoDeps } from '../../../lib/service.js';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../../db/database.js';
 import { DEMO_INVITE_FORM } from '../../invites/seed-demo-invites.js';
@@ -10,7 +11,8 @@ export interface DemoLinks {
 }
 
 /** The two links the start-up banner prints, so a newcomer can answer a form in the browser at once. */
-export async function demoLinks(db: DbOrTx, company: { id: string; slug: string }, urls: { origin: string; formUrl: string }, now: Date): Promise<DemoLinks> {
+export async function demoLinks(db: DbOrTx, _deps: NoDeps, input: { company: { id: string; slug: string }; urls: { origin: string; formUrl: string }; now: Date }): Promise<DemoLinks> {
+  const { company, urls, now } = input;
   const { rows } = await db.execute<{ token: string }>(sql`
     SELECT i.token FROM invites i JOIN forms f ON f.id = i.form_id
     WHERE i.company_id = ${company.id} AND f.slug = ${DEMO_INVITE_FORM}

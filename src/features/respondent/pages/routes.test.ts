@@ -145,8 +145,8 @@ describe('file uploads from a multipart section', () => {
       name: 'Evidence',
       sections: [{ key: 's', name: 'Attach', questions: [{ key: 'shots', name: 'Screenshots', type: 'FILE' }, { key: 'note', name: 'Note', type: 'TEXT' }] }],
     };
-    const { id } = await importForm(t.ctx.db, t.ctx, company.id, definition);
-    const { q } = idsByKey((await findForm(t.ctx.db, company.id, id))!);
+    const { id } = await importForm(t.ctx.db, t.ctx, { companyId: company.id, rawJson: definition });
+    const { q } = idsByKey((await findForm(t.ctx.db, t.ctx, { companyId: company.id, id }))!);
     const invite = await createInvite(t, token, id);
     const url = `/i/${invite.token}`;
 
