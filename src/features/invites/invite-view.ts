@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { InviteStatus, InviteView } from './schemas.js';
 
 /** An invite row as the services read it (INVITE_COLUMNS). */
@@ -30,10 +30,24 @@ const isoMs = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-M
  * row's, moved by the record step, receipts, the respondent, revoke and expiry. (Rows a send
  * stored as `queued` before that keep it until their message is recorded.)
  */
-const STORED_STATUS = `CASE WHEN i.status IN ('created', 'failed') AND EXISTS (
-    SELECT FROM invite_messages pm WHERE pm.company_id = i.company_id AND pm.invite_id = i.id AND pm.status = 'pending'
-  ) THEN 'queued' ELSE i.status END`;
+const PENDING = `EXISTS (SELECT FROM invite_messages pm WHERE pm.company_id = i.company_id AND pm.invite_id = i.id AND pm.status = 'pending')`;
+const STORED_STATUS = `CASE WHEN i.status IN ('created', 'failed') AND ${PENDING} THEN 'queued' ELSE i.status END`;
 export const INVITE_STATUS = sql.raw(STORED_STATUS);
+
+/**
+ * A condition on invites aliased i: its stored status (INVITE_STATUS) is one of `statuses`.
+ * Written per status rather than as INVITE_STATUS = ANY(...), so that only created and failed
+ * invites are looked up in the messages (an anti-join for created or failed alone).
+ */
+export function inviteStatusIn(statuses: readonly InviteStatus[]): SQL {
+  const pending = sql.raw(PENDING);
+  const conditions = [...new Set(statuses)].map((status) => {
+    if (status === 'queued') return sql`(i.status = 'queued' OR (i.status IN ('created', 'failed') AND ${pending}))`;
+    if (status === 'created' || status === 'failed') return sql`(i.status = ${status} AND NOT ${pending})`;
+    return sql`i.status = ${status}`;
+  });
+  return sql`(${sql.join(conditions, sql` OR `)})`;
+}
 
 /**
  * The invite's latest send (its newest message, ids being time-ordered), as the invite.* events

@@ -11,7 +11,7 @@ import { formEmailTemplate } from '../messaging/email-template.js';
 import { MESSAGES_CHANNEL } from '../messaging/message-kind.js';
 import { templateFieldErrors, templateVariables, type TemplateVariables } from '../messaging/template-variables.js';
 import { wakeSleepers } from '../outbound/wake-sleepers.js';
-import { INVITE_STATUS } from './invite-view.js';
+import { inviteStatusIn } from './invite-view.js';
 import { quotaExceeded, quotaPeriod, reservationSql } from './quota.js';
 import type { SendInvitesInput, SkipReason, TemplateInput } from './schemas.js';
 
@@ -74,7 +74,7 @@ function selectionSql(companyId: string, input: SendInvitesInput): SQL {
     conditions.push(sql`(i.batch_id = ${input.batchId}
       OR i.id IN (SELECT invite_id FROM invite_messages WHERE company_id = ${companyId} AND batch_id = ${input.batchId}))`);
   }
-  if (input.filter) conditions.push(sql`${INVITE_STATUS} = ANY(${`{${input.filter.statuses.join(',')}}`}::text[])`);
+  if (input.filter) conditions.push(inviteStatusIn(input.filter.statuses));
   return conditions.length > 0 ? sql` AND ${sql.join(conditions, sql` AND `)}` : sql``;
 }
 
