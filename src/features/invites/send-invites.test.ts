@@ -121,6 +121,10 @@ describe('POST /v1/forms/{id}/invites/send', () => {
     // Its pending messages cancelled (as revoke and expiry do), the invite is failed again.
     await t.ctx.db.execute(sql`UPDATE invite_messages SET status = 'cancelled' WHERE invite_id = ${failed}`);
     expect(await statuses([failed])).toEqual({ [failed]: 'failed' });
+    // A row stored as queued by an earlier version stays queued, in the list's filter too.
+    const legacy = await s.create({ email: 'legacy@school.edu' });
+    await t.ctx.db.execute(sql`UPDATE invites SET status = 'queued' WHERE id = ${legacy}`);
+    expect((await t.get(s.token, `${s.base}?status=queued`)).json().data.map((i: { id: string }) => i.id)).toEqual([legacy]);
   });
 
   it('holds a future scheduleAt as the due time and ignores a past one', async () => {
