@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { createSurvey } from '../../../test/responses.js';
 import { importInvites } from './import-invites.js';
+import { INVITE_STATUS } from './invite-view.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -78,7 +79,7 @@ describe('importInvites (bulk import)', () => {
     const res = await t.post(s.token, `/v1/forms/${s.survey.form.id}/invites/send`, { channel: 'email', batchId: summary.batchId });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ queued: 2, skipped: [] });
-    const { rows } = await t.ctx.db.execute<{ email: string; status: string }>(sql`SELECT email, status FROM invites WHERE company_id = ${s.company.id} ORDER BY email`);
+    const { rows } = await t.ctx.db.execute<{ email: string; status: string }>(sql`SELECT i.email, ${INVITE_STATUS} AS status FROM invites i WHERE i.company_id = ${s.company.id} ORDER BY i.email`);
     expect(rows).toEqual([
       { email: 'one@school.edu', status: 'queued' },
       { email: 'outside@school.edu', status: 'created' },

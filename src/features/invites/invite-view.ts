@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { InviteStatus, InviteView } from './schemas.js';
 
 /** An invite row as the services read it (INVITE_COLUMNS). */
@@ -23,9 +23,43 @@ export type InviteRow = {
 
 const isoMs = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
+/**
+ * The stored status of an invite aliased i. `queued` is stored with the messages: a send only
+ * inserts them (rewriting every selected invite row cost a 100,000-invite send most of its time),
+ * so a created or failed invite with a pending message is queued. Every other status is the
+ * row's, moved by the record step, receipts, the respondent, revoke and expiry. (Rows a send
+ * stored as `queued` before that keep it until their message is recorded.)
+ */
+const PENDING = `EXISTS (SELECT FROM invite_messages pm WHERE pm.company_id = i.company_id AND pm.invite_id = i.id AND pm.status = 'pending')`;
+const STORED_STATUS = `CASE WHEN i.status IN ('created', 'failed') AND ${PENDING} THEN 'queued' ELSE i.status END`;
+export const INVITE_STATUS = sql.raw(STORED_STATUS);
+
+/**
+ * A condition on invites aliased i: its stored status (INVITE_STATUS) is one of `statuses`.
+ * Written per status rather than as INVITE_STATUS = ANY(...), so that only created and failed
+ * invites are looked up in the messages (an anti-join for created or failed alone).
+ */
+export function inviteStatusIn(statuses: readonly InviteStatus[]): SQL {
+  const pending = sql.raw(PENDING);
+  const conditions = [...new Set(statuses)].map((status) => {
+    if (status === 'queued') return sql`(i.status = 'queued' OR (i.status IN ('created', 'failed') AND ${pending}))`;
+    if (status === 'created' || status === 'failed') return sql`(i.status = ${status} AND NOT ${pending})`;
+    return sql`i.status = ${status}`;
+  });
+  return sql`(${sql.join(conditions, sql` OR `)})`;
+}
+
+/**
+ * The invite's latest send (its newest message, ids being time-ordered), as the invite.* events
+ * carry it: what the invite row's channel and send_batch_id held when a send rewrote them.
+ */
+const latestSend = (column: string) =>
+  `(SELECT lm.${column} FROM invite_messages lm WHERE lm.company_id = i.company_id AND lm.invite_id = i.id ORDER BY lm.id DESC LIMIT 1)`;
+
 /** The columns of InviteRow, for invites aliased i. */
-export const INVITE_COLUMNS = sql.raw(`i.id, i.company_id AS "companyId", i.form_id AS "formId", i.token, i.status, i.email, i.phone, i.name,
-  i.external_id AS "externalId", i.dims, i.batch_id AS "batchId", i.channel, i.send_batch_id AS "sendBatchId",
+export const INVITE_COLUMNS = sql.raw(`i.id, i.company_id AS "companyId", i.form_id AS "formId", i.token, ${STORED_STATUS} AS status,
+  i.email, i.phone, i.name, i.external_id AS "externalId", i.dims, i.batch_id AS "batchId",
+  ${latestSend('channel')} AS channel, ${latestSend('batch_id')} AS "sendBatchId",
   ${isoMs('i.expires_at')} AS "expiresAt", ${isoMs('i.created_at')} AS "createdAt"`);
 
 const FINAL: readonly InviteStatus[] = ['responded', 'revoked', 'expired'];

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/database.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../../lib/cursor.js';
 import { notFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
-import { INVITE_COLUMNS, inviteView, type InviteRow } from './invite-view.js';
+import { INVITE_COLUMNS, inviteStatusIn, inviteView, type InviteRow } from './invite-view.js';
 import type { InviteStatus, InviteView } from './schemas.js';
 
 export interface ListInvitesInput {
@@ -37,7 +37,7 @@ export async function listInvites(
   if (!isUuid(input.formId)) throw notFound('Form');
   const binding: CursorBinding = { companyId: input.companyId, scope: { route: 'forms.invites', formId: input.formId, status: input.status } };
   const position = input.cursor ? decodeCursor(deps.cursorSecret, binding, input.cursor, isPosition) : null;
-  const where = sql`i.company_id = ${input.companyId} AND i.form_id = ${input.formId}${input.status ? sql` AND i.status = ${input.status}` : sql``}`;
+  const where = sql`i.company_id = ${input.companyId} AND i.form_id = ${input.formId}${input.status ? sql` AND ${inviteStatusIn([input.status])}` : sql``}`;
   const { rows } = await db.execute<InviteRow & { total?: number }>(sql`
     SELECT i.* ${position ? sql`` : sql`, (SELECT count(*) FROM invites i WHERE ${where}) AS total`}
       FROM forms f

@@ -5,6 +5,7 @@ import { createSurvey } from '../../../test/responses.js';
 import { updateCompanySettings } from '../companies/company-settings.js';
 import { suppress } from '../suppression/suppressions.js';
 import { setWhatsappChannel } from '../messaging/set-whatsapp-channel.js';
+import { INVITE_STATUS } from './invite-view.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -26,8 +27,11 @@ async function quota(companyId: string) {
   return rows[0] ?? { used: 0, reserved: 0 };
 }
 
+/** The stored status of each invite (a created or failed invite with a pending message is queued). */
 async function statuses(ids: string[]) {
-  const { rows } = await t.ctx.db.execute<{ id: string; status: string }>(sql`SELECT id, status FROM invites WHERE id = ANY(${`{${ids.join(',')}}`}::uuid[])`);
+  const { rows } = await t.ctx.db.execute<{ id: string; status: string }>(
+    sql`SELECT i.id, ${INVITE_STATUS} AS status FROM invites i WHERE i.id = ANY(${`{${ids.join(',')}}`}::uuid[])`,
+  );
   return Object.fromEntries(rows.map((r) => [r.id, r.status]));
 }
 
@@ -77,6 +81,9 @@ describe('POST /v1/forms/{id}/invites/send', () => {
       ]),
     );
     expect(await statuses([ok1, ok2, phoneOnly])).toEqual({ [ok1]: 'queued', [ok2]: 'queued', [phoneOnly]: 'created' });
+    const listed = async (status: string) => (await t.get(s.token, `${s.base}?status=${status}`)).json().data.map((i: { id: string; status: string }) => [i.id, i.status]);
+    expect((await listed('queued')).sort()).toEqual([[ok1, 'queued'], [ok2, 'queued']].sort());
+    expect((await listed('created')).sort()).toEqual([[phoneOnly, 'created'], [expired, 'created'], [suppressed, 'created']].sort());
     const queued = await messages(s.company.id);
     expect(queued.map((m) => m.invite_id).sort()).toEqual([ok1, ok2].sort());
     expect(queued.every((m) => m.batch_id === result.batchId && m.status === 'pending' && m.channel === 'email')).toBe(true);
@@ -95,6 +102,29 @@ describe('POST /v1/forms/{id}/invites/send', () => {
     expect(byStatus.queued).toBe(1);
     expect((await messages(s.company.id)).filter((m) => m.batch_id === byStatus.batchId).map((m) => m.invite_id)).toEqual([c]);
     expect(await quota(s.company.id)).toEqual({ used: 0, reserved: 5 });
+  });
+
+  it('queues a failed invite again; its pending message, not a rewrite of the invite, makes it queued', async () => {
+    const s = await setup();
+    const [failed, sent] = [await s.create({ email: 'failed@school.edu' }), await s.create({ email: 'sent@school.edu' })];
+    await t.ctx.db.execute(sql`UPDATE invites SET status = 'failed' WHERE id = ${failed}`);
+    await t.ctx.db.execute(sql`UPDATE invites SET status = 'sent' WHERE id = ${sent}`);
+    const res = (await s.send({ channel: 'email', filter: { statuses: ['failed', 'sent'] } })).json().data;
+    expect(res).toMatchObject({ queued: 2, skipped: [] });
+    // failed moves to queued; the main line never moves back, so sent stays sent.
+    expect(await statuses([failed, sent])).toEqual({ [failed]: 'queued', [sent]: 'sent' });
+    expect((await s.send({ channel: 'email', filter: { statuses: ['queued'] } })).json().data.queued).toBe(1);
+    const { rows } = await t.ctx.db.execute<{ status: string; channel: string | null; send_batch_id: string | null }>(
+      sql`SELECT status, channel, send_batch_id FROM invites WHERE id = ${failed}`,
+    );
+    expect(rows).toEqual([{ status: 'failed', channel: null, send_batch_id: null }]);
+    // Its pending messages cancelled (as revoke and expiry do), the invite is failed again.
+    await t.ctx.db.execute(sql`UPDATE invite_messages SET status = 'cancelled' WHERE invite_id = ${failed}`);
+    expect(await statuses([failed])).toEqual({ [failed]: 'failed' });
+    // A row stored as queued by an earlier version stays queued, in the list's filter too.
+    const legacy = await s.create({ email: 'legacy@school.edu' });
+    await t.ctx.db.execute(sql`UPDATE invites SET status = 'queued' WHERE id = ${legacy}`);
+    expect((await t.get(s.token, `${s.base}?status=queued`)).json().data.map((i: { id: string }) => i.id)).toEqual([legacy]);
   });
 
   it('holds a future scheduleAt as the due time and ignores a past one', async () => {

@@ -12,6 +12,7 @@ import { formEmailTemplate } from '../messaging/email-template.js';
 import { MESSAGES_CHANNEL } from '../messaging/message-kind.js';
 import { templateFieldErrors, templateVariables, type TemplateVariables } from '../messaging/template-variables.js';
 import { wakeSleepers } from '../outbound/wake-sleepers.js';
+import { inviteStatusIn } from './invite-view.js';
 import { quotaExceeded, quotaPeriod, reservationSql } from './quota.js';
 import type { SendInvitesInput, SkipReason, TemplateInput } from './schemas.js';
 
@@ -74,16 +75,17 @@ function selectionSql(companyId: string, input: SendInvitesInput): SQL {
     conditions.push(sql`(i.batch_id = ${input.batchId}
       OR i.id IN (SELECT invite_id FROM invite_messages WHERE company_id = ${companyId} AND batch_id = ${input.batchId}))`);
   }
-  if (input.filter) conditions.push(sql`i.status = ANY(${`{${input.filter.statuses.join(',')}}`}::text[])`);
+  if (input.filter) conditions.push(inviteStatusIn(input.filter.statuses));
   return conditions.length > 0 ? sql` AND ${sql.join(conditions, sql` AND `)}` : sql``;
 }
 
 /**
  * A send call in one statement: selection and skips, the quota for every queued message as one
- * conditional upsert, and, only if it fits, the messages and the invites' new status. If the
- * reservation does not fit, nothing is queued (QUOTA_EXCEEDED). Each queued message is a row of
- * invite_messages due at scheduleAt (or now); the outbound loop sends it. Created and failed
- * invites become queued.
+ * conditional upsert, and, only if it fits, the messages. If the reservation does not fit,
+ * nothing is queued (QUOTA_EXCEEDED). Each queued message is a row of invite_messages due at
+ * scheduleAt (or now); the outbound loop sends it. The invites are not written: a created or
+ * failed invite with a pending message is queued (INVITE_STATUS), and the message carries the
+ * channel and batch of the send.
  */
 export async function sendInvites(db: Db, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string; formId: string } & SendInvitesInput): Promise<SendResultData> {
   const { companyId, formId } = input;
@@ -118,12 +120,6 @@ export async function sendInvites(db: Db, deps: { clock: Clock; newId: IdGenerat
         SELECT ${uuidv7SqlAt(now)}, ${companyId}, sel.id, ${batchId}, ${input.channel}, ${template ? JSON.stringify(template) : null}::jsonb,
                ${dueAt}, ${period}, ${now}
           FROM sel WHERE sel.reason IS NULL AND EXISTS (SELECT FROM reserved)
-        RETURNING invite_id
-      ), upd AS (
-        UPDATE invites i SET status = CASE WHEN i.status IN ('created', 'failed') THEN 'queued' ELSE i.status END,
-                             status_changed_at = CASE WHEN i.status IN ('created', 'failed') THEN ${now} ELSE i.status_changed_at END,
-                             channel = ${input.channel}, send_batch_id = ${batchId}
-          FROM ins WHERE i.company_id = ${companyId} AND i.id = ins.invite_id
       )
       SELECT id::text, reason, NULL::int AS requested, NULL::boolean AS fits, NULL::void AS woken FROM sel WHERE reason IS NOT NULL
       -- Wakes the sleeping message loops at commit (awake ones claim on their own); a scheduled

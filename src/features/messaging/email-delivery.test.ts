@@ -4,6 +4,7 @@ import { SMTPServer } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type { AddressInfo } from 'node:net';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
+import { respondentClient } from '../../../test/respondent.js';
 import { createSurvey } from '../../../test/responses.js';
 import { startOutboundLoop, type OutboundLoop } from '../outbound/loop.js';
 import { suppress } from '../suppression/suppressions.js';
@@ -95,7 +96,7 @@ async function state(companyId: string, inviteId: string) {
 describe('e-mail through the outbound loop', () => {
   it('delivers over SMTP: both parts, the personal link, one-click unsubscribe headers, the sender; invite.sent; unit consumed', async () => {
     const s = await setup();
-    await s.send();
+    const { batchId } = (await s.send()).json().data;
     await (await startLoop()).drain();
     expect(sink.received).toHaveLength(1);
     const mail = sink.received[0];
@@ -118,9 +119,15 @@ describe('e-mail through the outbound loop', () => {
     expect(after.events).toEqual([
       {
         type: 'invite.sent',
-        data: expect.objectContaining({ inviteId: s.invite.id, status: 'sent', channel: 'email', batchId: expect.any(String), failReason: null }),
+        data: expect.objectContaining({ inviteId: s.invite.id, status: 'sent', channel: 'email', batchId, failReason: null }),
       },
     ]);
+    // The record step stores the send that left on the invite: the respondent's stage events carry it.
+    const { rows: stored } = await t.ctx.db.execute<{ channel: string; send_batch_id: string }>(sql`SELECT channel, send_batch_id FROM invites WHERE id = ${s.invite.id}`);
+    expect(stored).toEqual([{ channel: 'email', send_batch_id: batchId }]);
+    expect((await respondentClient(t).get(`/r/v1/invites/${s.invite.token}`)).statusCode).toBe(200);
+    const { rows: opened } = await t.ctx.db.execute<{ data: any }>(sql`SELECT data FROM events WHERE company_id = ${s.company.id} AND type = 'invite.opened'`);
+    expect(opened.map((e) => e.data)).toEqual([expect.objectContaining({ inviteId: s.invite.id, channel: 'email', batchId })]);
   });
 
   it('a sleeping loop is woken by the send\'s commit; the messages of one pass are recorded together, each with its invite.sent and unit', async () => {

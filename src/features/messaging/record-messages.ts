@@ -33,21 +33,24 @@ async function finish(tx: Tx, item: ClaimedMessage, status: 'sent' | 'failed' | 
 }
 
 /**
- * The UPDATE moving the invites of `messages` (a relation with company_id and invite_id) along
- * their main line (never back) or to failed, returning each for its event.
+ * The UPDATE moving the invites of `messages` (a relation with company_id, invite_id, channel and
+ * batch_id, one row per invite) along their main line (never back) or to failed, returning each
+ * for its event. The invite keeps the channel and send batch of the message recorded last, which
+ * the respondent's stage events carry (the send itself does not write the invite row).
  */
 function moveInvitesSql(messages: SQL, to: 'sent' | 'failed', now: Date): SQL {
   const movable = to === 'sent' ? sql`i.status IN ('created', 'queued', 'failed')` : sql`i.status IN ('created', 'queued')`;
   return sql`
     UPDATE invites i SET status = CASE WHEN ${movable} THEN ${to} ELSE i.status END,
-                         status_changed_at = CASE WHEN ${movable} THEN ${now}::timestamptz ELSE i.status_changed_at END
+                         status_changed_at = CASE WHEN ${movable} THEN ${now}::timestamptz ELSE i.status_changed_at END,
+                         channel = m.channel, send_batch_id = m.batch_id
       FROM ${messages} AS m, forms f
      WHERE i.company_id = m.company_id AND i.id = m.invite_id AND f.company_id = i.company_id AND f.id = i.form_id
     RETURNING ${INVITE_COLUMNS}, f.name AS "formName"`;
 }
 
 async function moveInvite(tx: Tx, item: ClaimedMessage, to: 'sent' | 'failed', now: Date): Promise<InviteWithForm> {
-  const { rows } = await tx.execute<InviteWithForm>(moveInvitesSql(sql`(SELECT ${item.companyId}::uuid AS company_id, ${item.inviteId}::uuid AS invite_id)`, to, now));
+  const { rows } = await tx.execute<InviteWithForm>(moveInvitesSql(sql`(SELECT company_id, invite_id, channel, batch_id FROM invite_messages WHERE id = ${item.id})`, to, now));
   return rows[0];
 }
 
@@ -65,9 +68,9 @@ async function recordSent(tx: Tx, sent: { item: ClaimedMessage; providerMessageI
       UPDATE invite_messages m SET status = 'sent', completed_at = ${now}, lease_until = NULL, provider_message_id = i."providerMessageId", last_error = NULL
         FROM input i
        WHERE m.id = i.id AND m.status = 'pending' AND m.attempts = i.attempt
-      RETURNING m.company_id, m.invite_id, m.quota_period
+      RETURNING m.id, m.company_id, m.invite_id, m.channel, m.batch_id, m.quota_period
     ), quota AS (${quotaSettlement(sql`done`, true)}
-    ), moved AS (${moveInvitesSql(sql`(SELECT DISTINCT company_id, invite_id FROM done)`, 'sent', now)})
+    ), moved AS (${moveInvitesSql(sql`(SELECT DISTINCT ON (company_id, invite_id) company_id, invite_id, channel, batch_id FROM done ORDER BY company_id, invite_id, id DESC)`, 'sent', now)})
     SELECT moved.* FROM done JOIN moved ON moved.id = done.invite_id`);
   return rows;
 }
