@@ -208,3 +208,25 @@ describe('POST /v1/forms/{id}/invites/send', () => {
     expect((await s.send({ channel: 'email', filter: { statuses: ['lost'] } })).json().error.code).toBe('VALIDATION_ERROR');
   });
 });
+
+describe('the send batch of a message (checked per statement, migration 0452)', () => {
+  it('refuses a message naming no batch of its company, never moves a message to another batch, and deletes the messages of a deleted batch', async () => {
+    const s = await setup();
+    const other = await setup();
+    const id = await s.create({ email: 'batch@school.edu' });
+    const sent = (await s.send({ channel: 'email', inviteIds: [id] })).json().data;
+    const otherBatch = (await other.send({ channel: 'email', inviteIds: [await other.create({ email: 'o@school.edu' })] })).json().data.batchId;
+    const insert = (batchId: string) =>
+      t.ctx.db.execute(sql`INSERT INTO invite_messages (id, company_id, invite_id, batch_id, channel, due_at, quota_period, created_at)
+        VALUES (gen_random_uuid(), ${s.company.id}, ${id}, ${batchId}, 'email', now(), '2026-03', now())`);
+    const violation = { cause: expect.objectContaining({ code: '23503', constraint: 'invite_messages_batch_exists' }) };
+    await expect(insert('00000000-0000-7000-8000-000000000000')).rejects.toMatchObject(violation);
+    await expect(insert(otherBatch)).rejects.toMatchObject(violation); // another company's batch
+    await expect(t.ctx.db.execute(sql`UPDATE invite_messages SET batch_id = ${otherBatch} WHERE company_id = ${s.company.id}`)).rejects.toMatchObject(violation);
+    expect(await messages(s.company.id)).toEqual([expect.objectContaining({ invite_id: id, batch_id: sent.batchId })]);
+
+    await t.ctx.db.execute(sql`DELETE FROM invite_batches WHERE company_id = ${s.company.id} AND id = ${sent.batchId}`);
+    expect(await messages(s.company.id)).toEqual([]);
+    expect(await messages(other.company.id)).toHaveLength(1);
+  });
+});
