@@ -69,10 +69,11 @@ function pageQuery(input: ListResponsesInput, position: ScanPosition | null) {
 }
 
 async function sqlPage(pool: pg.Pool, input: ListResponsesInput, position: ScanPosition | null): Promise<Page & { next: ScanPosition; more: boolean }> {
-  const { rows } = await pool.query<{ id: string; createdAt: string; bound?: number }>(pageQuery(input, position));
+  const { rows } = await pool.query<{ id: string; createdAt: string; bound?: number; walks?: boolean }>(pageQuery(input, position));
   const page = rows.slice(0, input.limit);
   const last = page.at(-1)!;
-  return { ids: page.map((row) => row.id), next: { t: last.createdAt, id: last.id, s: position?.s ?? rows[0].bound! }, more: rows.length > input.limit };
+  const scan = position ? { s: position.s, w: position.w } : { s: rows[0].bound!, w: rows[0].walks ?? undefined };
+  return { ids: page.map((row) => row.id), next: { t: last.createdAt, id: last.id, ...scan }, more: rows.length > input.limit };
 }
 
 /** The bare route: one captured page sent as is, fetched and parsed as httpPage does. */
@@ -237,7 +238,7 @@ async function filteredCases(pool: pg.Pool, data: BenchData): Promise<FilteredCa
   ];
 }
 
-async function filteredScan(server: Server, data: BenchData, item: FilteredCase) {
+async function filteredScan(server: Server, data: BenchData, item: FilteredCase, unfilteredP50: number) {
   const times: number[] = [];
   let total = 0;
   let cursor: string | null = null;
@@ -256,6 +257,44 @@ async function filteredScan(server: Server, data: BenchData, item: FilteredCase)
     'first page ms': round(times[0]),
     'p50 later pages': later.length ? round(percentile(later, 50)) : '-',
     'p99 later pages': later.length ? round(percentile(later, 99)) : '-',
+    'later ÷ unfiltered p50': later.length ? round(percentile(later, 50) / unfilteredP50) : '-',
+  };
+}
+
+/**
+ * A single-dim scan's later pages through either path (walking responses_scan_idx, or
+ * response_dim_scan with a primary-key probe per row), raw, alternating per page over pages
+ * 2-101: both must return the same rows. What the route's choice (WALK_SHARE in
+ * list-responses.ts) rests on; the unfiltered raw p50 of the full scan is the yardstick.
+ */
+async function dimPaths(pool: pg.Pool, data: BenchData, item: FilteredCase, unfilteredRawP50: number) {
+  const input = scanInput(data, item.filters);
+  const first = await sqlPage(pool, input, null);
+  const positions: ScanPosition[] = [];
+  for (let position = first.next, more = first.more; more && positions.length < SAMPLE_PAGES; ) {
+    positions.push(position);
+    const page = await sqlPage(pool, input, position);
+    position = page.next;
+    more = page.more;
+  }
+  const walk: number[] = [];
+  const side: number[] = [];
+  for (const position of positions) {
+    const walked = await timed(() => sqlPage(pool, input, { ...position, w: true }));
+    const probed = await timed(() => sqlPage(pool, input, { ...position, w: false }));
+    if (walked.value.ids.join() !== probed.value.ids.join()) throw new Error(`${item.label}: the two paths return different rows`);
+    walk.push(walked.ms);
+    side.push(probed.ms);
+  }
+  const p50 = (times: number[]) => round(percentile(times, 50));
+  return {
+    filter: item.label,
+    'route takes': first.next.w ? 'walk' : 'side table',
+    pages: positions.length,
+    'walk p50 ms': p50(walk),
+    'side table p50 ms': p50(side),
+    'walk ÷ unfiltered': round(percentile(walk, 50) / unfilteredRawP50),
+    'side table ÷ unfiltered': round(percentile(side, 50) / unfilteredRawP50),
   };
 }
 
@@ -300,8 +339,15 @@ export async function run(): Promise<void> {
     console.log(`\nFiltered scans through HTTP, limit=${LIMIT}&include=answers, to the end (first page includes the total):\n`);
     const cases = await filteredCases(database.pool, data);
     const results = [];
-    for (const item of cases) results.push(await filteredScan(server, data, item));
+    for (const item of cases) results.push(await filteredScan(server, data, item, percentile(http.times, 50)));
     printTable(results);
+    console.log(`(later ÷ unfiltered p50: over the full scan's HTTP page p50, ${round(percentile(http.times, 50))} ms; aim ≤ 1.5)`);
+
+    const rawP50 = percentile(raw.times, 50);
+    console.log(`\nSingle-dim later pages raw, both paths alternating per page (unfiltered raw p50 ${round(rawP50)} ms); load average ${load()}:\n`);
+    const single = [];
+    for (const item of cases.filter((c) => Object.keys(c.filters.dims ?? {}).length === 1)) single.push(await dimPaths(database.pool, data, item, rawP50));
+    printTable(single);
     await printPlans(database.pool, scanInput(data), 'unfiltered');
     for (const item of cases) await printPlans(database.pool, scanInput(data, item.filters), item.label);
   } finally {
