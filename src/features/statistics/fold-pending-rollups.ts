@@ -3,8 +3,8 @@ import type { Db } from '../../db/database.js';
 import { defineSweep, inBatches } from '../../jobs/define-sweep.js';
 import { lockFormRollups } from './lock-form-rollups.js';
 
-/** Pending rows folded per transaction: the form's row lock (and so its submissions) waits for one batch. */
-const BATCH = 2_000;
+/** Pending rows folded per transaction: the form's row lock, and so its submissions, wait for one batch (300 fold in ≈0.2 s on the bench form). */
+const BATCH = 500;
 
 /**
  * Folds every pending rollup row (migration 0540) into its form's day and month rows, a form at a
