@@ -19,7 +19,8 @@ import { benchDatabase, printTable } from './support.js';
  *    (the three paths in turns of 50 pages);
  * 2. page latency near the start and past the 900,000th row, replayed alternately from the
  *    cursors the scan handed out, so both depths see the same machine;
- * 3. filtered scans (dims, from/to) to the end, and EXPLAIN ANALYZE of their statements.
+ * 3. filtered scans (dims, from/to) to the end, in turns with unfiltered pages, the two paths of a
+ *    single-dim scan raw, and EXPLAIN ANALYZE of their statements.
  */
 
 const LIMIT = 100;
@@ -51,15 +52,17 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T 
 interface Page {
   ids: string[];
   total?: number;
+  /** createdAt of the page's last item */
+  last?: string;
 }
 
 /** The route over HTTP; a page is fetched with the cursor of the previous one (null: the first). */
 async function httpPage(server: Server, path: string, cursor: string | null): Promise<Page & { nextCursor: string | null }> {
   const query = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
   const { statusCode, body } = await server.http.request({ method: 'GET', path: `${path}${query}`, headers: { authorization: `Bearer ${server.token}` } });
-  const page = (await body.json()) as { data: { id: string }[]; meta: { nextCursor: string | null; total?: number } };
+  const page = (await body.json()) as { data: { id: string; createdAt: string }[]; meta: { nextCursor: string | null; total?: number } };
   if (statusCode !== 200) throw new Error(`HTTP ${statusCode}: ${JSON.stringify(page)}`);
-  return { ids: page.data.map((item) => item.id), total: page.meta.total, nextCursor: page.meta.nextCursor };
+  return { ids: page.data.map((item) => item.id), total: page.meta.total, last: page.data.at(-1)?.createdAt, nextCursor: page.meta.nextCursor };
 }
 
 /** The statement the route runs, sent raw with pg; the position stands in for the cursor. */
@@ -69,10 +72,11 @@ function pageQuery(input: ListResponsesInput, position: ScanPosition | null) {
 }
 
 async function sqlPage(pool: pg.Pool, input: ListResponsesInput, position: ScanPosition | null): Promise<Page & { next: ScanPosition; more: boolean }> {
-  const { rows } = await pool.query<{ id: string; createdAt: string; bound?: number }>(pageQuery(input, position));
+  const { rows } = await pool.query<{ id: string; createdAt: string; bound?: number; walks?: boolean }>(pageQuery(input, position));
   const page = rows.slice(0, input.limit);
   const last = page.at(-1)!;
-  return { ids: page.map((row) => row.id), next: { t: last.createdAt, id: last.id, s: position?.s ?? rows[0].bound! }, more: rows.length > input.limit };
+  const scan = position ? { s: position.s, w: position.w } : { s: rows[0].bound!, w: rows[0].walks ?? undefined };
+  return { ids: page.map((row) => row.id), next: { t: last.createdAt, id: last.id, ...scan }, more: rows.length > input.limit };
 }
 
 /** The bare route: one captured page sent as is, fetched and parsed as httpPage does. */
@@ -237,17 +241,39 @@ async function filteredCases(pool: pg.Pool, data: BenchData): Promise<FilteredCa
   ];
 }
 
+/**
+ * A filtered scan to the end through HTTP, in turns of TURN_PAGES pages with unfiltered pages of
+ * the same stretch of the table: after each turn, as many unfiltered later pages up to the day
+ * the filter has reached (`to=` that day: the same index walk, bounded; its first page is not
+ * timed). The yardstick of the filter's later pages, read at the same moment and from the same
+ * pages of the heap, so equally warm or cold: this machine's page cache drops what has not been
+ * read for seconds, and its speed drifts by up to 3× within minutes.
+ */
 async function filteredScan(server: Server, data: BenchData, item: FilteredCase) {
   const times: number[] = [];
+  const unfiltered: number[] = [];
   let total = 0;
   let cursor: string | null = null;
   do {
-    const { ms, value } = await timed(() => httpPage(server, scanPath(data, item.query), cursor));
-    times.push(ms);
-    total = value.total ?? total;
-    cursor = value.nextCursor;
+    const turnStart = times.length;
+    let day = '';
+    while (times.length - turnStart < TURN_PAGES) {
+      const { ms, value } = await timed(() => httpPage(server, scanPath(data, item.query), cursor));
+      times.push(ms);
+      total = value.total ?? total;
+      day = value.last?.slice(0, 10) ?? day;
+      cursor = value.nextCursor;
+      if (!cursor) break;
+    }
+    let plain: string | null = (await httpPage(server, scanPath(data, `to=${day}`), null)).nextCursor;
+    for (let i = turnStart; i < times.length && plain; i++) {
+      const { ms, value } = await timed(() => httpPage(server, scanPath(data, `to=${day}`), plain));
+      unfiltered.push(ms);
+      plain = value.nextCursor;
+    }
   } while (cursor);
   const later = times.slice(1);
+  const yardstick = unfiltered.length ? percentile(unfiltered, 50) : NaN;
   return {
     filter: item.label,
     total,
@@ -256,6 +282,45 @@ async function filteredScan(server: Server, data: BenchData, item: FilteredCase)
     'first page ms': round(times[0]),
     'p50 later pages': later.length ? round(percentile(later, 50)) : '-',
     'p99 later pages': later.length ? round(percentile(later, 99)) : '-',
+    'unfiltered p50, same stretch': unfiltered.length ? round(yardstick) : '-',
+    'later ÷ unfiltered p50': later.length && unfiltered.length ? round(percentile(later, 50) / yardstick) : '-',
+  };
+}
+
+/**
+ * A single-dim scan's later pages through either path (walking responses_scan_idx, or
+ * response_dim_scan with a primary-key probe per row), raw, alternating per page over pages
+ * 2-101: both must return the same rows. What the route's choice (WALK_SHARE in
+ * list-responses.ts) rests on; the unfiltered raw p50 of the full scan is the yardstick.
+ */
+async function dimPaths(pool: pg.Pool, data: BenchData, item: FilteredCase, unfilteredRawP50: number) {
+  const input = scanInput(data, item.filters);
+  const first = await sqlPage(pool, input, null);
+  const positions: ScanPosition[] = [];
+  for (let position = first.next, more = first.more; more && positions.length < SAMPLE_PAGES; ) {
+    positions.push(position);
+    const page = await sqlPage(pool, input, position);
+    position = page.next;
+    more = page.more;
+  }
+  const walk: number[] = [];
+  const side: number[] = [];
+  for (const position of positions) {
+    const walked = await timed(() => sqlPage(pool, input, { ...position, w: true }));
+    const probed = await timed(() => sqlPage(pool, input, { ...position, w: false }));
+    if (walked.value.ids.join() !== probed.value.ids.join()) throw new Error(`${item.label}: the two paths return different rows`);
+    walk.push(walked.ms);
+    side.push(probed.ms);
+  }
+  const p50 = (times: number[]) => round(percentile(times, 50));
+  return {
+    filter: item.label,
+    'route takes': first.next.w ? 'walk' : 'side table',
+    pages: positions.length,
+    'walk p50 ms': p50(walk),
+    'side table p50 ms': p50(side),
+    'walk ÷ unfiltered': round(percentile(walk, 50) / unfilteredRawP50),
+    'side table ÷ unfiltered': round(percentile(side, 50) / unfilteredRawP50),
   };
 }
 
@@ -302,6 +367,16 @@ export async function run(): Promise<void> {
     const results = [];
     for (const item of cases) results.push(await filteredScan(server, data, item));
     printTable(results);
+    console.log(
+      `(unfiltered: as many later pages up to the day the filter reached, after each turn of ${TURN_PAGES} of its pages; aim: later ÷ unfiltered ≤ 1.5; ` +
+        `the full scan's HTTP p50: ${round(percentile(http.times, 50))} ms)`,
+    );
+
+    const rawP50 = percentile(raw.times, 50);
+    console.log(`\nSingle-dim later pages raw, both paths alternating per page (unfiltered raw p50 ${round(rawP50)} ms); load average ${load()}:\n`);
+    const single = [];
+    for (const item of cases.filter((c) => Object.keys(c.filters.dims ?? {}).length === 1)) single.push(await dimPaths(database.pool, data, item, rawP50));
+    printTable(single);
     await printPlans(database.pool, scanInput(data), 'unfiltered');
     for (const item of cases) await printPlans(database.pool, scanInput(data, item.filters), item.label);
   } finally {

@@ -31,10 +31,38 @@ const newestFirst = (items: { id: string; createdAt: string }[]) =>
 const sideRows = async (formId: string) =>
   Number((await t.ctx.pool.query(`SELECT count(*) FROM response_dim_scan WHERE form_id = $1`, [formId])).rows[0].count);
 
-describe('GET /v1/forms/{id}/responses with one dim filter (the response_dim_scan keyset path)', () => {
+/** The path a single-dim scan took, from its cursor's position (base64url JSON, then the MAC): w, walking responses_scan_idx. */
+const walks = (cursor: string) => JSON.parse(Buffer.from(cursor.split('.')[0], 'base64url').toString()).p.w as boolean;
+
+/**
+ * A value of at least 10% of the form walks responses_scan_idx, a rarer one takes response_dim_scan
+ * (list-responses.ts, WALK_SHARE): the same tests for both, the values made rare by responses
+ * without dims.
+ */
+describe.each([
+  { path: 'responses_scan_idx walk (frequent values)', filler: 0, walk: true },
+  { path: 'response_dim_scan (rare values)', filler: 250, walk: false },
+])('GET /v1/forms/{id}/responses with one dim filter: $path', ({ filler, walk }) => {
+  const withFiller = async (survey: Survey) => {
+    if (filler > 0) await addResponses(t, survey, filler, { at: '2026-01-15T10:00:00.000Z' });
+  };
+
+  it('takes that path, deciding on the share of the period', async () => {
+    const { company, token } = await t.tenant();
+    const survey = await createSurvey(t, company.id);
+    await withFiller(survey);
+    await addResponses(t, survey, 20, { at: '2026-02-01T10:00:00.000Z', dims: { cohortYear: '2025' } });
+    // Within February the value is every response, whatever the rest of the form holds.
+    for (const [query, expected] of [['', walk], ['&from=2026-01-01', walk], ['&from=2026-02-01', true]] as const) {
+      const res = await t.get(token, url(survey, `limit=1&dim.cohortYear=2025${query}`));
+      expect(walks(res.json().meta.nextCursor), query).toBe(expected);
+    }
+  });
+
   it('pages through exactly the matching responses in scan order, with a period, and follows deletions', async () => {
     const { company, token } = await t.tenant();
     const survey = await createSurvey(t, company.id);
+    await withFiller(survey);
     // Another company's responses with the same value stay out.
     const other = await t.tenant();
     await addResponses(t, await createSurvey(t, other.company.id), 3, { at: '2026-02-01T10:00:00.000Z', dims: { cohortYear: '2025' } });
@@ -73,6 +101,7 @@ describe('GET /v1/forms/{id}/responses with one dim filter (the response_dim_sca
   it('keeps rows inserted during the scan, newer or backdated, out of that pass; none is skipped or repeated', async () => {
     const { company, token } = await t.tenant();
     const survey = await createSurvey(t, company.id);
+    await withFiller(survey);
     const before = await addResponses(t, survey, 9, { at: '2026-03-05T10:00:00.000Z', dims: { cohortYear: '2025' } });
     const pass = await scan(token, survey, 'limit=2&dim.cohortYear=2025', async () => {
       await addResponses(t, survey, 1, { at: '2026-03-09T10:00:00.000Z', dims: { cohortYear: '2025' } });

@@ -23,17 +23,21 @@ export interface ListResponsesInput {
 
 /**
  * Where a scan stands: the last row returned (createdAt as JSON text, id) and the insertion
- * bound taken on the first page (rule 9: rows inserted after it stay out of this pass).
+ * bound taken on the first page (rule 9: rows inserted after it stay out of this pass). `w`: a
+ * single-dim scan walks responses_scan_idx (its value is frequent), decided on the first page.
  */
 export interface ScanPosition {
   t: string;
   id: string;
   s: number;
+  w?: boolean;
 }
 
 function isScanPosition(p: unknown): p is ScanPosition {
   const pos = p as ScanPosition;
-  return typeof pos === 'object' && pos !== null && typeof pos.t === 'string' && isUuid(pos.id) && Number.isSafeInteger(pos.s);
+  return (
+    typeof pos === 'object' && pos !== null && typeof pos.t === 'string' && isUuid(pos.id) && Number.isSafeInteger(pos.s) && (pos.w === undefined || typeof pos.w === 'boolean')
+  );
 }
 
 /**
@@ -73,22 +77,29 @@ const PAGE_COLUMNS = (input: ListResponsesInput) =>
   sql`r.id, r.form_id, r.respondent, ${input.includeAnswers ? sql`r.answers, ` : sql``}r.completed_at, r.created_at, r.dims`;
 
 /**
- * A page's rows: the responses of the filters in scan order from the position. With exactly one
- * dim filter, response_dim_scan (migration 0510) holds that value's responses in scan order, so
- * the page is an index seek there plus one primary-key probe per row, however rare the value;
- * otherwise responses_scan_idx, with the dim filters on the GIN index or checked per row.
+ * A dim value at least this share of its form's responses (of the period) pages by walking
+ * responses_scan_idx and checking the dim per row: about 1 ÷ share neighbouring rows per match,
+ * cheaper than a primary-key probe per match through response_dim_scan (bench/README.md,
+ * responses-scan). Rarer values take response_dim_scan.
  */
-function pageRowsSql(input: ListResponsesInput, position: ScanPosition | null): SQL {
-  const dims = Object.entries(input.dims);
-  if (dims.length !== 1) {
-    return sql`
-      SELECT ${PAGE_COLUMNS(input)}
-      FROM responses r
-      WHERE ${filterSql(input)}${position ? keysetSql(position) : sql``}
-      ORDER BY r.created_at DESC, r.id DESC
-      LIMIT ${input.limit + 1}`;
-  }
-  const [[key, value]] = dims;
+const WALK_SHARE = 0.1;
+
+/** The responses of the filters in scan order from the position, walking responses_scan_idx. */
+function scanWalkSql(input: ListResponsesInput, position: ScanPosition | null, where: SQL): SQL {
+  return sql`
+    SELECT ${PAGE_COLUMNS(input)}
+    FROM responses r
+    WHERE ${where}${position ? keysetSql(position) : sql``}
+    ORDER BY r.created_at DESC, r.id DESC
+    LIMIT ${input.limit + 1}`;
+}
+
+/**
+ * One dim value's responses in scan order from the position through response_dim_scan
+ * (migration 0510), which holds them in that order: an index seek there plus one primary-key
+ * probe per row, however rare the value.
+ */
+function dimScanSql(input: ListResponsesInput, position: ScanPosition | null, key: string, value: string): SQL {
   const conditions = [
     sql`d.company_id = ${input.companyId}`,
     sql`d.form_id = ${input.formId}`,
@@ -107,6 +118,44 @@ function pageRowsSql(input: ListResponsesInput, position: ScanPosition | null): 
 }
 
 /**
+ * The same rows as the side table's, walking responses_scan_idx: the dim compared as a JSON
+ * string, as response_dim_scan holds only string dims. No GIN condition the planner could
+ * prefer over the walk.
+ */
+function dimWalkSql(input: ListResponsesInput, position: ScanPosition | null, key: string, value: string): SQL {
+  const conditions = [sql`r.company_id = ${input.companyId}`, sql`r.form_id = ${input.formId}`, ...periodSql(input, sql`r.created_at`)];
+  return scanWalkSql(input, position, sql.join([...conditions, sql`r.dims -> ${key} = ${JSON.stringify(value)}::jsonb`], sql` AND `));
+}
+
+/**
+ * Whether a single-dim scan walks responses_scan_idx: its value holds WALK_SHARE of the form's
+ * responses in the period, by the rollups' counts (exact, O(months + edge days) rows each).
+ */
+function walksSql(input: ListResponsesInput): SQL {
+  const matches = rollupResponseCountSql(input)!;
+  const all = rollupResponseCountSql({ ...input, dims: {} })!;
+  return sql`(${matches} >= ${WALK_SHARE}::float8 * ${all})`;
+}
+
+/**
+ * A page's rows: the responses of the filters in scan order from the position. With exactly one
+ * dim filter, walking responses_scan_idx (a frequent value) or response_dim_scan (a rare one),
+ * as the first page decides (k.walks beside the form row, then the position's `w`); otherwise
+ * responses_scan_idx, with the dim filters on the GIN index or checked per row.
+ */
+function pageRowsSql(input: ListResponsesInput, position: ScanPosition | null): SQL {
+  const dims = Object.entries(input.dims);
+  if (dims.length !== 1) return scanWalkSql(input, position, filterSql(input));
+  const [[key, value]] = dims;
+  if (position) return position.w ? dimWalkSql(input, position, key, value) : dimScanSql(input, position, key, value);
+  // Both, each behind a one-time filter on the decision: only one runs.
+  return sql`
+    (SELECT * FROM (${dimWalkSql(input, null, key, value)}) w WHERE k.walks)
+    UNION ALL
+    (SELECT * FROM (${dimScanSql(input, null, key, value)}) s WHERE NOT k.walks)`;
+}
+
+/**
  * The first page also reads, in the same statement and so the same snapshot: the total (the
  * form's trigger-kept response_count when nothing is filtered, the rollups' day counts for a
  * period and at most one dim, else a count of the matches) and the insertion bound, max(seq).
@@ -118,7 +167,7 @@ function firstPageExtrasSql(input: ListResponsesInput, filtered: boolean): SQL {
   return sql`, ${total} AS total, (SELECT coalesce(max(seq), 0) FROM responses WHERE company_id = ${input.companyId}) AS bound`;
 }
 
-type PageRow = ResponseItemTextRow & { total?: number; bound?: number };
+type PageRow = ResponseItemTextRow & { total?: number; bound?: number; walks?: boolean };
 
 /**
  * One statement per page; bench/responses-scan.ts times it raw. The form row anchors it: no row
@@ -129,9 +178,10 @@ type PageRow = ResponseItemTextRow & { total?: number; bound?: number };
  */
 export function responsePageSql(input: ListResponsesInput, position: ScanPosition | null): SQL {
   const filtered = Boolean(input.from || input.to || Object.keys(input.dims).length > 0);
+  const decides = !position && Object.keys(input.dims).length === 1;
   return sql`
-    SELECT ${itemColumns(input.includeAnswers, 'text')} ${position ? sql`` : firstPageExtrasSql(input, filtered)}
-    FROM forms f
+    SELECT ${itemColumns(input.includeAnswers, 'text')} ${position ? sql`` : firstPageExtrasSql(input, filtered)}${decides ? sql`, k.walks` : sql``}
+    FROM forms f${decides ? sql` CROSS JOIN (SELECT ${walksSql(input)} AS walks OFFSET 0) k` : sql``}
     LEFT JOIN LATERAL (${pageRowsSql(input, position)}) r ON true
     WHERE f.company_id = ${input.companyId} AND f.id = ${input.formId}
     ORDER BY r.created_at DESC, r.id DESC`;
@@ -160,6 +210,7 @@ export async function listResponses(db: DbOrTx, deps: { cursorSecret: string }, 
   const pageRows = rows.slice(0, input.limit).filter((row) => row.id !== null);
   const items = pageRows.map(itemJson);
   const last = pageRows.at(-1);
-  const nextCursor = hasMore && last ? encodeCursor(deps.cursorSecret, binding, { t: last.createdAt, id: last.id, s: position?.s ?? rows[0].bound! }) : null;
+  const next = position ? { s: position.s, w: position.w } : { s: rows[0].bound!, w: rows[0].walks ?? undefined };
+  const nextCursor = hasMore && last ? encodeCursor(deps.cursorSecret, binding, { t: last.createdAt, id: last.id, ...next }) : null;
   return position ? { items, hasMore, nextCursor } : { items, hasMore, nextCursor, total: rows[0].total! };
 }

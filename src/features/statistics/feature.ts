@@ -1,4 +1,10 @@
 import { lazyPlugin, type Feature } from '../feature.js';
+import { foldRollupsSweep } from './fold-pending-rollups.js';
 import { statisticsSchemas } from './schemas.js';
 
-export const statisticsFeature: Feature = { name: 'statistics', routes: lazyPlugin(async () => (await import('./routes.js')).statisticsRoutes), schemas: statisticsSchemas };
+export const statisticsFeature: Feature = {
+  name: 'statistics',
+  routes: lazyPlugin(async () => (await import('./routes.js')).statisticsRoutes),
+  schemas: statisticsSchemas,
+  tasks: [foldRollupsSweep],
+};

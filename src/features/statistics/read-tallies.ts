@@ -28,8 +28,9 @@ type RollupRow = {
 
 /**
  * Tallies per cut value, summed over the rows covering [from, to] (month rows for whole months,
- * day rows for the rest: spanCondition) in one statement (one snapshot). Sums are numeric, so
- * exact until the final float8.
+ * day rows for the rest: spanCondition), the responses not yet folded included (the live view,
+ * migration 0540), in one statement (one snapshot). Sums are numeric, so exact until the final
+ * float8.
  */
 export async function rollupTallies(db: DbOrTx, cut: RollupCut): Promise<Map<string, Tally>> {
   const { rows } = await db.execute<RollupRow>(sql`
@@ -39,7 +40,7 @@ export async function rollupTallies(db: DbOrTx, cut: RollupCut): Promise<Map<str
              sum(CASE WHEN jsonb_typeof(e.value) = 'number' THEN e.value::numeric ELSE (e.value ->> 0)::numeric END) AS n,
              coalesce(sum((e.value ->> 1)::numeric), 0) AS total, coalesce(sum((e.value ->> 2)::numeric), 0) AS "totalSq",
              min((e.value ->> 3)::numeric) AS min, max((e.value ->> 4)::numeric) AS max
-      FROM statistics_rollups r CROSS JOIN jsonb_each(r.tally) e
+      FROM statistics_rollups_live r CROSS JOIN jsonb_each(r.tally) e
       WHERE r.company_id = ${cut.companyId} AND r.form_id = ${cut.formId} AND r.cut_key = ${cut.cutKey}
         ${cut.cutValue === undefined ? sql`` : sql`AND r.cut_value = ${cut.cutValue}`}
         AND ${spanCondition(cut.from, cut.to)}

@@ -2,6 +2,7 @@ import type { NoDeps } from '../../lib/service.js';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import type { ResolvedForm } from '../forms/definition/index.js';
+import { lockFormRollups } from './lock-form-rollups.js';
 import { responseCuts, responseFacts, type FactSource } from './response-facts.js';
 import { monthOf } from './rollup-spans.js';
 import { addFacts, counterOf, storedTally, type Tally } from './tally.js';
@@ -44,10 +45,12 @@ async function rollMonths(tx: DbOrTx, companyId: string, formId: string, fromMon
 /**
  * Recomputes the rollups of one form and UTC day from its responses, read with the form as it is
  * now, then its month from its days: what a deletion needs (min and max cannot be subtracted).
- * Callers hold the form row lock (the response-count trigger takes it when a response is
- * inserted or deleted), so no recordResponse of the form interleaves.
+ * The day's pending rows (migration 0540) go: its day rows now count those responses. Callers
+ * hold the form row lock (the response-count trigger takes it when a response is inserted or
+ * deleted), so no recordResponse or fold of the form interleaves.
  */
 export async function rebuildRollupsOfDay(tx: DbOrTx, companyId: string, formId: string, form: ResolvedForm, day: string): Promise<void> {
+  await tx.execute(sql`DELETE FROM statistics_rollup_pending WHERE company_id = ${companyId} AND form_id = ${formId} AND day = ${day}::date`);
   await tx.execute(sql`DELETE FROM statistics_rollups WHERE company_id = ${companyId} AND form_id = ${formId} AND span = 'day' AND day = ${day}::date`);
   await writeDay(tx, companyId, formId, form, day);
   await rollMonths(tx, companyId, formId, monthOf(day), monthOf(day));
@@ -56,6 +59,8 @@ export async function rebuildRollupsOfDay(tx: DbOrTx, companyId: string, formId:
 /** Every day of a form, a day at a time, then every month: for bulk loads (the demo, the bench) that defer the rollups. */
 export async function rebuildRollupsOfForm(tx: DbOrTx, _deps: NoDeps, input: { companyId: string; formId: string; form: ResolvedForm }): Promise<void> {
   const { companyId, formId, form } = input;
+  await lockFormRollups(tx, companyId, formId);
+  await tx.execute(sql`DELETE FROM statistics_rollup_pending WHERE company_id = ${companyId} AND form_id = ${formId}`);
   await tx.execute(sql`DELETE FROM statistics_rollups WHERE company_id = ${companyId} AND form_id = ${formId}`);
   const { rows } = await tx.execute<{ day: string }>(sql`
     SELECT DISTINCT (created_at AT TIME ZONE 'UTC')::date::text AS day FROM responses WHERE company_id = ${companyId} AND form_id = ${formId}`);

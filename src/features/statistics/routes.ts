@@ -27,8 +27,9 @@ const IdParams = Type.Object({ id: Type.String({ description: 'Form id' }) });
 
 const CUT_DESCRIPTION =
   'Filters, all ANDed: `from` and `to` (whole UTC days, inclusive) and `dim.<key>=<value>` (canonical value, as on the ' +
-  'responses scan). Figures come from rollups kept with every response per UTC day and per month, so the whole form or one ' +
-  'dim value costs O(months + days at either end of the period), ' +
+  'responses scan). Figures come from rollups per UTC day and per month, so the whole form or one dim value costs ' +
+  'O(months + days at either end of the period); a response counts from its commit on, read on its own until a sweep ' +
+  'folds it into the rollups (every minute), ' +
   'never truncated; two or more dim filters (or a dim filter with another grouping) scan the newest responses up to the ' +
   'ceiling (STATISTICS_SCAN_CEILING, default 200,000), marking truncated: true past it. Every figure is exact except the ' +
   'NUMBER median (see the schema). Questions are those of the form now: removed ones are left out, added ones start at zero.\n\n' +

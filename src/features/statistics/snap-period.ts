@@ -18,8 +18,9 @@ export interface Period {
 export async function snapPeriod(db: DbOrTx, companyId: string, formId: string, floor: number, period: Period): Promise<Period> {
   if (!period.from && !period.to) return {};
   const { rows } = await db.execute<{ day: string; n: number }>(sql`
-    SELECT day::text AS day, responses AS n FROM statistics_rollups
-    WHERE company_id = ${companyId} AND form_id = ${formId} AND cut_key = '' AND cut_value = '' AND span = 'day' AND responses > 0
+    SELECT day::text AS day, sum(responses)::int8 AS n FROM statistics_rollups_live
+    WHERE company_id = ${companyId} AND form_id = ${formId} AND cut_key = '' AND cut_value = '' AND span = 'day'
+    GROUP BY day HAVING sum(responses) > 0
     ORDER BY day`);
   const starts: string[] = [];
   let filled = floor;

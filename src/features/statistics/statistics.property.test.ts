@@ -6,6 +6,7 @@ import { importForm } from '../forms/import-form.js';
 import type { ResolvedForm, ResolvedQuestion } from '../forms/definition/index.js';
 import { recordResponse } from '../responses/record-response.js';
 import { deleteResponse } from './delete-response.js';
+import { foldPendingRollups } from './fold-pending-rollups.js';
 import { getReport } from './get-report.js';
 import { getStatistics } from './get-statistics.js';
 import { SKETCH_RELATIVE_ERROR } from './number-sketch.js';
@@ -146,7 +147,9 @@ describe('statistics: every figure equals a brute-force recomputation', () => {
         fc.boolean(),
         fc.array(fc.nat(40), { maxLength: 5 }),
         fc.array(queryArb, { minLength: 1, maxLength: 4 }),
-        async (types, before, after, edit, deletions, queries) => {
+        // Whether the fold sweep runs after the first responses, after the rest, after the deletions.
+        fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
+        async (types, before, after, edit, deletions, queries, folds) => {
           run += 1;
           const company = await t.company();
           const definition = {
@@ -168,16 +171,22 @@ describe('statistics: every figure equals a brute-force recomputation', () => {
               ids.push(row.id);
             }
           };
+          const fold = async (when: number) => {
+            if (folds[when]) await foldPendingRollups(t.ctx.db);
+          };
           await recordAll(before);
+          await fold(0);
           if (edit) {
             const [, ...kept] = definition.sections[0].questions;
             definition.sections[0].questions = [...kept, questionDefinition('NUMBER', 'added'), questionDefinition('RADIO', 'added2')];
             await importForm(t.ctx.db, t.ctx, { companyId: company.id, rawJson: definition });
           }
           await recordAll(after);
+          await fold(1);
           for (const index of new Set(deletions)) {
             if (index < ids.length) await t.ctx.db.transaction((tx) => deleteResponse(tx, company.id, ids[index]));
           }
+          await fold(2);
 
           const form = (await findForm(t.ctx.db, t.ctx, { companyId: company.id, id: formId }))!.content;
           const { rows } = await t.ctx.pool.query<Raw>('SELECT answers, dims, created_at, completed_at FROM responses WHERE form_id = $1', [formId]);

@@ -1,7 +1,7 @@
 import { bigint, date, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { companyId, ts } from '../../db/columns.js';
 
-/** Drizzle mirrors of migrations/0520 and 0510 (the migrations are the source of truth). */
+/** Drizzle mirrors of migrations/0520, 0540 and 0510 (the migrations are the source of truth). */
 
 export const statisticsRollups = pgTable(
   'statistics_rollups',
@@ -16,6 +16,21 @@ export const statisticsRollups = pgTable(
     tally: jsonb('tally').notNull(),
   },
   (t) => [primaryKey({ columns: [t.companyId, t.formId, t.cutKey, t.cutValue, t.span, t.day] })],
+);
+
+/** Responses added to the rollups and not yet folded into their day and month rows (migration 0540). */
+export const statisticsRollupPending = pgTable(
+  'statistics_rollup_pending',
+  {
+    companyId: companyId(),
+    formId: uuid('form_id').notNull(),
+    responseId: uuid('response_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    cutKeys: text('cut_keys').array().notNull(),
+    cutValues: text('cut_values').array().notNull(),
+    tally: jsonb('tally').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.formId, t.responseId] })],
 );
 
 /** Mirror of migrations/0510_response_dim_scan.sql: the keyset path of single-dim response scans. */
