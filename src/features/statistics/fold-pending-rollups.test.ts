@@ -64,7 +64,7 @@ describe('the fold sweep (pending rollup rows into day and month rows)', () => {
     expect(before[0].responseCount).toBe(4);
     expect(before.at(-1)).toBe(2);
 
-    expect(await foldPendingRollups(t.ctx.db)).toBeGreaterThanOrEqual(4);
+    expect(await foldPendingRollups(t.ctx.db, t.ctx)).toBeGreaterThanOrEqual(4);
     expect(await pending(s.form.id)).toBe(0);
     expect(await readAll(token, s)).toEqual(before);
     // Day and month rows of the whole form hold the folded responses: January 1, February 3.
@@ -73,13 +73,13 @@ describe('the fold sweep (pending rollup rows into day and month rows)', () => {
       [s.form.id],
     );
     expect(months.rows).toEqual([{ day: '2026-01-01', responses: 1 }, { day: '2026-02-01', responses: 3 }]);
-    expect(await foldPendingRollups(t.ctx.db)).toBe(0);
+    expect(await foldPendingRollups(t.ctx.db, t.ctx)).toBe(0);
 
     // A response on a folded day merges into the existing rows at the next fold (batches of 1 here).
     await record(t, s, [{ ...specs[1], at: '2026-02-01T09:00:00.000Z' }, { ...specs[0], at: '2026-01-31T10:00:00.000Z' }]);
     const added = await readAll(token, s);
     expect(added[0].responseCount).toBe(6);
-    expect(await foldPendingRollups(t.ctx.db, 1)).toBe(2);
+    expect(await foldPendingRollups(t.ctx.db, t.ctx, { batchSize: 1 })).toBe(2);
     expect(await readAll(token, s)).toEqual(added);
   });
 
@@ -91,7 +91,7 @@ describe('the fold sweep (pending rollup rows into day and month rows)', () => {
     const submit = (i: number) =>
       t.ctx.db.transaction(async (tx) => (await recordResponse(tx, t.ctx, { form: s.form, dims: { course: i % 2 ? 'math' : 'hist' }, answers: { [q.pick.id]: o.pick.A, [q.amount.id]: i } })).id);
     const first = await Promise.all(Array.from({ length: 10 }, (_, i) => submit(i)));
-    const sweeps = () => Promise.all([foldPendingRollups(t.ctx.db, 3), foldPendingRollups(t.ctx.db, 2)]);
+    const sweeps = () => Promise.all([foldPendingRollups(t.ctx.db, t.ctx, { batchSize: 3 }), foldPendingRollups(t.ctx.db, t.ctx, { batchSize: 2 })]);
     await Promise.all([
       ...Array.from({ length: 20 }, (_, i) => submit(10 + i)),
       ...first.slice(0, 4).map((id) => t.ctx.db.transaction((tx) => deleteResponse(tx, company.id, id))),

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
+import type { NoDeps } from '../../lib/service.js';
 import { defineSweep, inBatches } from '../../jobs/define-sweep.js';
 import { lockFormRollups } from './lock-form-rollups.js';
 
@@ -12,7 +13,8 @@ const BATCH = 500;
  * before and after: the batch leaves the pending rows and enters the rollups in one commit.
  * Returns how many responses it folded.
  */
-export async function foldPendingRollups(db: Db, batchSize = BATCH): Promise<number> {
+export async function foldPendingRollups(db: Db, _deps: NoDeps, input: { batchSize?: number } = {}): Promise<number> {
+  const { batchSize = BATCH } = input;
   const { rows: forms } = await db.execute<{ companyId: string; formId: string }>(sql`
     SELECT DISTINCT company_id AS "companyId", form_id AS "formId" FROM statistics_rollup_pending`);
   let folded = 0;
@@ -33,5 +35,5 @@ export async function foldPendingRollups(db: Db, batchSize = BATCH): Promise<num
 export const foldRollupsSweep = defineSweep({
   name: 'statistics.fold-rollups',
   cron: '* * * * *',
-  sweep: (ctx) => foldPendingRollups(ctx.db),
+  sweep: (ctx) => foldPendingRollups(ctx.db, ctx),
 });

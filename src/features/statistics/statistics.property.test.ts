@@ -172,7 +172,7 @@ describe('statistics: every figure equals a brute-force recomputation', () => {
             }
           };
           const fold = async (when: number) => {
-            if (folds[when]) await foldPendingRollups(t.ctx.db);
+            if (folds[when]) await foldPendingRollups(t.ctx.db, t.ctx);
           };
           await recordAll(before);
           await fold(0);
