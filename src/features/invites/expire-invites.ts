@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import type { EmitDeps } from '../events/emit-event.js';
 import { cancelPendingMessages } from './cancel-messages.js';
 import { emitInviteEvent } from './emit-invite-event.js';
-import { INVITE_COLUMNS, type InviteRow } from './invite-view.js';
+import { INVITE_COLUMNS_NEWEST_SEND, type InviteRow } from './invite-view.js';
 
 const BATCH = 500;
 
@@ -28,7 +28,7 @@ export async function expireInvites(db: Db, deps: EmitDeps): Promise<number> {
         UPDATE invites i SET status = 'expired', status_changed_at = ${now}
           FROM due, forms f
          WHERE i.id = due.id AND f.company_id = i.company_id AND f.id = i.form_id
-        RETURNING ${INVITE_COLUMNS}, f.name AS "formName"`);
+        RETURNING ${INVITE_COLUMNS_NEWEST_SEND}, f.name AS "formName"`);
       if (rows.length === 0) return 0;
       await cancelPendingMessages(tx, sql`invite_id = ANY(${`{${rows.map((row) => row.id).join(',')}}`}::uuid[])`, now);
       for (const row of rows) await emitInviteEvent(tx, deps, { type: 'invite.expired', invite: row, formName: row.formName });

@@ -49,18 +49,28 @@ export function inviteStatusIn(statuses: readonly InviteStatus[]): SQL {
   return sql`(${sql.join(conditions, sql` OR `)})`;
 }
 
-/**
- * The invite's latest send (its newest message, ids being time-ordered), as the invite.* events
- * carry it: what the invite row's channel and send_batch_id held when a send rewrote them.
- */
-const latestSend = (column: string) =>
+/** The invite's newest message (ids are time-ordered), pending or not. */
+const newestMessage = (column: string) =>
   `(SELECT lm.${column} FROM invite_messages lm WHERE lm.company_id = i.company_id AND lm.invite_id = i.id ORDER BY lm.id DESC LIMIT 1)`;
 
-/** The columns of InviteRow, for invites aliased i. */
-export const INVITE_COLUMNS = sql.raw(`i.id, i.company_id AS "companyId", i.form_id AS "formId", i.token, ${STORED_STATUS} AS status,
+const inviteColumns = (channel: string, sendBatchId: string) =>
+  sql.raw(`i.id, i.company_id AS "companyId", i.form_id AS "formId", i.token, ${STORED_STATUS} AS status,
   i.email, i.phone, i.name, i.external_id AS "externalId", i.dims, i.batch_id AS "batchId",
-  ${latestSend('channel')} AS channel, ${latestSend('batch_id')} AS "sendBatchId",
+  ${channel} AS channel, ${sendBatchId} AS "sendBatchId",
   ${isoMs('i.expires_at')} AS "expiresAt", ${isoMs('i.created_at')} AS "createdAt"`);
+
+/**
+ * The columns of InviteRow, for invites aliased i, with the channel and send batch the row holds:
+ * those of the message recorded last (sent or failed), which the record step, receipts and the
+ * respondent's events report. The list does not show them.
+ */
+export const INVITE_COLUMNS = inviteColumns('i.channel', 'i.send_batch_id');
+
+/**
+ * INVITE_COLUMNS with the channel and batch of the invite's newest message, recorded or still
+ * pending: what revoke and expiry report, since the send they cancel may not have left yet.
+ */
+export const INVITE_COLUMNS_NEWEST_SEND = inviteColumns(newestMessage('channel'), newestMessage('batch_id'));
 
 const FINAL: readonly InviteStatus[] = ['responded', 'revoked', 'expired'];
 

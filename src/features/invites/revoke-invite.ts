@@ -4,7 +4,7 @@ import type { EmitDeps } from '../events/emit-event.js';
 import { ApiError, notFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { emitInviteEvent } from './emit-invite-event.js';
-import { INVITE_COLUMNS, type InviteRow } from './invite-view.js';
+import { INVITE_COLUMNS_NEWEST_SEND, type InviteRow } from './invite-view.js';
 import { cancelPendingMessages } from './cancel-messages.js';
 import { deleteDraft } from '../respondent/delete-draft.js';
 
@@ -25,7 +25,7 @@ export async function revokeInvite(db: Db, deps: EmitDeps, input: { companyId: s
                            status_changed_at = CASE WHEN prev.status IN ('responded', 'revoked') THEN i.status_changed_at ELSE ${now} END
         FROM prev, forms f
        WHERE i.id = prev.id AND f.company_id = i.company_id AND f.id = i.form_id
-      RETURNING ${INVITE_COLUMNS}, f.name AS "formName", prev.status AS previous`);
+      RETURNING ${INVITE_COLUMNS_NEWEST_SEND}, f.name AS "formName", prev.status AS previous`);
     const row = rows[0];
     if (!row) throw notFound('Invite');
     if (row.previous === 'responded') throw new ApiError('ALREADY_RESPONDED', 'This invite has already become a response and cannot be revoked.');
