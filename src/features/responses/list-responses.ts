@@ -128,13 +128,15 @@ function dimWalkSql(input: ListResponsesInput, position: ScanPosition | null, ke
 }
 
 /**
- * Whether a single-dim scan walks responses_scan_idx: its value holds WALK_SHARE of the form's
- * responses in the period, by the rollups' counts (exact, O(months + edge days) rows each).
+ * A single-dim scan's first page: its matches (the total) and whether it walks
+ * responses_scan_idx, that is whether its value holds WALK_SHARE of the form's responses in the
+ * period, by the rollups' counts (exact, O(months + edge days) rows each).
  */
-function walksSql(input: ListResponsesInput): SQL {
+function decisionSql(input: ListResponsesInput): SQL {
   const matches = rollupResponseCountSql(input)!;
   const all = rollupResponseCountSql({ ...input, dims: {} })!;
-  return sql`(${matches} >= ${WALK_SHARE}::float8 * ${all})`;
+  return sql`SELECT c.matches, c.matches >= ${WALK_SHARE}::float8 * c.form_total AS walks
+    FROM (SELECT ${matches} AS matches, ${all} AS form_total OFFSET 0) c`;
 }
 
 /**
@@ -158,12 +160,14 @@ function pageRowsSql(input: ListResponsesInput, position: ScanPosition | null): 
 /**
  * The first page also reads, in the same statement and so the same snapshot: the total (the
  * form's trigger-kept response_count when nothing is filtered, the rollups' day counts for a
- * period and at most one dim, else a count of the matches) and the insertion bound, max(seq).
+ * period and at most one dim (one dim's: k.matches, read once for the total and the walk
+ * decision), else a count of the matches) and the insertion bound, max(seq).
  * seq is drawn at insert, not at commit: a response whose transaction was still open at this
  * snapshot has a seq under the bound and may enter a later page of the pass, once at most.
  */
-function firstPageExtrasSql(input: ListResponsesInput, filtered: boolean): SQL {
-  const total = filtered ? (rollupResponseCountSql(input) ?? sql`(SELECT count(*) FROM responses r WHERE ${filterSql(input)})`) : sql`f.response_count`;
+function firstPageExtrasSql(input: ListResponsesInput, filtered: boolean, decides: boolean): SQL {
+  const counted = () => rollupResponseCountSql(input) ?? sql`(SELECT count(*) FROM responses r WHERE ${filterSql(input)})`;
+  const total = decides ? sql`k.matches` : filtered ? counted() : sql`f.response_count`;
   return sql`, ${total} AS total, (SELECT coalesce(max(seq), 0) FROM responses WHERE company_id = ${input.companyId}) AS bound`;
 }
 
@@ -180,8 +184,8 @@ export function responsePageSql(input: ListResponsesInput, position: ScanPositio
   const filtered = Boolean(input.from || input.to || Object.keys(input.dims).length > 0);
   const decides = !position && Object.keys(input.dims).length === 1;
   return sql`
-    SELECT ${itemColumns(input.includeAnswers, 'text')} ${position ? sql`` : firstPageExtrasSql(input, filtered)}${decides ? sql`, k.walks` : sql``}
-    FROM forms f${decides ? sql` CROSS JOIN (SELECT ${walksSql(input)} AS walks OFFSET 0) k` : sql``}
+    SELECT ${itemColumns(input.includeAnswers, 'text')} ${position ? sql`` : firstPageExtrasSql(input, filtered, decides)}${decides ? sql`, k.walks` : sql``}
+    FROM forms f${decides ? sql` CROSS JOIN (${decisionSql(input)}) k` : sql``}
     LEFT JOIN LATERAL (${pageRowsSql(input, position)}) r ON true
     WHERE f.company_id = ${input.companyId} AND f.id = ${input.formId}
     ORDER BY r.created_at DESC, r.id DESC`;
