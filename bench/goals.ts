@@ -25,7 +25,10 @@ export async function run(): Promise<void> {
   const { db } = database;
   const deps = { clock: systemClock, newId: idGeneratorFor(systemClock) };
   const company = await createCompany(db, deps, { name: 'Goals bench', slug: `bench-goals-${Date.now()}` });
-  const form = async (slug: string) => (await findForm(db, deps, { companyId: company.id, id: (await importForm(db, deps, { companyId: company.id, rawJson: { ...FORM, slug } })).id }))!;
+  const form = async (slug: string) => {
+    const { id } = await importForm(db, deps, { companyId: company.id, rawJson: { ...FORM, slug } });
+    return (await findForm(db, deps, { companyId: company.id, id }))!;
+  };
   const [bare, watched] = [await form('bare'), await form('watched')];
   for (const goal of [1_000_000, 2_000_000, 3_000_000]) await addGoalRule(db, deps, { companyId: company.id, form: watched.id, goal });
   const submit = (target: typeof bare, consumers: (typeof reachGoals)[]) =>

@@ -46,7 +46,10 @@ export async function run(): Promise<void> {
     ...Array.from({ length: UNITS }, (_, i) => `unit,U${i},Unit ${i},ROOT`),
   ].join('\n');
   await importEntityFile(database.db, deps, { companyId: company.id, text: entities, format: 'csv' });
-  const form = async (slug: string) => (await findForm(database.db, database, { companyId: company.id, id: (await importForm(database.db, deps, { companyId: company.id, rawJson: { ...FORM, slug } })).id }))!;
+  const form = async (slug: string) => {
+    const { id } = await importForm(database.db, deps, { companyId: company.id, rawJson: { ...FORM, slug } });
+    return (await findForm(database.db, database, { companyId: company.id, id }))!;
+  };
   const [plain, withDims, perRow] = [await form('plain'), await form('with-dims'), await form('per-row')];
   const rows = Array.from({ length: ROWS }, (_, i) => ({ email: `p${i}@bench.test`, course: `C${i % COURSES}`, unit: `U${i % UNITS}` }));
   const csv = (withDimColumns: boolean) =>

@@ -1,6 +1,6 @@
-import { noDeps } from '../src/lib/service.js';
 import { loadavg } from 'node:os';
 import { sql } from 'drizzle-orm';
+import { noDeps } from '../src/lib/service.js';
 import { findFormBySlug } from '../src/features/forms/find-form.js';
 import { recordResponse } from '../src/features/responses/record-response.js';
 import { getReport } from '../src/features/statistics/get-report.js';

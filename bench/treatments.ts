@@ -35,7 +35,9 @@ export async function run(): Promise<void> {
   const { db, pool } = await benchDatabase('quorum_bench_treatments');
   const deps = { clock: systemClock, newId: idGeneratorFor(systemClock), eventConsumers: features.flatMap((f) => f.eventConsumers ?? []) };
   const company = (await findCompanyBySlug(db, deps, { slug: 'bench' })) ?? (await createCompany(db, deps, { name: 'Bench', slug: 'bench' }));
-  for (const slug of ['plain', 'flowed']) if (!(await findFormBySlug(db, deps, { companyId: company.id, slug }))) await importForm(db, deps, { companyId: company.id, rawJson: formFile(slug) });
+  for (const slug of ['plain', 'flowed']) {
+    if (!(await findFormBySlug(db, deps, { companyId: company.id, slug }))) await importForm(db, deps, { companyId: company.id, rawJson: formFile(slug) });
+  }
   const plain = (await findFormBySlug(db, deps, { companyId: company.id, slug: 'plain' }))!;
   const flowed = (await findFormBySlug(db, deps, { companyId: company.id, slug: 'flowed' }))!;
   await addFlow(db, deps, { companyId: company.id, formIdOrSlug: 'flowed', file: flow });

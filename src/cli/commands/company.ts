@@ -25,7 +25,12 @@ export function registerCompanyCommands(program: Command): void {
   company
     .command('list')
     .description('list every company with its slug')
-    .action(runCommand(async (rt) => (await import('../../features/companies/list-companies.js')).listCompanies(rt.ctx.db, rt.ctx), (rows) => table(rows, ['slug', 'name', 'id', 'createdAt'])));
+    .action(
+      runCommand(
+        async (rt) => (await import('../../features/companies/list-companies.js')).listCompanies(rt.ctx.db, rt.ctx),
+        (rows) => table(rows, ['slug', 'name', 'id', 'createdAt']),
+      ),
+    );
   registerCompanySettingsCommands(company);
 }
 

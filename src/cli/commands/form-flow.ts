@@ -43,5 +43,11 @@ export function registerFormFlowCommands(form: Command): void {
     .requiredOption('--company <slug>', 'company slug')
     .requiredOption('--form <idOrSlug>', 'id or slug of the form')
     .argument('<key>', 'the flow key')
-    .action(runCommand(async (rt, { args, opts }) => (await flows()).removeFlow(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company), formIdOrSlug: opts.form, key: args[0] }), (r) => `removed flow ${r.key}`));
+    .action(
+      runCommand(
+        async (rt, { args, opts }) =>
+          (await flows()).removeFlow(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company), formIdOrSlug: opts.form, key: args[0] }),
+        (r) => `removed flow ${r.key}`,
+      ),
+    );
 }

@@ -23,7 +23,12 @@ export function registerHolidayCommands(program: Command): void {
     .command('list')
     .description("the company's holidays, oldest first")
     .requiredOption('--company <slug>', 'company slug')
-    .action(runCommand(async (rt, { opts }) => (await holidays()).listHolidays(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company) }), (rows) => table(rows, ['day', 'name'])));
+    .action(
+      runCommand(
+        async (rt, { opts }) => (await holidays()).listHolidays(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company) }),
+        (rows) => table(rows, ['day', 'name']),
+      ),
+    );
   holiday
     .command('remove')
     .description('remove a holiday; deadlines of open steps move at once')

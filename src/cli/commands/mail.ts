@@ -10,7 +10,10 @@ export function registerMailCommands(program: Command): void {
     .option('--limit <n>', 'newest n messages', '20')
     .action(
       runCommand(
-        async (rt, { opts }) => (await import('../../features/messaging/dev-mailbox.js')).listDevMail(rt.ctx.db, rt.ctx, { limit: Math.min(Math.max(Number.parseInt(opts.limit, 10) || 20, 1), 500) }),
+        async (rt, { opts }) => {
+          const { listDevMail } = await import('../../features/messaging/dev-mailbox.js');
+          return listDevMail(rt.ctx.db, rt.ctx, { limit: Math.min(Math.max(Number.parseInt(opts.limit, 10) || 20, 1), 500) });
+        },
         (rows: DevMail[]) => (rows.length === 0 ? 'the mailbox is empty' : rows.map((m) => `${m.id}\t${m.createdAt}\t${m.to}\t${m.subject}`).join('\n')),
       ),
     );

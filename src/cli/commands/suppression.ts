@@ -37,7 +37,10 @@ export function registerSuppressionCommands(program: Command): void {
     .requiredOption('--company <slug>', 'company slug')
     .action(
       runCommand(
-        async (rt, { opts }) => (await import('../../features/suppression/suppressions.js')).listSuppressions(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company) }),
+        async (rt, { opts }) => {
+          const { listSuppressions } = await import('../../features/suppression/suppressions.js');
+          return listSuppressions(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company) });
+        },
         (rows: Suppression[]) => (rows.length === 0 ? 'no suppressed addresses' : rows.map((r) => `${r.address}\t${r.reason}\t${r.createdAt}`).join('\n')),
       ),
     );

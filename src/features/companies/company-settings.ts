@@ -1,6 +1,6 @@
-import type { NoDeps } from '../../lib/service.js';
 import { eq, sql } from 'drizzle-orm';
 import { getCountries, type CountryCode } from 'libphonenumber-js';
+import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import { companies, type CompanySettings } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';

@@ -1,5 +1,5 @@
-import type { NoDeps } from '../../lib/service.js';
 import { eq } from 'drizzle-orm';
+import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import { companies, type CompanySettings } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';

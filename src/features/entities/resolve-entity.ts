@@ -1,5 +1,5 @@
-import { noDeps, type NoDeps } from '../../lib/service.js';
 import { sql } from 'drizzle-orm';
+import { noDeps, type NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import { isUuid } from '../../lib/ids.js';
 import type { EntityKind } from './parse-entities.js';

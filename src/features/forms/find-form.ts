@@ -1,5 +1,5 @@
-import type { NoDeps } from '../../lib/service.js';
 import { and, eq, type SQL } from 'drizzle-orm';
+import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import { forms } from '../../db/schema.js';
 import { isUuid } from '../../lib/ids.js';

@@ -1,5 +1,5 @@
-import type { NoDeps } from '../../lib/service.js';
 import { count, desc, eq, sql } from 'drizzle-orm';
+import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import { forms } from '../../db/schema.js';
 import { offsetOf, type OffsetRequest } from '../../lib/pagination.js';

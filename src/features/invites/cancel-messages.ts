@@ -1,5 +1,5 @@
-import { noDeps } from '../../lib/service.js';
 import { sql, type SQL } from 'drizzle-orm';
+import { noDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import { settleQuota } from './quota.js';
 

@@ -1,6 +1,6 @@
-import { noDeps } from '../../lib/service.js';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { noDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';

@@ -1,7 +1,7 @@
-import { noDeps } from '../../lib/service.js';
 import type { Readable } from 'node:stream';
 import { parse, type CsvError } from 'csv-parse';
 import { sql } from 'drizzle-orm';
+import { noDeps } from '../../lib/service.js';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { notFound, validationError, type FieldError } from '../../lib/errors.js';

@@ -1,5 +1,5 @@
-import { noDeps } from '../../lib/service.js';
 import type { CountryCode } from 'libphonenumber-js';
+import { noDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import type { FieldError } from '../../lib/errors.js';
 import { canonicalDimsResolved, dimEntityRefs, type DeclaredDim } from '../dims/canonical-dims.js';

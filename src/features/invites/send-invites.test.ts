@@ -183,7 +183,12 @@ describe('POST /v1/forms/{id}/invites/send', () => {
     expect((await s.send({ channel: 'whatsapp' })).json().error.code).toBe('CHANNEL_NOT_CONFIGURED');
     expect((await s.send({ channel: 'whatsapp' })).statusCode).toBe(403);
 
-    await setWhatsappChannel(t.ctx.db, { clock: t.clock, secretKey: t.ctx.config.secretKey }, { companyId: s.company.id, provider: 'cloud-api', token: 'graph-token', settings: { phoneNumberId: '1234567890', templates: ['survey_invite'] } });
+    await setWhatsappChannel(t.ctx.db, { clock: t.clock, secretKey: t.ctx.config.secretKey }, {
+      companyId: s.company.id,
+      provider: 'cloud-api',
+      token: 'graph-token',
+      settings: { phoneNumberId: '1234567890', templates: ['survey_invite'] },
+    });
     const none = await s.send({ channel: 'whatsapp' });
     expect(none.statusCode).toBe(400);
     expect(none.json().error.code).toBe('TEMPLATE_REQUIRED');

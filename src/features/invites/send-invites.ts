@@ -1,5 +1,5 @@
-import { noDeps } from '../../lib/service.js';
 import { sql, type SQL } from 'drizzle-orm';
+import { noDeps } from '../../lib/service.js';
 import type { Db } from '../../db/database.js';
 import { uuidv7SqlAt } from '../../db/uuidv7-sql.js';
 import type { Clock } from '../../lib/clock.js';

@@ -1,5 +1,5 @@
-import type { NoDeps } from '../../lib/service.js';
 import { sql } from 'drizzle-orm';
+import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';

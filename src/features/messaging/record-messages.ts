@@ -54,6 +54,10 @@ async function moveInvite(tx: Tx, item: ClaimedMessage, to: 'sent' | 'failed', n
   return rows[0];
 }
 
+/** One row per invite of `messages`: its newest message's channel and batch, which the invite keeps (moveInvitesSql). */
+const newestPerInvite = (messages: SQL) =>
+  sql`(SELECT DISTINCT ON (company_id, invite_id) company_id, invite_id, channel, batch_id FROM ${messages} ORDER BY company_id, invite_id, id DESC)`;
+
 /**
  * Every message the provider accepted, in one statement however many: each still held by its
  * attempt (the fencing token) becomes sent, its unit moves from reserved to used, and its invite
@@ -70,7 +74,7 @@ async function recordSent(tx: Tx, sent: { item: ClaimedMessage; providerMessageI
        WHERE m.id = i.id AND m.status = 'pending' AND m.attempts = i.attempt
       RETURNING m.id, m.company_id, m.invite_id, m.channel, m.batch_id, m.quota_period
     ), quota AS (${quotaSettlement(sql`done`, true)}
-    ), moved AS (${moveInvitesSql(sql`(SELECT DISTINCT ON (company_id, invite_id) company_id, invite_id, channel, batch_id FROM done ORDER BY company_id, invite_id, id DESC)`, 'sent', now)})
+    ), moved AS (${moveInvitesSql(newestPerInvite(sql`done`), 'sent', now)})
     SELECT moved.* FROM done JOIN moved ON moved.id = done.invite_id`);
   return rows;
 }

@@ -102,7 +102,8 @@ describe('WhatsApp through the outbound loop', () => {
     const loop = await startOutboundLoop(t.ctx, whatsappKind(t.ctx), { listen: false, pollIntervalMs: null });
     await s.send({});
     await loop.drain();
-    await setWhatsappChannel(t.ctx.db, { clock: t.clock, secretKey: t.ctx.config.secretKey }, { companyId: s.company.id, provider: 'gateway', token: 'rotated', settings: { url: `${base}/gateway` } });
+    const sealing = { clock: t.clock, secretKey: t.ctx.config.secretKey };
+    await setWhatsappChannel(t.ctx.db, sealing, { companyId: s.company.id, provider: 'gateway', token: 'rotated', settings: { url: `${base}/gateway` } });
     await s.send({ filter: { statuses: ['sent'] } });
     await loop.drain();
     expect(received.map((r) => r.auth)).toEqual(['Bearer gw-token', 'Bearer rotated']);

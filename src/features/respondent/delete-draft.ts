@@ -1,5 +1,5 @@
-import type { NoDeps } from '../../lib/service.js';
 import { and, eq } from 'drizzle-orm';
+import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import { inviteDrafts } from '../../db/schema.js';
 

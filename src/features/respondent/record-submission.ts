@@ -1,10 +1,9 @@
 import type { Tx } from '../../db/database.js';
 import { responseCreatedData } from '../events/catalog.js';
-import { emitEvent } from '../events/emit-event.js';
+import { emitEvent, type EmitDeps } from '../events/emit-event.js';
 import type { FormRecord } from '../forms/find-form.js';
 import { recordResponse, type RecordResponseDeps, type RecordResponseInput } from '../responses/record-response.js';
 import type { OrgSource } from '../responses/respondent.js';
-import type { EmitDeps } from '../events/emit-event.js';
 
 export type SubmissionDeps = RecordResponseDeps & EmitDeps;
 
@@ -12,22 +11,23 @@ export type SubmissionDeps = RecordResponseDeps & EmitDeps;
  * A respondent's submission becoming a response: recordResponse (which runs the response
  * consumers) and response.created with the spec's full data, in the caller's transaction.
  */
-export async function recordSubmission(tx: Tx, deps: SubmissionDeps, form: FormRecord, input: Omit<RecordResponseInput, 'form'>) {
-  const response = await recordResponse(tx, deps, { ...input, form });
-  await emitEvent(tx, deps, { companyId: form.companyId, type: 'response.created', data: responseCreatedData({
-      formId: form.id,
-      formName: form.name,
-      formSlug: form.slug,
-      responseId: response.id,
-      inviteId: response.inviteId,
-      completedAt: response.completedAt,
-      respondent: response.respondent,
-      answers: response.answers,
-      dims: response.dims,
-      orgUnitId: response.orgUnitId,
-      orgPath: response.orgPath,
-      orgSource: response.orgSource as OrgSource,
-    }) }
-  );
+export async function recordSubmission(tx: Tx, deps: SubmissionDeps, input: RecordResponseInput & { form: FormRecord }) {
+  const { form } = input;
+  const response = await recordResponse(tx, deps, input);
+  const data = responseCreatedData({
+    formId: form.id,
+    formName: form.name,
+    formSlug: form.slug,
+    responseId: response.id,
+    inviteId: response.inviteId,
+    completedAt: response.completedAt,
+    respondent: response.respondent,
+    answers: response.answers,
+    dims: response.dims,
+    orgUnitId: response.orgUnitId,
+    orgPath: response.orgPath,
+    orgSource: response.orgSource as OrgSource,
+  });
+  await emitEvent(tx, deps, { companyId: form.companyId, type: 'response.created', data });
   return response;
 }

@@ -314,7 +314,8 @@ describe('org and dims of the response (decisions page: orgSource invite, link, 
   it('takes the org from the invite, the link or an answered unit, and canonicalises dims by code', async () => {
     const tenant = await t.tenant();
     await importEntityFile(t.ctx.db, t.ctx, { companyId: tenant.company.id, text: 'kind,code,name,parentCode\nunit,SCHOOL,School,\nunit,NORTH,North,SCHOOL\n', format: 'csv' });
-    const [school, north] = await Promise.all(['SCHOOL', 'NORTH'].map(async (code) => (await listEntities(t.ctx.db, t.ctx, { companyId: tenant.company.id, kind: 'unit' })).find((e) => e.code === code)!));
+    const units = await listEntities(t.ctx.db, t.ctx, { companyId: tenant.company.id, kind: 'unit' });
+    const [school, north] = ['SCHOOL', 'NORTH'].map((code) => units.find((e) => e.code === code)!);
     const orgOf = async (responseId: string) => {
       const record = (await t.get(tenant.token, `/v1/responses/${responseId}`)).json().data;
       return { dims: record.dims, orgUnitId: record.orgUnitId, orgPath: record.orgPath, orgSource: record.orgSource };

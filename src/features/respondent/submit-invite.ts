@@ -31,7 +31,8 @@ export async function submitInvite(db: Db, deps: SubmissionDeps, input: SubmitIn
     if (!responded) return refuseChanged(tx, input.token, now);
     const fromAnswers = await answerDims(tx, form, answers);
     const org = responded.orgUnitId && responded.orgPath ? { unitId: responded.orgUnitId, path: responded.orgPath, source: 'invite' as const } : fromAnswers.org;
-    const response = await recordSubmission(tx, deps, form, {
+    const response = await recordSubmission(tx, deps, {
+      form,
       answers,
       dims: { ...declaredDims(form, responded.dims, 'invite'), ...fromAnswers.dims },
       respondent: { name: responded.name, email: responded.email, phone: responded.phone, externalId: responded.externalId },

@@ -46,7 +46,8 @@ export async function submitPublic(db: Db, deps: SubmissionDeps, input: SubmitPu
   const fromLink = await linkDims(db, form, input.dims);
   return db.transaction(async (tx) => {
     const fromAnswers = await answerDims(tx, form, answers);
-    const response = await recordSubmission(tx, deps, form, {
+    const response = await recordSubmission(tx, deps, {
+      form,
       answers,
       dims: { ...fromLink.dims, ...fromAnswers.dims },
       respondent: prefillRespondent(input.respondent as PrefillRespondent | undefined),

@@ -123,8 +123,7 @@ function dimScanSql(input: ListResponsesInput, position: ScanPosition | null, ke
  * prefer over the walk.
  */
 function dimWalkSql(input: ListResponsesInput, position: ScanPosition | null, key: string, value: string): SQL {
-  const conditions = [sql`r.company_id = ${input.companyId}`, sql`r.form_id = ${input.formId}`, ...periodSql(input, sql`r.created_at`)];
-  return scanWalkSql(input, position, sql.join([...conditions, sql`r.dims -> ${key} = ${JSON.stringify(value)}::jsonb`], sql` AND `));
+  return scanWalkSql(input, position, sql`${filterSql({ ...input, dims: {} })} AND r.dims -> ${key} = ${JSON.stringify(value)}::jsonb`);
 }
 
 /**

@@ -31,7 +31,8 @@ describe('recordResponse', () => {
   it('refuses answers that do not fit the form and dims the form does not declare', async () => {
     const company = await t.company();
     const survey = await createSurvey(t, company.id);
-    const error = await t.ctx.db.transaction((tx) => recordResponse(tx, t.ctx, { form: survey.form, answers: { [survey.commentId]: 42 }, dims: { campus: 'north' } })).catch((err) => err);
+    const input = { form: survey.form, answers: { [survey.commentId]: 42 }, dims: { campus: 'north' } };
+    const error = await t.ctx.db.transaction((tx) => recordResponse(tx, t.ctx, input)).catch((err) => err);
     expect(error.code).toBe('VALIDATION_ERROR');
     expect(error.details.fields.map((f: { path: string; code: string }) => `${f.path}:${f.code}`).sort()).toEqual(
       [`answers.${survey.commentId}:invalid_type`, `answers.${survey.ratingId}:required`, 'dims.campus:unknown_field'].sort(),

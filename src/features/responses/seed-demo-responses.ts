@@ -1,5 +1,5 @@
-import { noDeps } from '../../lib/service.js';
 import { asc, eq } from 'drizzle-orm';
+import { noDeps } from '../../lib/service.js';
 import type { Db } from '../../db/database.js';
 import { forms } from '../../db/schema.js';
 import { ManualClock } from '../../lib/clock.js';

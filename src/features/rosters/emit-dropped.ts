@@ -21,6 +21,6 @@ export async function emitDropped(tx: Tx, deps: EmitDeps, companyId: string, cha
      WHERE e.company_id = ${companyId} AND e.id IN (SELECT v.value::uuid FROM jsonb_array_elements_text(${JSON.stringify(drops.map((d) => d.enrollmentId))}::jsonb) AS v(value))
      ORDER BY e.id`);
   const previous = new Map(drops.map((d) => [d.enrollmentId, d.fromStatus as 'enrolled' | 'completed']));
-  return emitEvents(tx, deps, { companyId, type: 'enrollment.dropped', data: rows.map((row) => enrollmentDroppedData({ ...row, changedAt: new Date(row.changedAt), previousStatus: previous.get(row.enrollmentId)! })) }
-  );
+  const data = rows.map((row) => enrollmentDroppedData({ ...row, changedAt: new Date(row.changedAt), previousStatus: previous.get(row.enrollmentId)! }));
+  return emitEvents(tx, deps, { companyId, type: 'enrollment.dropped', data });
 }

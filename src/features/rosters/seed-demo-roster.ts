@@ -53,7 +53,14 @@ export const seedDemoRoster: DemoSeeder = async (ctx, company) => {
       status: i % 47 === 0 && k === 1 ? 'dropped' : i % 13 === 0 ? 'completed' : 'enrolled',
     })),
   );
-  const { result } = await importRoster(ctx.db, ctx, { companyId: company.id, mode: 'upsert', classGroups: [{ code: '2026', name: 'School year 2026', startsOn: '2026-02-02', endsOn: '2026-12-11' }], classes: CLASSES.map((c) => ({ ...c, classGroupCode: '2026' })), people, enrollments });
+  const { result } = await importRoster(ctx.db, ctx, {
+    companyId: company.id,
+    mode: 'upsert',
+    classGroups: [{ code: '2026', name: 'School year 2026', startsOn: '2026-02-02', endsOn: '2026-12-11' }],
+    classes: CLASSES.map((c) => ({ ...c, classGroupCode: '2026' })),
+    people,
+    enrollments,
+  });
   // The demo data is ours: a row it gets wrong is a bug to see, not to skip.
   if (result.errors.length > 0) throw new Error(`demo roster: ${result.errors.map((e) => `${e.path} ${e.message}`).join('; ')}`);
   await importForm(ctx.db, ctx, { companyId: company.id, rawJson: CLASS_FEEDBACK_FORM });

@@ -20,7 +20,11 @@ export interface SetEnrollmentStatusInput {
  * setting the status an enrollment already has changes and emits nothing. Creates the enrollment
  * when the person and the class exist but were not enrolled together.
  */
-export async function setEnrollmentStatus(db: Db, deps: ImportDeps, input: { companyId: string } & SetEnrollmentStatusInput): Promise<{ change: EnrollmentChange | null; events: number }> {
+export async function setEnrollmentStatus(
+  db: Db,
+  deps: ImportDeps,
+  input: { companyId: string } & SetEnrollmentStatusInput,
+): Promise<{ change: EnrollmentChange | null; events: number }> {
   const { companyId } = input;
   return db.transaction(async (tx) => {
     const stamp = await lockRosterWrites(tx, deps.clock, companyId);

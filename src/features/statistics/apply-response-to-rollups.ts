@@ -1,5 +1,5 @@
-import type { NoDeps } from '../../lib/service.js';
 import { sql } from 'drizzle-orm';
+import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import type { ResolvedForm } from '../forms/definition/index.js';
 import { responseCuts, responseFacts, type FactSource } from './response-facts.js';

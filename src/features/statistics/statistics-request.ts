@@ -1,5 +1,5 @@
-import { noDeps } from '../../lib/service.js';
 import { sql } from 'drizzle-orm';
+import { noDeps } from '../../lib/service.js';
 import type { Db, DbOrTx } from '../../db/database.js';
 import { ApiError, notFound, validationError } from '../../lib/errors.js';
 import { findForm, type FormRecord } from '../forms/find-form.js';

@@ -1,6 +1,6 @@
-import type { NoDeps } from '../../lib/service.js';
 import { sql } from 'drizzle-orm';
 import type { CountryCode } from 'libphonenumber-js';
+import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { validationError } from '../../lib/errors.js';

@@ -37,7 +37,8 @@ describe('effectiveness check by date', () => {
   it('opens a chained case (responseId null) when the respondent answered again below the bar, once', async () => {
     const { company } = await t.tenant();
     const survey = await createSurvey(t, company.id);
-    await addFlow(t.ctx.db, t.ctx, { companyId: company.id, formIdOrSlug: survey.form.id, file: { ...LOW_RATING_FLOW, effectivenessCheck: { afterWorkingDays: 5, failsWhen: { question: 'rating', lte: 3 } } } });
+    const file = { ...LOW_RATING_FLOW, effectivenessCheck: { afterWorkingDays: 5, failsWhen: { question: 'rating', lte: 3 } } };
+    await addFlow(t.ctx.db, t.ctx, { companyId: company.id, formIdOrSlug: survey.form.id, file });
     await rate(survey, 1, 'S-1', '2026-03-02T09:00:00.000Z');
     await rate(survey, 2, 'S-2', '2026-03-02T09:00:00.000Z');
     await rate(survey, 1, null, '2026-03-02T09:00:00.000Z'); // anonymous: nobody to check on
@@ -86,7 +87,8 @@ describe('effectiveness check by a later response to a named form', () => {
     await importForm(t.ctx.db, t.ctx, { companyId: company.id, rawJson: { ...SURVEY, slug: 'follow-up', name: 'Follow-up' } });
     const followForm = (await findFormBySlug(t.ctx.db, t.ctx, { companyId: company.id, slug: 'follow-up' }))!;
     const follow: Survey = { ...survey, form: followForm, ratingId: followForm.content.sections[0].questions[0].id };
-    await addFlow(t.ctx.db, t.ctx, { companyId: company.id, formIdOrSlug: survey.form.slug, file: { ...LOW_RATING_FLOW, effectivenessCheck: { form: 'follow-up', failsWhen: { question: 'rating', lte: 2 } } } });
+    const file = { ...LOW_RATING_FLOW, effectivenessCheck: { form: 'follow-up', failsWhen: { question: 'rating', lte: 2 } } };
+    await addFlow(t.ctx.db, t.ctx, { companyId: company.id, formIdOrSlug: survey.form.slug, file });
     await rate(survey, 1, 'S-1', '2026-03-02T09:00:00.000Z');
     await rate(survey, 1, 'S-2', '2026-03-02T09:00:00.000Z');
     const [first, second] = await casesOf(company.id);

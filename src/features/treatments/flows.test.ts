@@ -22,7 +22,8 @@ describe('flows', () => {
     const survey = await createSurvey(t, company.id);
     const flow = await addFlow(t.ctx.db, t.ctx, { companyId: company.id, formIdOrSlug: survey.form.slug, file: LOW_RATING_FLOW });
     expect(flow.definition.when).toEqual({ questionId: survey.ratingId, lte: 2 });
-    await addFlow(t.ctx.db, t.ctx, { companyId: company.id, formIdOrSlug: survey.form.id, file: { ...LOW_RATING_FLOW, name: 'Renamed', when: { any: [{ question: 'rating', lte: 1 }, { question: 'comment', answered: true }] } } });
+    const renamed = { ...LOW_RATING_FLOW, name: 'Renamed', when: { any: [{ question: 'rating', lte: 1 }, { question: 'comment', answered: true }] } };
+    await addFlow(t.ctx.db, t.ctx, { companyId: company.id, formIdOrSlug: survey.form.id, file: renamed });
     const flows = await listFlows(t.ctx.db, t.ctx, { companyId: company.id, formIdOrSlug: survey.form.id });
     expect(flows.map((f) => f.name)).toEqual(['Renamed']);
     await respond(t, survey, 2); // no longer satisfies: 2 > 1 and no comment

@@ -1,5 +1,5 @@
-import { noDeps, type NoDeps } from '../../lib/service.js';
 import { and, asc, eq } from 'drizzle-orm';
+import { noDeps, type NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import { ApiError } from '../../lib/errors.js';
 import type { IdGenerator } from '../../lib/ids.js';

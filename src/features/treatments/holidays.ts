@@ -1,6 +1,6 @@
-import type { NoDeps } from '../../lib/service.js';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { DateTime } from 'luxon';
+import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx, Tx } from '../../db/database.js';
 import { ApiError, validationError } from '../../lib/errors.js';
 import { companyHolidays, treatments } from './table.js';

@@ -1,5 +1,5 @@
-import type { NoDeps } from '../../lib/service.js';
 import { and, asc, desc, eq, lt, type SQL } from 'drizzle-orm';
+import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import { forms } from '../../db/schema.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../../lib/cursor.js';

@@ -40,7 +40,11 @@ export const seedDemoTreatments: DemoSeeder = async (ctx, company) => {
   for (const [index, [daysAgo, score]] of READERS.entries()) {
     clock.set(now - daysAgo * DAY_MS);
     await ctx.db.transaction((tx) =>
-      recordResponse(tx, deps, { form, answers: { [frequency.id]: frequency.options![index % 3].id, [recommend.id]: score }, respondent: { name: `Reader ${index + 1}`, externalId: `R-${100 + index}` } }),
+      recordResponse(tx, deps, {
+        form,
+        answers: { [frequency.id]: frequency.options![index % 3].id, [recommend.id]: score },
+        respondent: { name: `Reader ${index + 1}`, externalId: `R-${100 + index}` },
+      }),
     );
   }
   const { rows } = await ctx.pool.query<{ id: string }>('SELECT id FROM treatments WHERE company_id = $1 ORDER BY number', [company.id]);

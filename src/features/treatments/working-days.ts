@@ -1,7 +1,7 @@
-import { noDeps } from '../../lib/service.js';
 import { eq } from 'drizzle-orm';
 import Holidays from 'date-holidays';
 import { DateTime } from 'luxon';
+import { noDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import { readCompanySettings } from '../companies/company-settings.js';
 import { companyHolidays } from './table.js';

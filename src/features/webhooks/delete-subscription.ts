@@ -1,5 +1,5 @@
-import type { NoDeps } from '../../lib/service.js';
 import { and, eq } from 'drizzle-orm';
+import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import { isUuid } from '../../lib/ids.js';
 import { notFound } from '../../lib/errors.js';

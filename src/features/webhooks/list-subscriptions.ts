@@ -1,5 +1,5 @@
-import type { NoDeps } from '../../lib/service.js';
 import { desc, eq } from 'drizzle-orm';
+import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import { publicSubscription } from './create-subscription.js';
 import { webhookSubscriptions } from './table.js';

@@ -1,5 +1,5 @@
-import type { NoDeps } from '../../../lib/service.js';
 import { sql } from 'drizzle-orm';
+import type { NoDeps } from '../../../lib/service.js';
 import type { DbOrTx } from '../../../db/database.js';
 import { DEMO_INVITE_FORM } from '../../invites/seed-demo-invites.js';
 
