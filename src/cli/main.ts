@@ -7,6 +7,7 @@ import { registerFormCommands } from './commands/form.js';
 import { registerKeyCommands } from './commands/key.js';
 import { registerServeCommands } from './commands/serve.js';
 import { registerStatsCommands } from './commands/stats.js';
+import { registerResponseCommands } from './commands/response.js';
 import { registerWebhookCommands } from './commands/webhook.js';
 import { registerRosterCommands } from './commands/roster.js';
 import { registerEnrollmentCommands } from './commands/enrollment.js';
@@ -34,6 +35,7 @@ const commandGroups = [
   registerMailCommands,
   registerChannelCommands,
   registerStatsCommands,
+  registerResponseCommands,
   registerTreatmentCommands,
   registerHolidayCommands,
 ];

@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { createStatsSurvey, record } from '../../../test/statistics.js';
 import { describeError } from '../output.js';
 import type { CliRuntime } from '../runtime.js';
+import { deleteResponseCommand } from './response.js';
 import { describeStats, statsCommand } from './stats.js';
 
 let t: TestApp;
@@ -48,5 +49,29 @@ describe('quorum stats', () => {
       'no company with slug "no-such-company" (see: quorum company list)',
     );
     await expect(statsCommand(rt, { args: [], opts: { company: company.slug, form: 'nope' } }).catch((e) => describeError(e).message)).resolves.toMatch(/no form "nope"/);
+  });
+});
+
+describe('quorum response delete', () => {
+  it('deletes the response and the statistics follow at once; another company\'s response or a bad id is not found', async () => {
+    const company = await t.company();
+    const s = await createStatsSurvey(t, company.id, { slug: 'cli-delete' });
+    const [kept, gone] = await record(t, s, [
+      { at: '2026-03-01T09:00:00.000Z', answers: { [s.q.stars.id]: 5 } },
+      { at: '2026-03-01T10:00:00.000Z', answers: { [s.q.stars.id]: 1 } },
+    ]);
+    await expect(deleteResponseCommand(rt, { args: [gone], opts: { company: company.slug } })).resolves.toEqual({ id: gone, deleted: true });
+    const after = await statsCommand(rt, { args: [], opts: { company: company.slug, form: 'cli-delete' } });
+    expect(describeStats(after)).toContain('1 responses');
+    expect(describeStats(after)).toContain('min 5  max 5');
+    const { rows } = await t.ctx.pool.query('SELECT id FROM responses WHERE form_id = $1', [s.form.id]);
+    expect(rows.map((r) => r.id)).toEqual([kept]);
+
+    const other = await t.company();
+    const refused = (args: string[], slug: string) => deleteResponseCommand(rt, { args, opts: { company: slug } }).catch((e) => describeError(e));
+    await expect(refused([kept], other.slug)).resolves.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(refused([gone], company.slug)).resolves.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(refused(['not-a-uuid'], company.slug)).resolves.toMatchObject({ code: 'NOT_FOUND' });
+    expect((await t.ctx.pool.query('SELECT 1 FROM responses WHERE id = $1', [kept])).rowCount).toBe(1);
   });
 });

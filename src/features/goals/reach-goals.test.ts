@@ -67,7 +67,7 @@ describe('form.goal_reached', () => {
 
     // Falling below 3 and reaching it again is a new crossing, but the fired rule is disarmed.
     await t.ctx.db.transaction(async (tx) => {
-      for (const id of ids.slice(2)) await deleteResponse(tx, company.id, id);
+      for (const id of ids.slice(2)) await deleteResponse(tx, t.ctx, { companyId: company.id, responseId: id });
     });
     await respond(survey);
     expect(await goalEvents(token)).toHaveLength(2);
@@ -76,8 +76,8 @@ describe('form.goal_reached', () => {
     expect(await resetGoalRule(t.ctx.db, t.ctx, { companyId: company.id, ruleId: three.id })).toMatchObject({ id: three.id, armed: true, reachedCount: 3 });
     await respond(survey); // 4: no crossing of 3 (it was already reached)
     expect(await goalEvents(token)).toHaveLength(2);
-    await t.ctx.db.transaction((tx) => deleteResponse(tx, company.id, ids[0]));
-    await t.ctx.db.transaction((tx) => deleteResponse(tx, company.id, ids[1]));
+    await t.ctx.db.transaction((tx) => deleteResponse(tx, t.ctx, { companyId: company.id, responseId: ids[0] }));
+    await t.ctx.db.transaction((tx) => deleteResponse(tx, t.ctx, { companyId: company.id, responseId: ids[1] }));
     await respond(survey);
     expect((await goalEvents(token)).slice(2)).toEqual([expect.objectContaining({ goal: 3, responseCount: 3, alertRuleId: three.id })]);
   });
@@ -95,7 +95,7 @@ describe('form.goal_reached', () => {
 
     // 6 → 1, then the response that brings it to 2 crosses the goal.
     await t.ctx.db.transaction(async (tx) => {
-      for (const id of [...ids, fifth.id]) await deleteResponse(tx, company.id, id);
+      for (const id of [...ids, fifth.id]) await deleteResponse(tx, t.ctx, { companyId: company.id, responseId: id });
     });
     expect((await t.ctx.pool.query('SELECT response_count FROM forms WHERE id = $1', [survey.form.id])).rows[0].response_count).toBe(1);
     await respond(survey);

@@ -91,7 +91,7 @@ describe.each([
     expect((await scan(token, survey, 'dim.cohortYear=1999')).items).toEqual([]);
 
     const [gone] = expected(of2025);
-    await t.ctx.db.transaction((tx) => deleteResponse(tx, company.id, gone));
+    await t.ctx.db.transaction((tx) => deleteResponse(tx, t.ctx, { companyId: company.id, responseId: gone }));
     expect(await sideRows(survey.form.id)).toBe(4 * 2 + 3 + 5 + 2 - 1);
     const after = await scan(token, survey, 'limit=4&dim.cohortYear=2025');
     expect(after.items.map((item) => item.id)).toEqual(expected(of2025).slice(1));

@@ -94,7 +94,7 @@ describe('the fold sweep (pending rollup rows into day and month rows)', () => {
     const sweeps = () => Promise.all([foldPendingRollups(t.ctx.db, t.ctx, { batchSize: 3 }), foldPendingRollups(t.ctx.db, t.ctx, { batchSize: 2 })]);
     await Promise.all([
       ...Array.from({ length: 20 }, (_, i) => submit(10 + i)),
-      ...first.slice(0, 4).map((id) => t.ctx.db.transaction((tx) => deleteResponse(tx, company.id, id))),
+      ...first.slice(0, 4).map((id) => t.ctx.db.transaction((tx) => deleteResponse(tx, t.ctx, { companyId: company.id, responseId: id }))),
       sweeps(),
       sweeps(),
     ]);

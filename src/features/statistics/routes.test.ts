@@ -105,14 +105,14 @@ describe('GET /v1/forms/{id}/statistics', () => {
 
   it('reverses a deleted response, min and max included', async () => {
     const { token, s, ids, company } = await seedFour();
-    await t.ctx.db.transaction((tx) => deleteResponse(tx, company.id, ids[1]));
+    await t.ctx.db.transaction((tx) => deleteResponse(tx, t.ctx, { companyId: company.id, responseId: ids[1] }));
     const data = await getData(token, statsUrl(s));
     expect(data.responseCount).toBe(3);
     expect(question(data, 'amount')).toMatchObject({ count: 2, min: -5, max: 10, mean: 2.5 });
     expect(question(data, 'pick').options[0]).toMatchObject({ key: 'A', count: 1 });
     expect((await getData(token, statsUrl(s, 'dim.year=2026'))).responseCount).toBe(1);
     const other = await t.tenant();
-    await expect(t.ctx.db.transaction((tx) => deleteResponse(tx, other.company.id, ids[0]))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(t.ctx.db.transaction((tx) => deleteResponse(tx, t.ctx, { companyId: other.company.id, responseId: ids[0] }))).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('follows form edits: a removed question disappears, an added one starts at zero', async () => {

@@ -184,7 +184,7 @@ describe('statistics: every figure equals a brute-force recomputation', () => {
           await recordAll(after);
           await fold(1);
           for (const index of new Set(deletions)) {
-            if (index < ids.length) await t.ctx.db.transaction((tx) => deleteResponse(tx, company.id, ids[index]));
+            if (index < ids.length) await t.ctx.db.transaction((tx) => deleteResponse(tx, t.ctx, { companyId: company.id, responseId: ids[index] }));
           }
           await fold(2);
 
