@@ -35,15 +35,15 @@ const SERVER_ENTRY = fileURLToPath(new URL('./responses-scan-server.ts', import.
 
 type Server = Awaited<ReturnType<typeof startServer>>;
 
-function percentile(values: number[], p: number): number {
+export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-const round = (value: number) => Number(value.toFixed(2));
+export const round = (value: number) => Number(value.toFixed(2));
 const sum = (values: number[]) => values.reduce((s, v) => s + v, 0);
 
-async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
+export async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const started = performance.now();
   const value = await work();
   return { ms: performance.now() - started, value };
@@ -66,12 +66,12 @@ async function httpPage(server: Server, path: string, cursor: string | null): Pr
 }
 
 /** The statement the route runs, sent raw with pg; the position stands in for the cursor. */
-function pageQuery(input: ListResponsesInput, position: ScanPosition | null) {
+export function pageQuery(input: ListResponsesInput, position: ScanPosition | null) {
   const { sql, params } = dialect.sqlToQuery(responsePageSql(input, position));
   return { text: sql, values: params };
 }
 
-async function sqlPage(pool: pg.Pool, input: ListResponsesInput, position: ScanPosition | null): Promise<Page & { next: ScanPosition; more: boolean }> {
+export async function sqlPage(pool: pg.Pool, input: ListResponsesInput, position: ScanPosition | null): Promise<Page & { next: ScanPosition; more: boolean }> {
   const { rows } = await pool.query<{ id: string; createdAt: string; bound?: number; walks?: boolean }>(pageQuery(input, position));
   const page = rows.slice(0, input.limit);
   const last = page.at(-1)!;
@@ -109,7 +109,7 @@ async function startServer(data: BenchData) {
   };
 }
 
-const scanInput = (data: BenchData, filters: Partial<ListResponsesInput> = {}): ListResponsesInput => ({
+export const scanInput = (data: BenchData, filters: Partial<ListResponsesInput> = {}): ListResponsesInput => ({
   companyId: data.companyId,
   formId: data.formId,
   limit: LIMIT,
@@ -214,7 +214,7 @@ function scanRow(label: string, times: number[], depth: { shallow: number[]; dee
   };
 }
 
-interface FilteredCase {
+export interface FilteredCase {
   label: string;
   query: string;
   filters: Partial<ListResponsesInput>;
@@ -229,7 +229,7 @@ async function rareSessionDate(pool: pg.Pool, data: BenchData): Promise<string> 
   return rows[0].day;
 }
 
-async function filteredCases(pool: pg.Pool, data: BenchData): Promise<FilteredCase[]> {
+export async function filteredCases(pool: pg.Pool, data: BenchData): Promise<FilteredCase[]> {
   const course = COURSE_IDS[0];
   const day = await rareSessionDate(pool, data);
   return [
@@ -289,7 +289,7 @@ async function filteredScan(server: Server, data: BenchData, item: FilteredCase)
 
 /**
  * A single-dim scan's later pages through either path (walking responses_scan_idx, or
- * response_dim_scan with a primary-key probe per row), raw, alternating per page over pages
+ * response_dim_scan's ids and a bitmap heap scan of their responses), raw, alternating per page over pages
  * 2-101: both must return the same rows. What the route's choice (WALK_SHARE in
  * list-responses.ts) rests on; the unfiltered raw p50 of the full scan is the yardstick.
  */
@@ -307,10 +307,10 @@ async function dimPaths(pool: pg.Pool, data: BenchData, item: FilteredCase, unfi
   const side: number[] = [];
   for (const position of positions) {
     const walked = await timed(() => sqlPage(pool, input, { ...position, w: true }));
-    const probed = await timed(() => sqlPage(pool, input, { ...position, w: false }));
-    if (walked.value.ids.join() !== probed.value.ids.join()) throw new Error(`${item.label}: the two paths return different rows`);
+    const viaSide = await timed(() => sqlPage(pool, input, { ...position, w: false }));
+    if (walked.value.ids.join() !== viaSide.value.ids.join()) throw new Error(`${item.label}: the two paths return different rows`);
     walk.push(walked.ms);
-    side.push(probed.ms);
+    side.push(viaSide.ms);
   }
   const p50 = (times: number[]) => round(percentile(times, 50));
   return {

@@ -10,6 +10,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   me: () => import('./me.js'),
   respond: () => import('./respond.js'),
   'responses-scan': () => import('./responses-scan.js'),
+  'responses-scan-cold': () => import('./responses-scan-cold.js'),
   'roster-import': () => import('./roster-import.js'),
   statistics: () => import('./statistics.js'),
   treatments: () => import('./treatments.js'),

@@ -35,7 +35,7 @@ const sideRows = async (formId: string) =>
 const walks = (cursor: string) => JSON.parse(Buffer.from(cursor.split('.')[0], 'base64url').toString()).p.w as boolean;
 
 /**
- * A value of at least 10% of the form walks responses_scan_idx, a rarer one takes response_dim_scan
+ * A value of at least 30% of the form walks responses_scan_idx, a rarer one takes response_dim_scan
  * (list-responses.ts, WALK_SHARE): the same tests for both, the values made rare by responses
  * without dims.
  */

@@ -79,10 +79,11 @@ const PAGE_COLUMNS = (input: ListResponsesInput) =>
 /**
  * A dim value at least this share of its form's responses (of the period) pages by walking
  * responses_scan_idx and checking the dim per row: about 1 ÷ share neighbouring rows per match,
- * cheaper than a primary-key probe per match through response_dim_scan (bench/README.md,
- * responses-scan). Rarer values take response_dim_scan.
+ * read in heap order. Rarer values take response_dim_scan, whose page reads one heap page per
+ * match, prefetched. At a 20% share the side table is the cheaper of the two, warm and cold
+ * (bench/README.md, responses-scan); a walk's cost falls as 1 ÷ share and meets it near 30%.
  */
-const WALK_SHARE = 0.1;
+const WALK_SHARE = 0.3;
 
 /** The responses of the filters in scan order from the position, walking responses_scan_idx. */
 function scanWalkSql(input: ListResponsesInput, position: ScanPosition | null, where: SQL): SQL {
@@ -96,8 +97,14 @@ function scanWalkSql(input: ListResponsesInput, position: ScanPosition | null, w
 
 /**
  * One dim value's responses in scan order from the position through response_dim_scan
- * (migration 0510), which holds them in that order: an index seek there plus one primary-key
- * probe per row, however rare the value.
+ * (migrations 0510, 0550), which holds them in that order with their seq: an index-only seek
+ * there gives the page's response ids, rule 9's bound applied, before any response is read.
+ * The responses are then read together by a bitmap heap scan, whose heap reads Postgres issues
+ * ahead (effective_io_concurrency): a rare value's responses lie a heap page each (their answers
+ * inline, migration 0120), and a primary-key probe per id waited on each cold page in turn. The
+ * ids go in two halves joined by OR because the planner costs a single `id = ANY` as an index
+ * scan (the ids follow the heap order, so it expects neighbouring rows), and an OR of two index
+ * conditions plans only as a bitmap scan.
  */
 function dimScanSql(input: ListResponsesInput, position: ScanPosition | null, key: string, value: string): SQL {
   const conditions = [
@@ -106,15 +113,21 @@ function dimScanSql(input: ListResponsesInput, position: ScanPosition | null, ke
     sql`d.dim_key = ${key}`,
     sql`d.value = ${value}`,
     ...periodSql(input, sql`d.created_at`),
-    ...(position ? [sql`(d.created_at, d.response_id) < (${position.t}::timestamptz, ${position.id}::uuid)`, sql`r.seq <= ${position.s}`] : []),
+    ...(position ? [sql`(d.created_at, d.response_id) < (${position.t}::timestamptz, ${position.id}::uuid)`, sql`d.seq <= ${position.s}`] : []),
   ];
+  const half = Math.ceil((input.limit + 1) / 2);
   return sql`
+    WITH page AS MATERIALIZED (
+      SELECT ARRAY(
+        SELECT d.response_id FROM response_dim_scan d
+        WHERE ${sql.join(conditions, sql` AND `)}
+        ORDER BY d.created_at DESC, d.response_id DESC
+        LIMIT ${input.limit + 1}) AS ids)
     SELECT ${PAGE_COLUMNS(input)}
-    FROM response_dim_scan d
-    JOIN responses r ON r.id = d.response_id
-    WHERE ${sql.join(conditions, sql` AND `)}
-    ORDER BY d.created_at DESC, d.response_id DESC
-    LIMIT ${input.limit + 1}`;
+    FROM responses r
+    WHERE r.company_id = ${input.companyId}
+      AND (r.id = ANY ((SELECT ids[:${half}::int] FROM page)::uuid[]) OR r.id = ANY ((SELECT ids[${half + 1}::int:] FROM page)::uuid[]))
+    ORDER BY r.created_at DESC, r.id DESC`;
 }
 
 /**

@@ -33,7 +33,7 @@ export const statisticsRollupPending = pgTable(
   (t) => [primaryKey({ columns: [t.companyId, t.formId, t.responseId] })],
 );
 
-/** Mirror of migrations/0510_response_dim_scan.sql: the keyset path of single-dim response scans. */
+/** Mirror of migrations/0510 and 0550: the keyset path of single-dim response scans (seq: INCLUDEd in the key). */
 export const responseDimScan = pgTable(
   'response_dim_scan',
   {
@@ -43,6 +43,7 @@ export const responseDimScan = pgTable(
     value: text('value').notNull(),
     createdAt: ts('created_at').notNull(),
     responseId: uuid('response_id').notNull(),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.companyId, t.formId, t.dimKey, t.value, t.createdAt, t.responseId] })],
 );
