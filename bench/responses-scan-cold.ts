@@ -87,6 +87,7 @@ async function coldCases(pool: pg.Pool, data: BenchData): Promise<ColdCase[]> {
 }
 
 export async function run(): Promise<void> {
+  if (process.getuid?.() !== 0) throw new Error('responses-scan-cold needs root: it restarts the Postgres cluster and drops the page cache');
   const url = benchDatabaseUrl('quorum_bench').toString();
   const cluster = await clusterOf(url);
   const database = await benchDatabase('quorum_bench');
