@@ -81,7 +81,8 @@ const PAGE_COLUMNS = (input: ListResponsesInput) =>
  * responses_scan_idx and checking the dim per row: about 1 ÷ share neighbouring rows per match,
  * read in heap order. Rarer values take response_dim_scan, whose page reads one heap page per
  * match, prefetched. At a 20% share the side table is the cheaper of the two, warm and cold
- * (bench/README.md, responses-scan); a walk's cost falls as 1 ÷ share and meets it near 30%.
+ * (bench/README.md, responses-scan); a walk costs about 1 ÷ share, which puts the two level near
+ * 30% (extrapolated from 20%, not measured).
  */
 const WALK_SHARE = 0.3;
 
