@@ -231,23 +231,25 @@ describe('GET /v1/forms/{id}/responses: cursor rules of the spec', () => {
 describe('GET /v1/forms/{id}/responses: parameters', () => {
   it('answers the spec Response fields, with answers only when include=answers', async () => {
     const { token, survey } = await tenantWithSurvey();
+    // Multi-byte and astral characters, quotes and a backslash: the page is encoded into a Buffer sized in bytes.
+    const comment = 'Très bien — 很好 👍 "quoted" \\ done';
     const [id] = await addResponses(t, survey, 1, {
       at: '2026-03-01T10:00:00.000Z',
-      answers: { [survey.ratingId]: 4, [survey.commentId]: 'Good' },
+      answers: { [survey.ratingId]: 4, [survey.commentId]: comment },
       dims: { course: survey.courses.MATH101, cohortYear: '2026' },
-      respondent: { name: 'Ana', email: 'ana@example.edu' },
+      respondent: { name: 'Zoë Ñúñez', email: 'ana@example.edu' },
     });
     const item = {
       id,
       formId: survey.form.id,
-      respondent: { name: 'Ana', email: 'ana@example.edu', phone: null, externalId: null },
+      respondent: { name: 'Zoë Ñúñez', email: 'ana@example.edu', phone: null, externalId: null },
       completedAt: '2026-03-01T10:00:00.000Z',
       createdAt: '2026-03-01T10:00:00.000Z',
       dims: { course: survey.courses.MATH101, cohortYear: '2026' },
     };
     expect((await getPage(token, responsesUrl(survey))).body.data).toEqual([item]);
     const withAnswers = await getPage(token, responsesUrl(survey, 'include=answers'));
-    expect(withAnswers.body.data).toEqual([{ ...item, answers: { [survey.ratingId]: 4, [survey.commentId]: 'Good' } }]);
+    expect(withAnswers.body.data).toEqual([{ ...item, answers: { [survey.ratingId]: 4, [survey.commentId]: comment } }]);
   });
 
   it('refuses limit 0, 101 and abc, an unknown include and unknown parameters', async () => {

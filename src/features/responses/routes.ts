@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { CURSOR_DEFAULT_LIMIT, cursorMeta, cursorQueryFields, rejectPageParameter } from '../../app/pagination.js';
-import { CursorMeta, errorResponses, ok, okJsonText, successEnvelope } from '../../app/envelope.js';
+import { CursorMeta, errorResponses, ok, okJsonBody, successEnvelope } from '../../app/envelope.js';
 import { getResponse } from './get-response.js';
 import { listResponses } from './list-responses.js';
 import { ResponseItem, ResponseRecord } from './schemas.js';
@@ -80,7 +80,7 @@ export async function responseRoutes(app: FastifyInstance) {
         dims: dimFilters(request.query as Record<string, unknown>),
       });
       // The items come as JSON text from Postgres (response-columns.ts, itemJson).
-      return reply.type('application/json').send(okJsonText(page.items, cursorMeta(page, limit)));
+      return reply.type('application/json').send(okJsonBody(page.items, cursorMeta(page, limit)));
     },
   );
 

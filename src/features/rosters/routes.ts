@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { CURSOR_DEFAULT_LIMIT, cursorMeta, cursorQueryFields, rejectPageParameter } from '../../app/pagination.js';
-import { CursorMeta, errorResponses, ok, okJsonText, OffsetMeta, successEnvelope } from '../../app/envelope.js';
+import { CursorMeta, errorResponses, ok, okJsonBody, OffsetMeta, successEnvelope } from '../../app/envelope.js';
 import { importRoster, type ImportRosterInput } from './import-roster.js';
 import { listClassGroups } from './list-class-groups.js';
 import { listEnrollments } from './list-enrollments.js';
@@ -73,7 +73,7 @@ export async function rosterRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { limit = CURSOR_DEFAULT_LIMIT, ...filters } = request.query;
       const page = await listEnrollments(app.ctx.db, { cursorSecret: app.ctx.config.secretKey }, { companyId: request.auth.company.id, limit, ...filters });
-      return reply.type('application/json').send(okJsonText(page.items, cursorMeta(page, limit)));
+      return reply.type('application/json').send(okJsonBody(page.items, cursorMeta(page, limit)));
     },
   );
 
