@@ -182,8 +182,9 @@ export async function ensureBenchData(pool: pg.Pool, log: (line: string) => void
 /**
  * A set seeded before migrations 0120 and 0550 keeps their predecessors' layout: most answers in
  * TOAST, and the side table's rows rewritten by 0550's backfill, their dead versions in the
- * files and the visibility map cleared (this machine's autovacuum is off). Rewritten once, so the
- * run measures the layout the migrations give new rows.
+ * files and the visibility map cleared (this machine's autovacuum is off; the statistics bench's
+ * deleted submissions leave dead rows too). Rewritten then, so the run measures the layout the
+ * migrations give new rows, without dead rows in the way.
  */
 async function rewriteEarlierLayout(pool: pg.Pool, log: (line: string) => void): Promise<void> {
   const { rows } = await pool.query<{ toasted: boolean; dead: boolean }>(
@@ -192,7 +193,7 @@ async function rewriteEarlierLayout(pool: pg.Pool, log: (line: string) => void):
      FROM pg_class c WHERE c.oid = 'responses'::regclass`,
   );
   if (!rows[0].toasted && !rows[0].dead) return;
-  log('Rewriting the responses tables in the layout of migrations 0120 and 0550 ...');
+  log('Rewriting the responses tables (answers in TOAST from before migration 0120, or dead side-table rows) ...');
   await pool.query('VACUUM FULL responses, response_dim_scan');
   await pool.query('VACUUM (ANALYZE) responses, response_dim_scan');
 }
