@@ -1,6 +1,6 @@
 /**
  * Log-bucketed sketch for free NUMBER answers (the DDSketch idea): a positive value v falls in
- * bucket i = ceil(log_γ v), covering (γ^(i-1), γ^i]; negatives mirror it, zero has its own bucket.
+ * bucket i = ceil(log_γ v), covering (γ^(i-1), γ^i]; a negative one the mirror, [-γ^i, -γ^(i-1)); zero its own.
  * Buckets are counters, so sketches merge by addition (days, groups) and reverse on deletion.
  * Reading a bucket back as 2γ^i/(γ+1) is off by at most (γ-1)/(γ+1) of the value: with γ = 1.02,
  * under 1% (SKETCH_RELATIVE_ERROR).

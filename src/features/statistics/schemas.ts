@@ -55,7 +55,8 @@ const QuestionFigures = Type.Object(
       Type.Array(Type.Object({ from: Type.Number(), to: Type.Number(), count: Count() }, { additionalProperties: false }), {
         description:
           'Non-empty bins in value order. RANGE, STAR, NPS: one bin per value (from = to). NUMBER: sketch buckets ' +
-          '(from, to] whose bounds grow by 2% (exact counts per bucket).',
+          'whose bounds grow by 2% in magnitude (exact counts per bucket), mirrored around zero: a positive bin holds ' +
+          'from < value ≤ to, a negative one from ≤ value < to (so -1 falls in the bin from -1), zero its own bin (from = to = 0).',
       }),
     ),
     nps: Type.Optional(

@@ -107,7 +107,9 @@ function expectFigures(actual: any, form: ResolvedForm, rows: Raw[]) {
       expect(Math.abs(got.median - (lo + hi) / 2)).toBeLessThanOrEqual(tolerance);
       expect(got.histogram.reduce((sum: number, bin: any) => sum + bin.count, 0)).toBe(n);
       for (const bin of got.histogram) {
-        const inside = sorted.filter((v) => (bin.from === bin.to ? v === bin.from : v > bin.from && v <= bin.to)).length;
+        // The documented bins: from = to one value; positive (from, to]; negative [from, to), the mirror.
+        const holds = (v: number) => (bin.from === bin.to ? v === bin.from : bin.to > 0 ? v > bin.from && v <= bin.to : v >= bin.from && v < bin.to);
+        const inside = sorted.filter(holds).length;
         expect(inside).toBe(bin.count);
       }
       if (question.type === 'NPS') {
@@ -211,7 +213,21 @@ describe('statistics: every figure equals a brute-force recomputation', () => {
           }
         },
       ),
-      { numRuns: 25 },
+      {
+        numRuns: 25,
+        // Found by a CI run: one NUMBER answer of -1, the lower bound of its negative bin.
+        examples: [
+          [
+            ['RADIO', 'NUMBER', 'RADIO', 'RADIO'],
+            [],
+            [{ day: 0, minute: 0, course: 'a', year: '1', completed: false, seeds: [0, 80995, 0, 0, 0, 0] }],
+            false,
+            [],
+            [{ from: undefined, span: undefined, course: undefined, year: undefined, groupBy: null }],
+            [false, false, false],
+          ],
+        ],
+      },
     );
   });
 });
