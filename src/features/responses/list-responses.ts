@@ -105,7 +105,8 @@ function scanWalkSql(input: ListResponsesInput, position: ScanPosition | null, w
  * inline, migration 0120), and a primary-key probe per id waited on each cold page in turn. The
  * ids go in two halves joined by OR because the planner costs a single `id = ANY` as an index
  * scan (the ids follow the heap order, so it expects neighbouring rows), and an OR of two index
- * conditions plans only as a bitmap scan.
+ * conditions plans only as a bitmap scan. Unordered: the page's statement sorts its rows
+ * (responsePageSql), and the ids already hold just this page.
  */
 function dimScanSql(input: ListResponsesInput, position: ScanPosition | null, key: string, value: string): SQL {
   const conditions = [
@@ -127,8 +128,7 @@ function dimScanSql(input: ListResponsesInput, position: ScanPosition | null, ke
     SELECT ${PAGE_COLUMNS(input)}
     FROM responses r
     WHERE r.company_id = ${input.companyId}
-      AND (r.id = ANY ((SELECT ids[:${half}::int] FROM page)::uuid[]) OR r.id = ANY ((SELECT ids[${half + 1}::int:] FROM page)::uuid[]))
-    ORDER BY r.created_at DESC, r.id DESC`;
+      AND (r.id = ANY ((SELECT ids[:${half}::int] FROM page)::uuid[]) OR r.id = ANY ((SELECT ids[${half + 1}::int:] FROM page)::uuid[]))`;
 }
 
 /**
