@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -17,8 +18,8 @@ export interface MigrationResult {
   applied: string[];
 }
 
-function migrationFiles(): string[] {
-  return readdirSync(MIGRATIONS_DIR)
+function migrationFiles(dir = MIGRATIONS_DIR): string[] {
+  return readdirSync(dir)
     .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
     .sort();
 }
@@ -32,22 +33,47 @@ export async function pendingMigrations(pool: pg.Pool): Promise<{ pending: strin
   return { pending: [...migrationFiles(), WORKER_SCHEMA_MARK].filter((name) => !done.has(name)), empty: !exists };
 }
 
-/** Applies pending SQL migrations in name order, each in its own transaction, then graphile-worker's. */
-export async function migrate(pool: pg.Pool): Promise<MigrationResult> {
+/** Line endings are folded so a checkout that converts them does not read as an edit. */
+function checksum(sqlText: string): string {
+  return createHash('sha256').update(sqlText.replace(/\r\n/g, '\n')).digest('hex');
+}
+
+/**
+ * Applies pending SQL migrations in name order, each in its own transaction, then graphile-worker's.
+ * An applied migration whose file changed since is refused before anything runs: databases that
+ * applied the old text would silently differ from those that apply the new one.
+ */
+export async function migrate(pool: pg.Pool, options: { dir?: string } = {}): Promise<MigrationResult> {
+  const dir = options.dir ?? MIGRATIONS_DIR;
   const client = await pool.connect();
   const applied: string[] = [];
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await client.query(`CREATE TABLE IF NOT EXISTS quorum_migrations (
       name text PRIMARY KEY, applied_at timestamptz(3) NOT NULL DEFAULT now())`);
-    const done = new Set((await client.query<{ name: string }>('SELECT name FROM quorum_migrations')).rows.map((r) => r.name));
-    for (const file of migrationFiles()) {
+    await client.query('ALTER TABLE quorum_migrations ADD COLUMN IF NOT EXISTS checksum text');
+    const done = new Map(
+      (await client.query<{ name: string; checksum: string | null }>('SELECT name, checksum FROM quorum_migrations')).rows.map((r) => [r.name, r.checksum]),
+    );
+    const files = migrationFiles(dir).map((file) => {
+      const sqlText = readFileSync(join(dir, file), 'utf8');
+      return { file, sqlText, sum: checksum(sqlText) };
+    });
+    const edited = files.filter(({ file, sum }) => done.has(file) && done.get(file) !== null && done.get(file) !== sum).map(({ file }) => file);
+    if (edited.length > 0) {
+      throw new Error(`migration ${edited.join(', ')} changed after it was applied; restore the applied text and add a new migration instead`);
+    }
+    // Rows applied before checksums were kept take the text found now as theirs.
+    await client.query(
+      `UPDATE quorum_migrations m SET checksum = f.sum FROM unnest($1::text[], $2::text[]) AS f(name, sum) WHERE m.name = f.name AND m.checksum IS NULL`,
+      [files.map((f) => f.file), files.map((f) => f.sum)],
+    );
+    for (const { file, sqlText, sum } of files) {
       if (done.has(file)) continue;
-      const sqlText = readFileSync(join(MIGRATIONS_DIR, file), 'utf8');
       try {
         await client.query('BEGIN');
         await client.query(sqlText);
-        await client.query('INSERT INTO quorum_migrations (name) VALUES ($1)', [file]);
+        await client.query('INSERT INTO quorum_migrations (name, checksum) VALUES ($1, $2)', [file, sum]);
         await client.query('COMMIT');
       } catch (err) {
         await client.query('ROLLBACK');
