@@ -22,10 +22,11 @@ export interface Config {
   whatsappAppSecret: string | null;
   whatsappVerifyToken: string | null;
   callbackSecret: string | null;
-  /** NODE_ENV=production: development pages (/dev/mail) are off. */
+  /** NODE_ENV=production: development pages (/dev/mail) are off; otherwise they answer loopback clients only. */
   production: boolean;
   redisUrl: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Lifts the outbound target guard (webhooks, WhatsApp) so loopback and private targets are reached: development only. */
   webhookAllowPrivateTargets: boolean;
   /** Whose X-Forwarded-For to believe for the client address (Fastify's trustProxy). */
   trustProxy: boolean | number | string;

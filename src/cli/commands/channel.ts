@@ -20,7 +20,7 @@ export function registerChannelCommands(program: Command): void {
         const { setWhatsappChannel } = await import('../../features/messaging/set-whatsapp-channel.js');
         const companyId = await companyIdForSlug(rt, opts.company);
         const settings = { phoneNumberId: opts.phoneNumberId, templates: opts.template, url: opts.url, text: opts.text };
-        await setWhatsappChannel(rt.ctx.db, { clock: rt.ctx.clock, secretKey: rt.config.secretKey }, {
+        await setWhatsappChannel(rt.ctx.db, rt.ctx, {
           companyId,
           provider: opts.provider as WhatsappProvider,
           token: opts.token,

@@ -4,13 +4,15 @@ import { startTestApp, type TestApp } from '../../../test/harness.js';
 const METRICS_TOKEN = 'metrics-token-0123456789';
 let open: TestApp;
 let guarded: TestApp;
+/** Behind TRUST_PROXY=true, where X-Forwarded-For decides request.ip. */
+let proxied: TestApp;
 beforeAll(async () => {
-  [open, guarded] = await Promise.all([startTestApp(), startTestApp({ config: { metricsToken: METRICS_TOKEN } })]);
+  [open, guarded, proxied] = await Promise.all([startTestApp(), startTestApp({ config: { metricsToken: METRICS_TOKEN } }), startTestApp({ config: { trustProxy: true } })]);
 });
-afterAll(async () => Promise.all([open?.close(), guarded?.close()]));
+afterAll(async () => Promise.all([open?.close(), guarded?.close(), proxied?.close()]));
 
-const scrape = (t: TestApp, remoteAddress: string, authorization?: string) =>
-  t.request(null, { method: 'GET', url: '/metrics', remoteAddress, headers: authorization ? { authorization } : {} });
+const scrape = (t: TestApp, remoteAddress: string, authorization?: string, headers: Record<string, string> = {}) =>
+  t.request(null, { method: 'GET', url: '/metrics', remoteAddress, headers: { ...headers, ...(authorization ? { authorization } : {}) } });
 
 describe('/metrics', () => {
   it('answers loopback clients, v4 and v6', async () => {
@@ -32,6 +34,19 @@ describe('/metrics', () => {
       expect((await scrape(guarded, '203.0.113.5', auth)).statusCode).toBe(401);
     }
     expect((await scrape(guarded, '127.0.0.1')).statusCode).toBe(200);
+  });
+
+  it('believes no spoofed X-Forwarded-For, even behind TRUST_PROXY=true', async () => {
+    for (const t of [open, proxied]) {
+      expect((await scrape(t, '203.0.113.5', undefined, { 'x-forwarded-for': '127.0.0.1' })).statusCode).toBe(401);
+    }
+  });
+
+  it('refuses a remote client that a proxy on this machine relays', async () => {
+    for (const t of [open, proxied]) {
+      expect((await scrape(t, '127.0.0.1', undefined, { 'x-forwarded-for': '203.0.113.5' })).statusCode).toBe(401);
+      expect((await scrape(t, '127.0.0.1', undefined, { 'x-forwarded-for': '127.0.0.1' })).statusCode).toBe(200);
+    }
   });
 
   it('keeps /docs public', async () => {

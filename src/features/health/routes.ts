@@ -5,23 +5,20 @@ import type pg from 'pg';
 import type { Registry } from 'prom-client';
 import { ErrorEnvelope, successEnvelope } from '../../app/envelope.js';
 import { ApiError } from '../../lib/errors.js';
+import { isLoopbackClient } from '../../lib/loopback-client.js';
 
 const Status = successEnvelope(Type.Object({ status: Type.String() }));
 
 /**
  * The server listens on 0.0.0.0 by default, and metrics name routes, volumes and queue depths:
- * only a loopback client (the address as TRUST_PROXY resolves it) or the METRICS_TOKEN bearer may read them.
+ * only a loopback client or the METRICS_TOKEN bearer may read them.
  */
 function metricsAllowed(request: FastifyRequest, token: string | null): boolean {
-  if (isLoopback(request.ip)) return true;
+  if (isLoopbackClient(request)) return true;
   if (!token) return false;
   const given = Buffer.from(/^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '');
   const expected = Buffer.from(token);
   return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-function isLoopback(address: string): boolean {
-  return address === '::1' || /^(?:::ffff:)?127\./.test(address);
 }
 
 /** Operational endpoints: liveness, readiness (the database answers) and Prometheus metrics. */

@@ -183,7 +183,7 @@ describe('POST /v1/forms/{id}/invites/send', () => {
     expect((await s.send({ channel: 'whatsapp' })).json().error.code).toBe('CHANNEL_NOT_CONFIGURED');
     expect((await s.send({ channel: 'whatsapp' })).statusCode).toBe(403);
 
-    await setWhatsappChannel(t.ctx.db, { clock: t.clock, secretKey: t.ctx.config.secretKey }, {
+    await setWhatsappChannel(t.ctx.db, t.ctx, {
       companyId: s.company.id,
       provider: 'cloud-api',
       token: 'graph-token',

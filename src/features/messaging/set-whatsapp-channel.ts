@@ -1,8 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
+import type { Config } from '../../config.js';
 import type { Clock } from '../../lib/clock.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
+import { targetUrlErrors } from '../outbound/check-target-url.js';
 import { secretBox } from '../webhooks/secret-box.js';
 import type { WhatsappProvider, WhatsappSettings } from './channel-settings.js';
 
@@ -16,28 +18,27 @@ export interface WhatsappChannelInput {
 /** The credentials are bound to the company and channel: a sealed value copied elsewhere does not open. */
 export const channelSecretContext = (companyId: string) => `whatsapp:${companyId}`;
 
-function channelErrors(input: WhatsappChannelInput): FieldError[] {
+function channelErrors(input: WhatsappChannelInput, allowPrivateTargets: boolean): FieldError[] {
   const errors: FieldError[] = [];
   if (!input.token.trim()) errors.push({ path: 'token', code: 'required', message: 'A token is required.' });
   if (input.provider === 'cloud-api' && !/^\d{1,30}$/.test(input.settings.phoneNumberId ?? '')) {
     errors.push({ path: 'phoneNumberId', code: 'required', message: 'The cloud API needs the phone number id (digits).' });
   }
-  if (input.provider === 'gateway') {
-    try {
-      if (!['http:', 'https:'].includes(new URL(input.settings.url ?? '').protocol)) throw new Error();
-    } catch {
-      errors.push({ path: 'url', code: 'invalid_format', message: 'The gateway needs an http(s) URL.' });
-    }
-  }
+  // The gateway URL is checked as a webhook URL is: the same rules, and the same guard when sending.
+  if (input.provider === 'gateway') errors.push(...targetUrlErrors('url', input.settings.url ?? '', allowPrivateTargets));
   return errors;
 }
 
 /** Sets (or replaces) the company's WhatsApp channel; the token is sealed like webhook secrets. */
-export async function setWhatsappChannel(db: DbOrTx, deps: { clock: Clock; secretKey: string }, input: { companyId: string } & WhatsappChannelInput): Promise<void> {
+export async function setWhatsappChannel(
+  db: DbOrTx,
+  deps: { clock: Clock; config: Pick<Config, 'secretKey' | 'webhookAllowPrivateTargets'> },
+  input: { companyId: string } & WhatsappChannelInput,
+): Promise<void> {
   const { companyId } = input;
-  const errors = channelErrors(input);
+  const errors = channelErrors(input, deps.config.webhookAllowPrivateTargets);
   if (errors.length > 0) throw validationError(errors);
-  const sealed = secretBox(deps.secretKey).seal(input.token, channelSecretContext(companyId));
+  const sealed = secretBox(deps.config.secretKey).seal(input.token, channelSecretContext(companyId));
   await db.execute(sql`
     INSERT INTO messaging_channels (company_id, channel, provider, settings, credentials_sealed, updated_at)
     VALUES (${companyId}, 'whatsapp', ${input.provider}, ${JSON.stringify(input.settings)}::jsonb, ${sealed}, ${deps.clock.now()})

@@ -5,11 +5,14 @@ import { sql } from 'drizzle-orm';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { createSurvey } from '../../../test/responses.js';
 import { startOutboundLoop } from '../outbound/loop.js';
+import { findWhatsappChannel } from './channel-settings.js';
 import { removeWhatsappChannel, setWhatsappChannel } from './set-whatsapp-channel.js';
 import { whatsappKind } from './whatsapp-kind.js';
 
 /** A local HTTP server standing in for the Graph API and a gateway; `statuses` answers the next requests. */
 const received: { url: string; auth: string | undefined; body: any }[] = [];
+/** Every request that reached the server, whatever it was answered. */
+const arrived: { url: string; auth: string | undefined }[] = [];
 let statuses: number[] = [];
 let accepted = 0;
 let server: Server;
@@ -25,6 +28,7 @@ const readBody = (req: IncomingMessage) => new Promise<string>((resolve) => {
 beforeAll(async () => {
   server = createServer(async (req, res) => {
     const body = await readBody(req);
+    arrived.push({ url: req.url!, auth: req.headers.authorization });
     const status = statuses.shift() ?? 200;
     if (status === 200) received.push({ url: req.url!, auth: req.headers.authorization, body: JSON.parse(body) });
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(status === 200 ? { messages: [{ id: `wamid.${++accepted}` }] } : { error: 'no' }));
@@ -38,23 +42,26 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-async function setup(provider: 'cloud-api' | 'gateway') {
+/** The worker's context with WEBHOOK_ALLOW_PRIVATE_TARGETS off (tests run with it on). */
+const guarded = () => ({ ...t.ctx, config: { ...t.ctx.config, webhookAllowPrivateTargets: false } });
+
+async function setup(provider: 'cloud-api' | 'gateway', gatewayUrl = `${base}/gateway`) {
   const tenant = await t.tenant();
   const survey = await createSurvey(t, tenant.company.id);
-  await setWhatsappChannel(t.ctx.db, { clock: t.clock, secretKey: t.ctx.config.secretKey }, { companyId: tenant.company.id, ...provider === 'cloud-api'
+  await setWhatsappChannel(t.ctx.db, t.ctx, { companyId: tenant.company.id, ...provider === 'cloud-api'
     ? { provider, token: 'graph-token', settings: { phoneNumberId: '555', templates: ['survey_invite'] } }
-    : { provider, token: 'gw-token', settings: { url: `${base}/gateway`, text: 'Hi {{name}}: {{url}}' } } });
+    : { provider, token: 'gw-token', settings: { url: gatewayUrl, text: 'Hi {{name}}: {{url}}' } } });
   const basePath = `/v1/forms/${survey.form.id}/invites`;
   const invite = (await t.post(tenant.token, basePath, { phone: '+5511987654321', name: 'Ana' })).json().data;
   const send = (body: object) => t.post(tenant.token, `${basePath}/send`, { channel: 'whatsapp', ...body });
-  const drain = async () => {
-    const loop = await startOutboundLoop(t.ctx, whatsappKind(t.ctx), { listen: false, pollIntervalMs: null });
+  const drain = async (ctx = t.ctx) => {
+    const loop = await startOutboundLoop(ctx, whatsappKind(ctx), { listen: false, pollIntervalMs: null });
     await loop.drain();
     await loop.stop();
   };
   const state = async () => {
-    const { rows } = await t.ctx.db.execute<{ status: string; provider_message_id: string | null }>(
-      sql`SELECT i.status, m.provider_message_id FROM invites i JOIN invite_messages m ON m.invite_id = i.id WHERE i.id = ${invite.id}`,
+    const { rows } = await t.ctx.db.execute<{ status: string; provider_message_id: string | null; message: string; attempts: number; last_error: string | null }>(
+      sql`SELECT i.status, m.provider_message_id, m.status AS message, m.attempts, m.last_error FROM invites i JOIN invite_messages m ON m.invite_id = i.id WHERE i.id = ${invite.id}`,
     );
     return rows[0];
   };
@@ -79,7 +86,7 @@ describe('WhatsApp through the outbound loop', () => {
         },
       },
     ]);
-    expect(await s.state()).toEqual({ status: 'sent', provider_message_id: 'wamid.1' });
+    expect(await s.state()).toMatchObject({ status: 'sent', provider_message_id: 'wamid.1' });
   });
 
   it('gateway: plain text with a bearer token; a 429 and a 503 are retried, then it is sent once', async () => {
@@ -102,8 +109,7 @@ describe('WhatsApp through the outbound loop', () => {
     const loop = await startOutboundLoop(t.ctx, whatsappKind(t.ctx), { listen: false, pollIntervalMs: null });
     await s.send({});
     await loop.drain();
-    const sealing = { clock: t.clock, secretKey: t.ctx.config.secretKey };
-    await setWhatsappChannel(t.ctx.db, sealing, { companyId: s.company.id, provider: 'gateway', token: 'rotated', settings: { url: `${base}/gateway` } });
+    await setWhatsappChannel(t.ctx.db, t.ctx, { companyId: s.company.id, provider: 'gateway', token: 'rotated', settings: { url: `${base}/gateway` } });
     await s.send({ filter: { statuses: ['sent'] } });
     await loop.drain();
     expect(received.map((r) => r.auth)).toEqual(['Bearer gw-token', 'Bearer rotated']);
@@ -130,5 +136,57 @@ describe('WhatsApp through the outbound loop', () => {
     expect((await s.state()).status).toBe('failed');
     const { rows } = await t.ctx.db.execute<{ data: any }>(sql`SELECT data FROM events WHERE company_id = ${s.company.id} AND type = 'invite.failed'`);
     expect(rows).toEqual([{ data: expect.objectContaining({ channel: 'whatsapp', failReason: 'send_failed' }) }]);
+  });
+});
+
+describe('a WhatsApp target on a private address, with private targets not allowed', () => {
+  const failedEvents = async (companyId: string) =>
+    (await t.ctx.db.execute<{ data: any }>(sql`SELECT data FROM events WHERE company_id = ${companyId} AND type = 'invite.failed'`)).rows;
+
+  /** Sends one message through a guarded worker, twice a day apart: refused once, never retried. */
+  async function refused(s: Awaited<ReturnType<typeof setup>>, body: object) {
+    arrived.length = 0;
+    await s.send(body);
+    await s.drain(guarded());
+    t.clock.advance(24 * 3_600_000);
+    await s.drain(guarded());
+    expect(arrived).toEqual([]);
+    expect(await s.state()).toMatchObject({ status: 'failed', message: 'failed', attempts: 1, last_error: expect.stringMatching(/refused\.$/) });
+    expect(await failedEvents(s.company.id)).toEqual([{ data: expect.objectContaining({ channel: 'whatsapp', failReason: 'send_failed' }) }]);
+  }
+
+  it('Cloud API: the Graph URL on loopback is refused before the request and its token leave', async () => {
+    const s = await setup('cloud-api');
+    await refused(s, { template: { name: 'survey_invite', language: 'pt_BR' } });
+    expect((await s.state()).last_error).toContain('127.0.0.1');
+  });
+
+  it('gateway: an IP literal saved while private targets were allowed is refused when sending', async () => {
+    await refused(await setup('gateway'), {});
+  });
+
+  it('gateway: a name that resolves to loopback (localhost) is refused at connect time', async () => {
+    const s = await setup('gateway', `${base.replace('127.0.0.1', 'localhost')}/gateway`);
+    await refused(s, {});
+    expect((await s.state()).last_error).toMatch(/^Target localhost resolves to /);
+  });
+
+  it('gateway: a private IP literal, an over-long URL or one with credentials is refused when the channel is set', async () => {
+    const { company } = await t.tenant();
+    const set = (url: string, ctx = guarded()) => setWhatsappChannel(t.ctx.db, ctx, { companyId: company.id, provider: 'gateway', token: 'gw-token', settings: { url } });
+    for (const [url, code] of [
+      [`${base}/gateway`, 'forbidden_target'],
+      ['http://[::1]/gateway', 'forbidden_target'],
+      ['http://169.254.169.254/latest', 'forbidden_target'],
+      [`https://gateway.example/${'a'.repeat(2048)}`, 'too_long'],
+      ['https://user:pass@gateway.example/', 'invalid_value'],
+      ['ftp://gateway.example/', 'invalid_value'],
+      ['not a url', 'invalid_format'],
+    ]) {
+      await expect(set(url), url).rejects.toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ path: 'url', code, message: expect.any(String) }] } });
+    }
+    expect(await findWhatsappChannel(t.ctx.db, t.ctx, { companyId: company.id })).toBeNull();
+    await expect(set('https://gateway.example/send')).resolves.toBeUndefined();
+    await expect(set(`${base}/gateway`, t.ctx)).resolves.toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import type { WorkerContext } from '../../jobs/define-task.js';
 import type { OutboundKind } from '../outbound/kind.js';
+import { outboundDispatcher, targetRefusal } from '../outbound/target-guard.js';
 import { secretBox } from '../webhooks/secret-box.js';
 import { DEFAULT_GATEWAY_TEXT, type WhatsappChannel } from './channel-settings.js';
 import type { ClaimedMessage } from './claim-messages.js';
@@ -35,6 +36,8 @@ const transientStatus = (status: number) => status === 429 || status >= 500;
  */
 export function whatsappKind(ctx: WorkerContext): OutboundKind<ClaimedMessage, MessageResult> {
   const box = secretBox(ctx.config.secretKey);
+  // The gateway URL is the company's, and the request carries its bearer token: the same guard as webhooks.
+  const dispatcher = outboundDispatcher(ctx.config, TIMEOUT_MS);
   const formUrl = ctx.config.publicFormUrl;
   /**
    * The last token unsealed per company, with the sealed value it came from: the claim carries
@@ -58,6 +61,7 @@ export function whatsappKind(ctx: WorkerContext): OutboundKind<ClaimedMessage, M
         body: JSON.stringify(body),
         headersTimeout: TIMEOUT_MS,
         bodyTimeout: TIMEOUT_MS,
+        dispatcher,
       });
       const text = await res.body.text();
       if (res.statusCode >= 200 && res.statusCode < 300) {
@@ -73,6 +77,9 @@ export function whatsappKind(ctx: WorkerContext): OutboundKind<ClaimedMessage, M
       const retryAfter = res.headers['retry-after'];
       return { outcome: 'failed', transient: transientStatus(res.statusCode), error: `HTTP ${res.statusCode}: ${text.slice(0, 300)}`, retryAfter: typeof retryAfter === 'string' ? retryAfter : null };
     } catch (err) {
+      // A refused target stays refused (only the operator's setting changes that): failed for good, as a webhook is.
+      const refusal = targetRefusal(err);
+      if (refusal) return { outcome: 'failed', transient: false, error: refusal.message };
       return { outcome: 'failed', transient: true, error: (err as Error).message.slice(0, 300) };
     }
   }
@@ -92,5 +99,5 @@ export function whatsappKind(ctx: WorkerContext): OutboundKind<ClaimedMessage, M
     if (!channel) return { outcome: 'failed', transient: false, error: 'the WhatsApp channel is no longer configured' };
     if (channel.provider === 'cloud-api' && !item.template) return { outcome: 'failed', transient: false, error: 'no template for the cloud API' };
     return sendWith(channel, item);
-  });
+  }, () => dispatcher.close());
 }

@@ -4,14 +4,13 @@ import type { DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
-import { fieldError, schemaErrors, type FieldErrorCode } from '../../lib/field-errors.js';
+import { fieldError, schemaErrors } from '../../lib/field-errors.js';
 import { isEventType } from '../events/catalog.js';
+import { targetUrlErrors } from '../outbound/check-target-url.js';
 import { secretBox } from './secret-box.js';
 import { generateWebhookSecret } from './signature.js';
 import { webhookSubscriptions } from './table.js';
 import { ALL_TYPES } from './vocabulary.js';
-import { isIP } from 'node:net';
-import { isForbiddenAddress, validateTargetUrl, type TargetUrlCode } from './target-guard.js';
 
 export interface SubscriptionDeps {
   clock: Clock;
@@ -34,30 +33,6 @@ export const CreateSubscriptionInput = Type.Object(
 );
 export type CreateSubscriptionInput = Static<typeof CreateSubscriptionInput>;
 
-/** The target guard's reasons in the field-error vocabulary (its message keeps the detail). */
-const URL_CODES: Record<TargetUrlCode, FieldErrorCode> = {
-  too_long: 'too_long',
-  invalid_url: 'invalid_format',
-  unsupported_scheme: 'invalid_value',
-  credentials_not_allowed: 'invalid_value',
-  missing_host: 'invalid_value',
-};
-
-/**
- * An IP-literal host is known now, not only at connect time: one in a forbidden range is refused
- * at creation instead of failing every delivery later. Names are still checked when connecting.
- */
-function forbiddenLiteral(url: URL, allowPrivate: boolean): FieldError[] {
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (allowPrivate || isIP(host) === 0 || !isForbiddenAddress(host)) return [];
-  return [fieldError('url', 'forbidden_target', `${host} is a private, loopback or reserved address; webhooks go to public addresses only.`)];
-}
-
-function urlErrors(raw: string, allowPrivate: boolean): FieldError[] {
-  const url = validateTargetUrl(raw);
-  return url.ok ? forbiddenLiteral(url.url, allowPrivate) : [fieldError('url', URL_CODES[url.code], url.message)];
-}
-
 function typeErrors(types: string[]): FieldError[] {
   if (types.includes(ALL_TYPES) && types.length > 1) {
     return [fieldError('types', 'invalid_value', '"*" already means every type; do not combine it with others')];
@@ -69,7 +44,7 @@ function typeErrors(types: string[]): FieldError[] {
 function checkSubscriptionInput(input: CreateSubscriptionInput, types: string[], allowPrivate: boolean): FieldError[] {
   const structural = schemaErrors(CreateSubscriptionInput, input);
   const malformed = (field: string) => structural.some((error) => error.path === field || error.path.startsWith(`${field}[`));
-  return [...(malformed('url') ? [] : urlErrors(input.url, allowPrivate)), ...(malformed('types') ? [] : typeErrors(types)), ...structural];
+  return [...(malformed('url') ? [] : targetUrlErrors('url', input.url, allowPrivate)), ...(malformed('types') ? [] : typeErrors(types)), ...structural];
 }
 
 /** Creates an enabled subscription; its secret is returned once and afterwards only kept sealed. */

@@ -1,12 +1,12 @@
 import type { WorkerContext } from '../../jobs/define-task.js';
 import type { LogFn, OutboundKind } from '../outbound/kind.js';
 import { startOutboundLoop, type OutboundLoop, type OutboundLoopOptions } from '../outbound/loop.js';
+import { outboundDispatcher } from '../outbound/target-guard.js';
 import { deliveryClaimer, type ClaimedDelivery } from './deliver-claim.js';
 import { recordAttempts } from './deliver-record.js';
 import { sendDelivery, type AttemptResult } from './deliver-send.js';
 import { DELIVERIES_CHANNEL } from './queue-deliveries.js';
 import { secretBox } from './secret-box.js';
-import { createGuardedDispatcher } from './target-guard.js';
 
 export interface DeliveryLoopOptions extends Omit<OutboundLoopOptions, 'perTarget'> {
   /** Requests under way per subscription in this process: a slow endpoint only slows itself. */
@@ -28,7 +28,7 @@ export interface WebhookKindOptions {
 /** Webhooks as the outbound loop's first kind: one target per subscription. */
 export function webhookKind(ctx: WorkerContext, options: WebhookKindOptions): OutboundKind<ClaimedDelivery, AttemptResult> {
   // The SSRF guard vets every address at connect time; only the operator's setting lifts it.
-  const dispatcher = createGuardedDispatcher({ allowPrivate: ctx.config.webhookAllowPrivateTargets, connectTimeoutMs: options.timeoutMs });
+  const dispatcher = outboundDispatcher(ctx.config, options.timeoutMs);
   const box = secretBox(ctx.config.secretKey);
   // One per loop: it keeps where this worker's claims left off.
   let claim: ReturnType<typeof deliveryClaimer> | undefined;

@@ -5,7 +5,7 @@ import type { ClaimedDelivery } from './deliver-claim.js';
 import type { AttemptOutcome } from './retry-policy.js';
 import type { SecretBox } from './secret-box.js';
 import { webhookHeaders } from './signature.js';
-import { TargetForbiddenError } from './target-guard.js';
+import { targetRefusal } from '../outbound/target-guard.js';
 
 /** How much of a receiver's answer is read and kept; beyond it the connection is dropped. */
 export const RESPONSE_BODY_LIMIT = 4096;
@@ -99,12 +99,6 @@ async function readCapped(body: Readable): Promise<{ text: string; error: string
 /** Postgres text cannot hold NUL; a multi-byte character cut at the limit becomes U+FFFD. */
 function bodyText(chunks: Buffer[]): string {
   return Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8').replaceAll('\u0000', '');
-}
-
-/** The SSRF guard's refusal, however deep the HTTP client wrapped it. */
-function targetRefusal(err: unknown): TargetForbiddenError | null {
-  for (let e = err; e instanceof Error; e = e.cause) if (e instanceof TargetForbiddenError) return e;
-  return null;
 }
 
 function headerValue(value: string | string[] | undefined): string | null {

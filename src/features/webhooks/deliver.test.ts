@@ -14,6 +14,7 @@ import {
 } from '../../../test/webhooks.js';
 import { startDeliveryLoop, type DeliveryLoop } from './deliver-loop.js';
 import { deleteSubscription } from './delete-subscription.js';
+import { pingSubscription } from './ping-subscription.js';
 import { RESPONSE_BODY_LIMIT } from './deliver-send.js';
 import { DELIVERIES_CHANNEL } from './queue-deliveries.js';
 import { sleeperName } from '../outbound/wake-sleepers.js';
@@ -290,9 +291,23 @@ describe('private targets', () => {
     expect(receiver.received).toHaveLength(0);
     const [delivery] = await deliveryRows(t, company.id);
     expect(delivery).toMatchObject({ status: 'failed', attempts: 1 });
-    expect((await attemptLog(delivery.id))[0]).toMatchObject({ status_code: null, error: expect.stringMatching(/^Webhook target localhost resolves to .*; refused\.$/) });
-    expect(warnings).toEqual([expect.stringContaining(`subscription ${subscription.id} delivery ${delivery.id} attempt 1: Webhook target localhost`)]);
+    expect((await attemptLog(delivery.id))[0]).toMatchObject({ status_code: null, error: expect.stringMatching(/^Target localhost resolves to .*; refused\.$/) });
+    expect(warnings).toEqual([expect.stringContaining(`subscription ${subscription.id} delivery ${delivery.id} attempt 1: Target localhost`)]);
     expect(warnings[0]).toMatch(/failed for good$/);
+  });
+
+  it('include the operator\'s ping (quorum webhook ping): refused like any delivery, no request reaches the receiver', async () => {
+    await guardedLoop();
+    const { company } = await t.tenant();
+    const { subscription } = await subscribe(t, company.id, receiver.url());
+    const { event } = await pingSubscription(t.ctx.db, t.ctx, { companyId: company.id, subscriptionId: subscription.id, message: 'to loopback' });
+    await guarded.drain();
+    t.clock.advance(DAY);
+    await guarded.drain();
+    expect(receiver.received).toHaveLength(0);
+    const [delivery] = await deliveryRows(t, company.id);
+    expect(delivery).toMatchObject({ event_id: event.id, status: 'failed', attempts: 1 });
+    expect((await attemptLog(delivery.id))[0]).toMatchObject({ status_code: null, error: expect.stringMatching(/^Target 127\.0\.0\.1 is a loopback.*refused\.$/) });
   });
 });
 

@@ -3,10 +3,12 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector } from 'undici';
+import type { Config } from '../../config.js';
 
 // ---------------------------------------------------------------------------------------------
-// URL validation: the cheap syntactic check when a subscription is saved. It cannot decide where
-// a host points (DNS changes), so the authoritative check runs again at connect time below.
+// URL validation: the cheap syntactic check when a company saves an outbound URL (a webhook
+// subscription, a WhatsApp gateway). It cannot decide where a host points (DNS changes), so the
+// authoritative check runs again at connect time below.
 
 export const MAX_TARGET_URL_LENGTH = 2048;
 
@@ -100,7 +102,7 @@ function isForbiddenIpv6(address: ipaddr.IPv6): boolean {
   return inAny(address, FORBIDDEN_IPV6) || !address.match(IPV6_GLOBAL_UNICAST);
 }
 
-/** True when a webhook must not be sent to this address. Anything that is not an IP fails closed. */
+/** True when nothing may be sent to this address. Anything that is not an IP fails closed. */
 export function isForbiddenAddress(ip: string): boolean {
   if (isIP(ip) === 0) return true;
   const address = ipaddr.parse(ip);
@@ -119,8 +121,8 @@ export class TargetForbiddenError extends Error {
   ) {
     super(
       host === address
-        ? `Webhook target ${address} is a loopback, private, link-local, metadata or reserved address; refused.`
-        : `Webhook target ${host} resolves to ${address}, a loopback, private, link-local, metadata or reserved address; refused.`,
+        ? `Target ${address} is a loopback, private, link-local, metadata or reserved address; refused.`
+        : `Target ${host} resolves to ${address}, a loopback, private, link-local, metadata or reserved address; refused.`,
     );
     this.name = 'TargetForbiddenError';
   }
@@ -170,8 +172,8 @@ function guardedLookup(resolveHost: ResolveHost, allowPrivate: boolean) {
 }
 
 /**
- * The undici Agent webhook deliveries go through. Host names are vetted by the lookup above; an IP
- * literal skips lookup in net.connect, so it is vetted here before connecting.
+ * The undici Agent every request to a company-set URL goes through. Host names are vetted by the
+ * lookup above; an IP literal skips lookup in net.connect, so it is vetted here before connecting.
  */
 export function createGuardedDispatcher(options: GuardedDispatcherOptions): Agent {
   const { allowPrivate, connectTimeoutMs = 10_000, resolveHost = resolveWithSystem, ...agentOptions } = options;
@@ -187,4 +189,18 @@ export function createGuardedDispatcher(options: GuardedDispatcherOptions): Agen
     connectVetted(connectOptions, callback);
   };
   return new Agent({ ...agentOptions, connect });
+}
+
+/** The guard's refusal, however deep the HTTP client wrapped it; null for any other failure. */
+export function targetRefusal(err: unknown): TargetForbiddenError | null {
+  for (let e = err; e instanceof Error; e = e.cause) if (e instanceof TargetForbiddenError) return e;
+  return null;
+}
+
+/**
+ * The dispatcher of every outbound kind (webhooks, WhatsApp): one policy for every URL a company
+ * can set, lifted only by the operator's WEBHOOK_ALLOW_PRIVATE_TARGETS.
+ */
+export function outboundDispatcher(config: Pick<Config, 'webhookAllowPrivateTargets'>, connectTimeoutMs: number): Agent {
+  return createGuardedDispatcher({ allowPrivate: config.webhookAllowPrivateTargets, connectTimeoutMs });
 }
