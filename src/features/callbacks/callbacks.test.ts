@@ -162,7 +162,7 @@ const POSTMARK_SUBSCRIPTION_CHANGE = {
   Tag: 'my-tag',
   Metadata: { example: 'value', example_2: 'value' },
 };
-// The older server-level webhooks, without RecordType (delivery with ServerId, bounce with Metadata).
+// The older server-level webhooks, without RecordType: the delivery (ServerId, no MessageStream) and the bounce.
 const POSTMARK_LEGACY_DELIVERY = {
   ServerId: 23,
   MessageID: '883953f4-6105-42a2-a16a-77a8eac79483',
@@ -172,23 +172,9 @@ const POSTMARK_LEGACY_DELIVERY = {
   Details: 'Test delivery webhook details',
   Metadata: { user_id: 43 },
 };
-const POSTMARK_LEGACY_BOUNCE = {
-  ID: 42,
-  Type: 'HardBounce',
-  TypeCode: 1,
-  Name: 'Hard bounce',
-  Tag: 'Test',
-  MessageID: '883953f4-6105-42a2-a16a-77a8eac79483',
-  Description: 'The server was unable to deliver your message (ex: unknown user, mailbox not found).',
-  Details: 'Test bounce details',
-  Email: 'john@example.com',
-  BouncedAt: '2014-08-01T13:28:10.2735393-04:00',
-  DumpAvailable: true,
-  Inactive: true,
-  CanActivate: true,
-  Subject: 'Test subject',
-  Metadata: { user_id: 43 },
-};
+// The older bounce webhook: the same fields without RecordType, MessageStream, ServerID, From and Content.
+const { RecordType: _r, MessageStream: _m, ServerID: _s, From: _f, Content: _c, ...BOUNCE_FIELDS } = POSTMARK_BOUNCE;
+const POSTMARK_LEGACY_BOUNCE = { ...BOUNCE_FIELDS, BouncedAt: '2014-08-01T13:28:10.2735393-04:00', Metadata: { user_id: 43 } };
 
 /** What Postmark returns as Metadata: each X-PM-Metadata-<key> header of the mail as it left, as key → value. */
 async function postmarkMetadata(to: string): Promise<Record<string, string>> {

@@ -19,6 +19,17 @@ const EMAIL = {
   body: 'Dear {{name}},\n{{#externalId}}Student {{externalId}}\n{{/externalId}}Answer here: {{url}}',
 };
 
+/** Sends the queued messages into the development mailbox; answers the mail to `address`. */
+async function deliveredMail(address: string) {
+  const loop = await startOutboundLoop(t.ctx, emailKind(t.ctx, devMailbox(t.ctx.db, t.ctx)), { listen: false, pollIntervalMs: null });
+  try {
+    await loop.drain();
+  } finally {
+    await loop.stop();
+  }
+  return (await listDevMail(t.ctx.db, t.ctx)).find((m) => m.to === address)!;
+}
+
 describe("the form definition's e-mail block", () => {
   it('is imported, exported and used for the invitation, and never shown by the API', async () => {
     const { company, token } = await t.tenant();
@@ -33,13 +44,7 @@ describe("the form definition's e-mail block", () => {
     // {{name}} outside a section: an invite without a name cannot be written to.
     const sent = await t.post(token, `${base}/send`, { channel: 'email' });
     expect(sent.json().data).toMatchObject({ queued: 1, skipped: [{ id: unnamed.id, reason: 'missing_var' }] });
-    const loop = await startOutboundLoop(t.ctx, emailKind(t.ctx, devMailbox(t.ctx.db, t.ctx)), { listen: false, pollIntervalMs: null });
-    try {
-      await loop.drain();
-    } finally {
-      await loop.stop();
-    }
-    const mail = (await listDevMail(t.ctx.db, t.ctx)).find((m) => m.to === 'ana@school.edu')!;
+    const mail = await deliveredMail('ana@school.edu');
     expect(mail.subject).toBe('Course survey: Ana, your turn');
     expect(mail.text).toContain(`Dear Ana,\nStudent A-1\nAnswer here: ${ana.url}`);
 
@@ -77,13 +82,7 @@ describe("the form definition's e-mail block", () => {
     const created = await t.post(token, base, { email: 'eve@school.edu', name, externalId: '"A&1"', dims: { group: '<b>G1</b>' } });
     expect(created.statusCode, created.body).toBe(201);
     expect((await t.post(token, `${base}/send`, { channel: 'email' })).json().data).toMatchObject({ queued: 1 });
-    const loop = await startOutboundLoop(t.ctx, emailKind(t.ctx, devMailbox(t.ctx.db, t.ctx)), { listen: false, pollIntervalMs: null });
-    try {
-      await loop.drain();
-    } finally {
-      await loop.stop();
-    }
-    const mail = (await listDevMail(t.ctx.db, t.ctx)).find((m) => m.to === 'eve@school.edu')!;
+    const mail = await deliveredMail('eve@school.edu');
     const escapedName = '&lt;img src=x onerror=alert(1)&gt;';
     expect(mail.html).toContain(`Dear ${escapedName} (&quot;A&amp;1&quot;, &lt;b&gt;G1&lt;/b&gt;, ${escapedName}) ${escapedName}: `);
     expect(mail.html).not.toContain('<img');
