@@ -3,15 +3,18 @@ import type { Db } from '../../db/database.js';
 import type { EmitDeps } from '../events/emit-event.js';
 import { emitInviteEvent } from '../invites/emit-invite-event.js';
 import { INVITE_COLUMNS, type InviteRow } from '../invites/invite-view.js';
+import type { SuppressionReason } from '../suppression/reasons.js';
 import { suppress } from '../suppression/suppressions.js';
 
-export type ReceiptOutcome = 'delivered' | 'bounced' | 'complained' | 'failed';
+/** delivered and failed move the invite; the others suppress the address for that reason (bounced also fails the invite). */
+export type ReceiptOutcome = 'delivered' | 'failed' | SuppressionReason;
 
-export interface Receipt {
-  channel: 'email' | 'whatsapp';
-  providerMessageId: string;
-  outcome: ReceiptOutcome;
-}
+/**
+ * A receipt names its message by the id the provider answered when it accepted the message
+ * (providerMessageId), or by our own message id where the provider returns it (messageId:
+ * Postmark's Metadata).
+ */
+export type Receipt = { channel: 'email' | 'whatsapp'; outcome: ReceiptOutcome } & ({ providerMessageId: string } | { messageId: string });
 
 /** Message ids compared without the angle brackets of a Message-ID header. */
 export const bareMessageId = (id: string) => id.trim().replace(/^<|>$/g, '');
@@ -21,9 +24,9 @@ const MOVABLE: Record<'delivered' | 'failed', string[]> = { delivered: ['created
 
 /**
  * A provider's receipt for a message we sent: delivered → invite.delivered; bounced → the
- * address suppressed and invite.failed (bounced); complained → suppressed; failed →
- * invite.failed (send_failed). An unknown message id changes nothing (answers false); a receipt
- * repeated by the provider emits nothing twice.
+ * address suppressed and invite.failed (bounced); complained, unsubscribed, manual → suppressed;
+ * failed → invite.failed (send_failed). An unknown message id changes nothing (answers false); a
+ * receipt repeated by the provider emits nothing twice.
  */
 export async function applyReceipt(db: Db, deps: EmitDeps, input: Receipt): Promise<boolean> {
   const now = deps.clock.now();
@@ -31,13 +34,15 @@ export async function applyReceipt(db: Db, deps: EmitDeps, input: Receipt): Prom
     const { rows } = await tx.execute<{ companyId: string; inviteId: string; address: string | null }>(sql`
       SELECT m.company_id AS "companyId", m.invite_id AS "inviteId", CASE WHEN m.channel = 'email' THEN i.email ELSE i.phone END AS address
         FROM invite_messages m JOIN invites i ON i.company_id = m.company_id AND i.id = m.invite_id
-       WHERE m.channel = ${input.channel} AND m.provider_message_id = ${bareMessageId(input.providerMessageId)}`);
+       WHERE m.channel = ${input.channel} AND ${
+         'messageId' in input ? sql`m.id = ${input.messageId}` : sql`m.provider_message_id = ${bareMessageId(input.providerMessageId)}`
+       }`);
     const message = rows[0];
     if (!message) return false;
-    if ((input.outcome === 'bounced' || input.outcome === 'complained') && message.address) {
+    if (input.outcome !== 'delivered' && input.outcome !== 'failed' && message.address) {
       await suppress(tx, deps, { companyId: message.companyId, addresses: [message.address], reason: input.outcome });
     }
-    if (input.outcome === 'complained') return true;
+    if (input.outcome !== 'delivered' && input.outcome !== 'failed' && input.outcome !== 'bounced') return true;
     const to = input.outcome === 'delivered' ? 'delivered' : 'failed';
     const { rows: moved } = await tx.execute<InviteRow & { formName: string }>(sql`
       UPDATE invites i SET status = ${to}, status_changed_at = ${now}

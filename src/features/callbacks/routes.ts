@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ok } from '../../app/envelope.js';
 import { ApiError } from '../../lib/errors.js';
 import { applyReceipt, type Receipt, type ReceiptOutcome } from './apply-receipt.js';
+import { postmarkReceipts } from './postmark-receipts.js';
 import { verifyBasicAuth, verifyHubSignature, verifyStandardWebhook } from './verify-signature.js';
 
 /** Largest callback body read; providers send small JSON documents. */
@@ -26,15 +27,6 @@ function genericReceipts(body: unknown): Receipt[] {
     throw new ApiError('VALIDATION_ERROR', 'Expected { type: delivered|bounced|complained|failed, messageId }.');
   }
   return [{ channel: 'email', providerMessageId: messageId, outcome: type as ReceiptOutcome }];
-}
-
-/** Postmark's webhooks: Delivery, Bounce (HardBounce suppresses; soft bounces are transient) and SpamComplaint. */
-function postmarkReceipts(body: unknown): Receipt[] {
-  const { RecordType, MessageID, Type } = (body ?? {}) as { RecordType?: unknown; MessageID?: unknown; Type?: unknown };
-  if (typeof MessageID !== 'string' || MessageID.length > 500) throw new ApiError('VALIDATION_ERROR', 'Expected a Postmark webhook with MessageID.');
-  const outcome: ReceiptOutcome | null =
-    RecordType === 'Delivery' ? 'delivered' : RecordType === 'SpamComplaint' ? 'complained' : RecordType === 'Bounce' && Type === 'HardBounce' ? 'bounced' : null;
-  return outcome ? [{ channel: 'email', providerMessageId: MessageID, outcome }] : [];
 }
 
 const WHATSAPP_OUTCOMES: Record<string, ReceiptOutcome> = { delivered: 'delivered', read: 'delivered', failed: 'failed' };

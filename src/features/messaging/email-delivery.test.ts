@@ -113,6 +113,10 @@ describe('e-mail through the outbound loop', () => {
     const header = (key: string) => mail.headerLines.find((line) => line.key === key)?.line.replace(/\r\n\s+/g, ' ');
     expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
     expect(header('list-unsubscribe')).toBe(`List-Unsubscribe: <${unsubscribe}>`);
+    // Postmark returns it as Metadata in its webhooks: the callback finds the message by it (the
+    // key compared without case: nodemailer sends the name as X-Pm-Metadata-Quorum-Message-ID).
+    const { rows: message } = await t.ctx.db.execute<{ id: string }>(sql`SELECT id FROM invite_messages WHERE invite_id = ${s.invite.id}`);
+    expect(header('x-pm-metadata-quorum-message-id')?.toLowerCase()).toBe(`x-pm-metadata-quorum-message-id: ${message[0].id}`);
     const after = await state(s.company.id, s.invite.id);
     expect(after.quota).toEqual({ used: 1, reserved: 0 });
     expect(after.status).toBe('sent');

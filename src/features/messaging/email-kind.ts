@@ -1,6 +1,7 @@
 import type { WorkerContext } from '../../jobs/define-task.js';
 import type { Mailer } from '../../lib/providers.js';
 import { bareMessageId } from '../callbacks/apply-receipt.js';
+import { postmarkMetadataHeaders } from '../callbacks/postmark-receipts.js';
 import type { OutboundKind } from '../outbound/kind.js';
 import type { ClaimedMessage } from './claim-messages.js';
 import { devMailbox } from './dev-mailbox.js';
@@ -25,7 +26,7 @@ export function emailKind(ctx: WorkerContext, mailer: Mailer = ctx.mailer ?? (ct
         from: item.mailFrom ?? ctx.config.mailFrom,
         to: item.email!,
         ...rendered,
-        headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+        headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click', ...postmarkMetadataHeaders(item.id) },
       });
       return { outcome: 'sent', providerMessageId: bareMessageId(messageId) };
     } catch (err) {

@@ -43,9 +43,19 @@ const LAYOUT = `<!DOCTYPE html>
 <a href="{{unsubscribeUrl}}" style="color:#6b7280">Unsubscribe</a> from these messages.</td></tr>
 </table></td></tr></table></body></html>`;
 
-/** The body in HTML: escaped by Mustache, blank lines to paragraphs, single newlines to breaks. */
+/** Every value HTML-escaped (null stays null). */
+const escapeAll = <T extends Record<string, string | null>>(values: T): T =>
+  Object.fromEntries(Object.entries(values).map(([key, value]) => [key, value === null ? null : asHtml.escape(value)])) as T;
+
+const escapedVariables = ({ dims, ...contact }: MessageVariables): MessageVariables => ({ ...escapeAll(contact), dims: escapeAll(dims) });
+
+/**
+ * The body in HTML, blank lines to paragraphs, single newlines to breaks. The values are escaped
+ * before rendering, not by Mustache's tag escaping: {{{name}}} and {{& name}} in a form stored
+ * before the import refused them would otherwise print the invitee's data raw.
+ */
 function bodyHtml(template: string, vars: MessageVariables): string {
-  return Mustache.render(template, vars, {}, asHtml)
+  return renderText(template, escapedVariables(vars))
     .split(/\n{2,}/)
     .map((paragraph) => `<p style="margin:0 0 16px">${paragraph.replace(/\n/g, '<br>')}</p>`)
     .join('\n');

@@ -23,6 +23,8 @@ export interface TemplateVariables {
   unknown: string[];
   /** Syntax errors and unsupported tags (partials, delimiter changes). */
   errors: string[];
+  /** Tags that print their value unescaped ({{{name}}}, {{& name}}), as written. */
+  unescaped: string[];
 }
 
 type Token = [string, string, number, number, Token[]?];
@@ -36,14 +38,16 @@ function isKnown(name: string): boolean {
  * optional; used bare, an invite lacking it is skipped at send time with missing_var.
  */
 export function templateVariables(templates: readonly string[]): TemplateVariables {
-  const result: TemplateVariables = { required: [], requiredDims: [], dims: [], unknown: [], errors: [] };
-  const visit = (tokens: Token[], nested: boolean) => {
-    for (const [type, value, , , children] of tokens) {
+  const result: TemplateVariables = { required: [], requiredDims: [], dims: [], unknown: [], errors: [], unescaped: [] };
+  const visit = (template: string, tokens: Token[], nested: boolean) => {
+    for (const [type, value, start, end, children] of tokens) {
       if (type === 'text' || type === '!') continue;
       if (type === '>' || type === '=') {
         result.errors.push(`{{${type}${value}}} is not supported`);
         continue;
       }
+      // Mustache parses {{{name}}} as {{& name}}; the message quotes the tag as written.
+      if (type === '&') result.unescaped.push(template.slice(start, end));
       const dim = DIM_VARIABLE.exec(value);
       if (dim) result.dims.push(dim[1]);
       if (value !== '.' && !isKnown(value)) result.unknown.push(value);
@@ -51,12 +55,12 @@ export function templateVariables(templates: readonly string[]): TemplateVariabl
         if (dim) result.requiredDims.push(dim[1]);
         else if ((CONTACT_VARIABLES as readonly string[]).includes(value)) result.required.push(value as ContactVariable);
       }
-      if (children) visit(children, true);
+      if (children) visit(template, children, true);
     }
   };
   for (const template of templates) {
     try {
-      visit(Mustache.parse(template) as Token[], false);
+      visit(template, Mustache.parse(template) as Token[], false);
     } catch (err) {
       result.errors.push((err as Error).message);
     }

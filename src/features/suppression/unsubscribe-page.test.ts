@@ -39,3 +39,34 @@ it('GET shows a confirm form (escaped), POST or the one-click POST suppresses wi
   expect((await t.app.inject({ url: `/u/${'A'.repeat(43)}` })).statusCode).toBe(404);
   expect((await t.app.inject({ method: 'POST', url: '/u/<script>' })).statusCode).toBe(404);
 });
+
+/** A form-data body as a mail client builds it for the one-click POST (multipart/form-data, CRLF lines). */
+const MULTIPART = ['--q1w2e3', 'Content-Disposition: form-data; name="List-Unsubscribe"', '', 'One-Click', '--q1w2e3--', ''].join('\r\n');
+
+it.each([
+  ['multipart/form-data', { 'content-type': 'multipart/form-data; boundary=q1w2e3' }, MULTIPART],
+  ['application/x-www-form-urlencoded', { 'content-type': 'application/x-www-form-urlencoded' }, 'List-Unsubscribe=One-Click'],
+  ['an empty multipart body', { 'content-type': 'multipart/form-data; boundary=q1w2e3' }, ''],
+  ['a broken JSON body', { 'content-type': 'application/json' }, '{"List-Unsubscribe":'],
+  ['a text body without its key', { 'content-type': 'text/plain; charset=utf-8' }, 'unsubscribe me'],
+  ['a body without a content type', {}, 'List-Unsubscribe=One-Click'],
+])('the one-click POST with %s unsubscribes', async (_label, headers: Record<string, string>, payload) => {
+  const { company, token } = await t.tenant();
+  const survey = await createSurvey(t, company.id);
+  const invite = (await t.post(token, `/v1/forms/${survey.form.id}/invites`, { email: 'one-click@school.edu' })).json().data;
+  const answer = await t.app.inject({ method: 'POST', url: `/u/${invite.token}`, payload, headers });
+  expect(answer.statusCode, answer.body).toBe(200);
+  const { rows } = await t.ctx.db.execute(sql`SELECT address, reason FROM suppressions WHERE company_id = ${company.id}`);
+  expect(rows).toEqual([{ address: 'one-click@school.edu', reason: 'unsubscribed' }]);
+});
+
+it('a one-click POST body past 16 KB is refused with 413 and unsubscribes nobody', async () => {
+  const { company, token } = await t.tenant();
+  const survey = await createSurvey(t, company.id);
+  const invite = (await t.post(token, `/v1/forms/${survey.form.id}/invites`, { email: 'big@school.edu' })).json().data;
+  const payload = `List-Unsubscribe=One-Click&pad=${'x'.repeat(16 * 1024)}`;
+  const answer = await t.app.inject({ method: 'POST', url: `/u/${invite.token}`, payload, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  expect(answer.statusCode).toBe(413);
+  const { rows } = await t.ctx.db.execute(sql`SELECT 1 FROM suppressions WHERE company_id = ${company.id}`);
+  expect(rows).toEqual([]);
+});

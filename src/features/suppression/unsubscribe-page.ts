@@ -27,6 +27,9 @@ interface PageView {
 
 const render = (view: PageView) => Mustache.render(PAGE, view, {}, htmlEscaping);
 
+/** Largest body read from a one-click POST; its content is not used. */
+const ONE_CLICK_BODY_LIMIT = 16 * 1024;
+
 const NOT_FOUND: PageView = { title: 'Link not found', message: 'This unsubscribe link is not valid.' };
 
 /**
@@ -35,8 +38,11 @@ const NOT_FOUND: PageView = { title: 'Link not found', message: 'This unsubscrib
  * to the company's suppression list with reason unsubscribed. Idempotent.
  */
 export async function unsubscribeRoutes(app: FastifyInstance) {
-  // The one-click POST is form-encoded ("List-Unsubscribe=One-Click"); its content does not matter.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, _body, done) => done(null, {}));
+  // Mail clients send the one-click POST as multipart/form-data or form-urlencoded
+  // ("List-Unsubscribe=One-Click"), and RFC 8058 lets the sender ignore the body: the token in the
+  // address is the whole request. So every body, of any type or none, is read and dropped.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: ONE_CLICK_BODY_LIMIT }, (_request, _body, done) => done(null, {}));
   const hidden = { hide: true };
 
   async function findContact(token: string) {

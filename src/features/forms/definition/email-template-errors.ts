@@ -12,10 +12,16 @@ function dimSources(dims: unknown): Map<string, unknown> {
   return new Map(records.filter((dim) => typeof dim.key === 'string').map((dim) => [dim.key as string, dim.source ?? 'invite']));
 }
 
+/** One error per part (field errors are one per path and code), naming every unescaped tag. */
+function unescapedError(path: string, tags: string[]): FieldError {
+  return { path, code: 'invalid_format', message: `Unescaped tags are not allowed (${tags.join(', ')}): write each variable with two braces, as {{name}}; the e-mail's HTML escapes it.` };
+}
+
 /**
  * Unknown variables and Mustache syntax errors of `email.subject` and `email.body` (contract
- * decisions: name, email, phone, externalId, url, formName, expiresAt, dims.<key>), and dims.<key>
- * naming a dim the form does not declare, or one an invite does not carry (source other than invite).
+ * decisions: name, email, phone, externalId, url, formName, expiresAt, dims.<key>), dims.<key>
+ * naming a dim the form does not declare, or one an invite does not carry (source other than invite),
+ * and unescaped tags: names and dims are the invitee's data and must never reach the HTML part raw.
  */
 export function emailTemplateErrors(email: unknown, dims: unknown): FieldError[] {
   if (!isRecord(email)) return [];
@@ -27,6 +33,7 @@ export function emailTemplateErrors(email: unknown, dims: unknown): FieldError[]
     const vars = templateVariables([text]);
     return [
       ...templateFieldErrors(vars, path).map((error) => (error.code === 'unknown_reference' ? { ...error, message: `${error.message} Use ${VARIABLES_HINT}.` } : error)),
+      ...(vars.unescaped.length > 0 ? [unescapedError(path, vars.unescaped)] : []),
       ...vars.dims.flatMap((key): FieldError[] => {
         const source = sources.get(key);
         if (source === undefined) return [{ path, code: 'unknown_reference', message: `{{dims.${key}}}: the form declares no dim "${key}".` }];

@@ -382,7 +382,7 @@ describe('validateFormDefinition: the e-mail block', () => {
   it('accepts every variable of the contract and a dim the invite carries, and keeps the block', () => {
     const email = {
       subject: '{{formName}} for {{name}}',
-      body: 'Hi {{#name}}{{name}}{{/name}} ({{email}} {{phone}} {{externalId}}): {{{url}}} until {{expiresAt}}, {{dims.course}}{{! a comment }}',
+      body: 'Hi {{#name}}{{name}}{{/name}} ({{email}} {{phone}} {{externalId}}): {{url}} until {{expiresAt}}, {{dims.course}}{{! a comment }}',
     };
     const result = validateFormDefinition(withEmail(email));
     expect(result.ok ? [] : result.errors).toEqual([]);
