@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { FINAL_STATUSES } from './lifecycle/transitions.js';
 import type { InviteStatus, InviteView } from './schemas.js';
 
 /** An invite row as the services read it (INVITE_COLUMNS). */
@@ -72,11 +73,9 @@ export const INVITE_COLUMNS = inviteColumns('i.channel', 'i.send_batch_id');
  */
 export const INVITE_COLUMNS_NEWEST_SEND = inviteColumns(newestMessage('channel'), newestMessage('batch_id'));
 
-const FINAL: readonly InviteStatus[] = ['responded', 'revoked', 'expired'];
-
 /** effectiveStatus (contract decisions): expired once expiresAt has passed, unless responded or revoked. */
 export function effectiveStatus(row: Pick<InviteRow, 'status' | 'expiresAt'>, now: Date): InviteStatus {
-  return row.expiresAt !== null && new Date(row.expiresAt) <= now && !FINAL.includes(row.status) ? 'expired' : row.status;
+  return row.expiresAt !== null && new Date(row.expiresAt) <= now && !FINAL_STATUSES.includes(row.status) ? 'expired' : row.status;
 }
 
 export function inviteUrl(formUrl: string, token: string): string {
