@@ -28,7 +28,7 @@ const isoMs = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-M
  * The stored status of an invite aliased i. `queued` is stored with the messages: a send only
  * inserts them (rewriting every selected invite row cost a 100,000-invite send most of its time),
  * so a created or failed invite with a pending message is queued. Every other status is the
- * row's, moved by the record step, receipts, the respondent, revoke and expiry. (Rows a send
+ * row's, moved by the lifecycle (lifecycle/move-invites.ts). (Rows a send
  * stored as `queued` before that keep it until their message is recorded.)
  */
 const PENDING = `EXISTS (SELECT FROM invite_messages pm WHERE pm.company_id = i.company_id AND pm.invite_id = i.id AND pm.status = 'pending')`;

@@ -20,6 +20,21 @@ afterAll(() => t.close());
 /** Every stored status, `queued` included (rows an earlier version stored so keep it). */
 const STATUSES = INVITE_STATUSES;
 
+/** The record step's failure (for good, or a suppression met at its turn): only created and queued move; every invite gets its event. */
+const recordedFailure = (reason: string): Record<InviteStatus, string> => ({
+  created: `failed invite.failed/${reason}`, queued: `failed invite.failed/${reason}`, sent: `sent invite.failed/${reason}`,
+  delivered: `delivered invite.failed/${reason}`, opened: `opened invite.failed/${reason}`, started: `started invite.failed/${reason}`,
+  responded: `responded invite.failed/${reason}`, failed: `failed invite.failed/${reason}`, revoked: `revoked invite.failed/${reason}`,
+  expired: `expired invite.failed/${reason}`,
+});
+
+/** A failure receipt (bounce or failure): up to delivered moves, with its event; the rest is left alone. */
+const failureReceipt = (reason: string): Record<InviteStatus, string> => ({
+  created: `failed invite.failed/${reason}`, queued: `failed invite.failed/${reason}`, sent: `failed invite.failed/${reason}`,
+  delivered: `failed invite.failed/${reason}`, opened: 'opened -', started: 'started -', responded: 'responded -', failed: 'failed -',
+  revoked: 'revoked -', expired: 'expired -',
+});
+
 /**
  * What each caller does to an invite stored in each status: the status after, and the event it
  * emitted ('-': none; 'error CODE': refused). Written out by hand from the behaviour before the
@@ -31,32 +46,14 @@ const MATRIX: Record<string, Record<InviteStatus, string>> = {
     opened: 'opened invite.sent', started: 'started invite.sent', responded: 'responded invite.sent', failed: 'sent invite.sent',
     revoked: 'revoked invite.sent', expired: 'expired invite.sent',
   },
-  'record: failed for good': {
-    created: 'failed invite.failed/send_failed', queued: 'failed invite.failed/send_failed', sent: 'sent invite.failed/send_failed',
-    delivered: 'delivered invite.failed/send_failed', opened: 'opened invite.failed/send_failed', started: 'started invite.failed/send_failed',
-    responded: 'responded invite.failed/send_failed', failed: 'failed invite.failed/send_failed', revoked: 'revoked invite.failed/send_failed',
-    expired: 'expired invite.failed/send_failed',
-  },
-  'record: blocked by a suppression': {
-    created: 'failed invite.failed/suppressed', queued: 'failed invite.failed/suppressed', sent: 'sent invite.failed/suppressed',
-    delivered: 'delivered invite.failed/suppressed', opened: 'opened invite.failed/suppressed', started: 'started invite.failed/suppressed',
-    responded: 'responded invite.failed/suppressed', failed: 'failed invite.failed/suppressed', revoked: 'revoked invite.failed/suppressed',
-    expired: 'expired invite.failed/suppressed',
-  },
+  'record: failed for good': recordedFailure('send_failed'),
+  'record: blocked by a suppression': recordedFailure('suppressed'),
   'receipt: delivered': {
     created: 'delivered invite.delivered', queued: 'delivered invite.delivered', sent: 'delivered invite.delivered', delivered: 'delivered -',
     opened: 'opened -', started: 'started -', responded: 'responded -', failed: 'failed -', revoked: 'revoked -', expired: 'expired -',
   },
-  'receipt: bounced': {
-    created: 'failed invite.failed/bounced', queued: 'failed invite.failed/bounced', sent: 'failed invite.failed/bounced',
-    delivered: 'failed invite.failed/bounced', opened: 'opened -', started: 'started -', responded: 'responded -', failed: 'failed -',
-    revoked: 'revoked -', expired: 'expired -',
-  },
-  'receipt: failed': {
-    created: 'failed invite.failed/send_failed', queued: 'failed invite.failed/send_failed', sent: 'failed invite.failed/send_failed',
-    delivered: 'failed invite.failed/send_failed', opened: 'opened -', started: 'started -', responded: 'responded -', failed: 'failed -',
-    revoked: 'revoked -', expired: 'expired -',
-  },
+  'receipt: bounced': failureReceipt('bounced'),
+  'receipt: failed': failureReceipt('send_failed'),
   revoke: {
     created: 'revoked invite.revoked', queued: 'revoked invite.revoked', sent: 'revoked invite.revoked', delivered: 'revoked invite.revoked',
     opened: 'revoked invite.revoked', started: 'revoked invite.revoked', responded: 'responded error ALREADY_RESPONDED', failed: 'revoked invite.revoked',
