@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import type { EmitDeps } from '../events/emit-event.js';
-import { emitInviteEvent } from '../invites/emit-invite-event.js';
-import { INVITE_COLUMNS, type InviteRow } from '../invites/invite-view.js';
+import { inviteOf, moveInvites } from '../invites/lifecycle/move-invites.js';
 import type { SuppressionReason } from '../suppression/reasons.js';
 import { suppress } from '../suppression/suppressions.js';
 
@@ -19,9 +18,6 @@ export type Receipt = { channel: 'email' | 'whatsapp'; outcome: ReceiptOutcome }
 /** Message ids compared without the angle brackets of a Message-ID header. */
 export const bareMessageId = (id: string) => id.trim().replace(/^<|>$/g, '');
 
-/** Statuses each outcome may move from: the main line only moves forward (a late receipt never lowers an opened invite). */
-const MOVABLE: Record<'delivered' | 'failed', string[]> = { delivered: ['created', 'queued', 'sent'], failed: ['created', 'queued', 'sent', 'delivered'] };
-
 /**
  * A provider's receipt for a message we sent: delivered → invite.delivered; bounced → the
  * address suppressed and invite.failed (bounced); complained, unsubscribed, manual → suppressed;
@@ -29,7 +25,6 @@ const MOVABLE: Record<'delivered' | 'failed', string[]> = { delivered: ['created
  * receipt repeated by the provider emits nothing twice.
  */
 export async function applyReceipt(db: Db, deps: EmitDeps, input: Receipt): Promise<boolean> {
-  const now = deps.clock.now();
   return db.transaction(async (tx) => {
     const { rows } = await tx.execute<{ companyId: string; inviteId: string; address: string | null }>(sql`
       SELECT m.company_id AS "companyId", m.invite_id AS "inviteId", CASE WHEN m.channel = 'email' THEN i.email ELSE i.phone END AS address
@@ -43,17 +38,8 @@ export async function applyReceipt(db: Db, deps: EmitDeps, input: Receipt): Prom
       await suppress(tx, deps, { companyId: message.companyId, addresses: [message.address], reason: input.outcome });
     }
     if (input.outcome !== 'delivered' && input.outcome !== 'failed' && input.outcome !== 'bounced') return true;
-    const to = input.outcome === 'delivered' ? 'delivered' : 'failed';
-    const { rows: moved } = await tx.execute<InviteRow & { formName: string }>(sql`
-      UPDATE invites i SET status = ${to}, status_changed_at = ${now}
-        FROM forms f
-       WHERE i.company_id = ${message.companyId} AND i.id = ${message.inviteId} AND f.company_id = i.company_id AND f.id = i.form_id
-         AND i.status = ANY(${`{${MOVABLE[to].join(',')}}`}::text[])
-      RETURNING ${INVITE_COLUMNS}, f.name AS "formName"`);
-    const invite = moved[0];
-    if (!invite) return true;
-    if (to === 'delivered') await emitInviteEvent(tx, deps, { type: 'invite.delivered', invite, formName: invite.formName });
-    else await emitInviteEvent(tx, deps, { type: 'invite.failed', invite, formName: invite.formName, failReason: input.outcome === 'bounced' ? 'bounced' : 'send_failed' });
+    const failReason = input.outcome === 'bounced' ? 'bounced' : 'send_failed';
+    await moveInvites(tx, deps, { move: input.outcome === 'delivered' ? 'delivered' : 'receiptFailed', targets: inviteOf(message.companyId, message.inviteId), failReason });
     return true;
   });
 }

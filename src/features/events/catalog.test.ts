@@ -186,6 +186,13 @@ describe('invite.* events', () => {
     expectValid('invite.revoked', data);
   });
 
+  it('carry the send\'s batch as sendBatchId (extension) beside the invite\'s own batchId, and omit it for an unsent invite', () => {
+    const sent = inviteEventData('invite.sent', { ...inviteInput, batchId: null, sendBatchId: 's1' });
+    expect(sent).toMatchObject({ batchId: null, sendBatchId: 's1' });
+    expectValid('invite.sent', sent);
+    expect(Object.keys(inviteEventData('invite.revoked', { ...inviteInput, sendBatchId: null })).sort()).toEqual([...INVITE_FIELDS].sort());
+  });
+
   it('do not copy fields the spec does not list', () => {
     const row = { ...inviteInput, token: 'secret-token', url: 'http://localhost:3000/i/secret-token' };
     expect(Object.keys(inviteEventData('invite.opened', row))).not.toContain('token');

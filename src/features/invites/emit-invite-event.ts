@@ -7,19 +7,10 @@ import type { InviteRow } from './invite-view.js';
 export type InviteWithForm = InviteRow & { formName: string | null };
 
 /**
- * Emits an invite.* event in the caller's transaction, the one that stores the change. The
- * batch is the send's when the invite was sent, else its import's (null when created alone).
+ * Emits invite.* events of many invites (of any companies) in the caller's transaction, the one
+ * that stores their change: one statement whatever their number. batchId is the invite's own (its
+ * import's, null when created alone); the send's is sendBatchId.
  */
-export async function emitInviteEvent(
-  tx: Tx,
-  deps: EmitDeps,
-  input: { type: InviteEventType; invite: InviteRow; formName: string | null; failReason?: FailReason },
-): Promise<void> {
-  const { type, invite, formName, failReason } = input;
-  await emitInviteEvents(tx, deps, { type, invites: [{ ...invite, formName }], failReason });
-}
-
-/** emitInviteEvent for many invites (of any companies) at once: one statement whatever their number. */
 export async function emitInviteEvents(tx: Tx, deps: EmitDeps, input: { type: InviteEventType; invites: readonly InviteWithForm[]; failReason?: FailReason }): Promise<void> {
   const { type, invites, failReason } = input;
   const events = invites.map((invite) => {
@@ -28,7 +19,8 @@ export async function emitInviteEvents(tx: Tx, deps: EmitDeps, input: { type: In
       formName: invite.formName,
       inviteId: invite.id,
       channel: invite.channel,
-      batchId: invite.sendBatchId ?? invite.batchId,
+      batchId: invite.batchId,
+      sendBatchId: invite.sendBatchId,
       respondent: { name: invite.name, email: invite.email, phone: invite.phone, externalId: invite.externalId },
     };
     const data = type === 'invite.failed' ? inviteEventData('invite.failed', { ...input, failReason: failReason! }) : inviteEventData(type, input);

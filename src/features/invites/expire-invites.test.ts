@@ -29,7 +29,7 @@ it('stores passed expiries by the clock: status expired, invite.expired once, qu
   const byId = Object.fromEntries(list.map((i: any) => [i.id, [i.status, i.effectiveStatus]]));
   expect(byId).toEqual({ [soon.id]: ['expired', 'expired'], [later.id]: ['queued', 'queued'], [revoked.id]: ['revoked', 'revoked'] });
   const { rows: events } = await t.ctx.db.execute<{ data: any }>(sql`SELECT data FROM events WHERE company_id = ${company.id} AND type = 'invite.expired'`);
-  expect(events).toEqual([{ data: expect.objectContaining({ inviteId: soon.id, status: 'expired', channel: 'email', batchId: sent.batchId, failReason: null }) }]);
+  expect(events).toEqual([{ data: expect.objectContaining({ inviteId: soon.id, status: 'expired', channel: 'email', batchId: null, sendBatchId: sent.batchId, failReason: null }) }]);
   const { rows: messages } = await t.ctx.db.execute<{ invite_id: string; status: string }>(sql`SELECT invite_id, status FROM invite_messages WHERE company_id = ${company.id}`);
   expect(Object.fromEntries(messages.map((m) => [m.invite_id, m.status]))).toEqual({ [soon.id]: 'cancelled', [later.id]: 'pending' });
   const { rows: quota } = await t.ctx.db.execute(sql`SELECT used, reserved FROM quota_usage WHERE company_id = ${company.id}`);

@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { FINAL_STATUSES } from './lifecycle/transitions.js';
 import type { InviteStatus, InviteView } from './schemas.js';
 
 /** An invite row as the services read it (INVITE_COLUMNS). */
@@ -27,7 +28,7 @@ const isoMs = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-M
  * The stored status of an invite aliased i. `queued` is stored with the messages: a send only
  * inserts them (rewriting every selected invite row cost a 100,000-invite send most of its time),
  * so a created or failed invite with a pending message is queued. Every other status is the
- * row's, moved by the record step, receipts, the respondent, revoke and expiry. (Rows a send
+ * row's, moved by the lifecycle (lifecycle/move-invites.ts). (Rows a send
  * stored as `queued` before that keep it until their message is recorded.)
  */
 const PENDING = `EXISTS (SELECT FROM invite_messages pm WHERE pm.company_id = i.company_id AND pm.invite_id = i.id AND pm.status = 'pending')`;
@@ -72,11 +73,9 @@ export const INVITE_COLUMNS = inviteColumns('i.channel', 'i.send_batch_id');
  */
 export const INVITE_COLUMNS_NEWEST_SEND = inviteColumns(newestMessage('channel'), newestMessage('batch_id'));
 
-const FINAL: readonly InviteStatus[] = ['responded', 'revoked', 'expired'];
-
 /** effectiveStatus (contract decisions): expired once expiresAt has passed, unless responded or revoked. */
 export function effectiveStatus(row: Pick<InviteRow, 'status' | 'expiresAt'>, now: Date): InviteStatus {
-  return row.expiresAt !== null && new Date(row.expiresAt) <= now && !FINAL.includes(row.status) ? 'expired' : row.status;
+  return row.expiresAt !== null && new Date(row.expiresAt) <= now && !FINAL_STATUSES.includes(row.status) ? 'expired' : row.status;
 }
 
 export function inviteUrl(formUrl: string, token: string): string {

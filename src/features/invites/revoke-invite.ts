@@ -3,9 +3,8 @@ import type { Db } from '../../db/database.js';
 import type { EmitDeps } from '../events/emit-event.js';
 import { ApiError, notFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
-import { emitInviteEvent } from './emit-invite-event.js';
 import { INVITE_COLUMNS_NEWEST_SEND, type InviteRow } from './invite-view.js';
-import { cancelPendingMessages } from './cancel-messages.js';
+import { inviteOf, moveInvites } from './lifecycle/move-invites.js';
 import { deleteDraft } from '../respondent/delete-draft.js';
 
 /**
@@ -17,22 +16,18 @@ import { deleteDraft } from '../respondent/delete-draft.js';
 export async function revokeInvite(db: Db, deps: EmitDeps, input: { companyId: string; inviteId: string }): Promise<InviteRow> {
   const { companyId, inviteId } = input;
   if (!isUuid(inviteId)) throw notFound('Invite');
-  const now = deps.clock.now();
   return db.transaction(async (tx) => {
-    const { rows } = await tx.execute<InviteRow & { formName: string; previous: string }>(sql`
-      WITH prev AS (SELECT id, status FROM invites WHERE company_id = ${companyId} AND id = ${inviteId} FOR UPDATE)
-      UPDATE invites i SET status = CASE WHEN prev.status = 'responded' THEN i.status ELSE 'revoked' END,
-                           status_changed_at = CASE WHEN prev.status IN ('responded', 'revoked') THEN i.status_changed_at ELSE ${now} END
-        FROM prev, forms f
-       WHERE i.id = prev.id AND f.company_id = i.company_id AND f.id = i.form_id
-      RETURNING ${INVITE_COLUMNS_NEWEST_SEND}, f.name AS "formName", prev.status AS previous`);
+    const [revoked] = await moveInvites(tx, deps, { move: 'revoked', targets: inviteOf(companyId, inviteId) });
+    if (revoked) {
+      await deleteDraft(tx, deps, { companyId, inviteId });
+      return revoked;
+    }
+    // Not moved: unknown, or already final for revoke (revoked or responded, neither of which changes again).
+    const { rows } = await tx.execute<InviteRow>(sql`
+      SELECT ${INVITE_COLUMNS_NEWEST_SEND} FROM invites i WHERE i.company_id = ${companyId} AND i.id = ${inviteId}`);
     const row = rows[0];
     if (!row) throw notFound('Invite');
-    if (row.previous === 'responded') throw new ApiError('ALREADY_RESPONDED', 'This invite has already become a response and cannot be revoked.');
-    if (row.previous === 'revoked') return row;
-    await cancelPendingMessages(tx, sql`company_id = ${companyId} AND invite_id = ${inviteId}`, now);
-    await deleteDraft(tx, deps, { companyId, inviteId });
-    await emitInviteEvent(tx, deps, { type: 'invite.revoked', invite: row, formName: row.formName });
+    if (row.status === 'responded') throw new ApiError('ALREADY_RESPONDED', 'This invite has already become a response and cannot be revoked.');
     return row;
   });
 }

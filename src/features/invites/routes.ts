@@ -95,7 +95,8 @@ export async function inviteRoutes(app: FastifyInstance) {
           'every invite of the form. Ineligible invites are skipped with a reason (no_email, no_phone, revoked, responded, expired, ' +
           'suppressed, missing_var). One quota unit per queued message is reserved for the whole call or not at all: 403 ' +
           'QUOTA_EXCEEDED with details { limit, used, reserved, requested, period }. 200 means enqueued: invite.sent, ' +
-          'invite.delivered and invite.failed events tell the outcome. A future scheduleAt holds the messages until then. ' +
+          'invite.delivered and invite.failed events tell the outcome; their data.batchId is the invite\'s own batch (its import, ' +
+          'null for an invite created alone) and data.sendBatchId (extension) is this batchId. A future scheduleAt holds the messages until then. ' +
           'channel whatsapp needs the company channel (403 CHANNEL_NOT_CONFIGURED) and, on the cloud API, an approved template ' +
           '(400 TEMPLATE_REQUIRED). Scope: invites:send.',
         params: IdParams('Form id'),

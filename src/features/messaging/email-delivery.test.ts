@@ -123,7 +123,7 @@ describe('e-mail through the outbound loop', () => {
     expect(after.events).toEqual([
       {
         type: 'invite.sent',
-        data: expect.objectContaining({ inviteId: s.invite.id, status: 'sent', channel: 'email', batchId, failReason: null }),
+        data: expect.objectContaining({ inviteId: s.invite.id, status: 'sent', channel: 'email', batchId: null, sendBatchId: batchId, failReason: null }),
       },
     ]);
     // The record step stores the send that left on the invite: the respondent's stage events carry it.
@@ -131,7 +131,7 @@ describe('e-mail through the outbound loop', () => {
     expect(stored).toEqual([{ channel: 'email', send_batch_id: batchId }]);
     expect((await respondentClient(t).get(`/r/v1/invites/${s.invite.token}`)).statusCode).toBe(200);
     const { rows: opened } = await t.ctx.db.execute<{ data: any }>(sql`SELECT data FROM events WHERE company_id = ${s.company.id} AND type = 'invite.opened'`);
-    expect(opened.map((e) => e.data)).toEqual([expect.objectContaining({ inviteId: s.invite.id, channel: 'email', batchId })]);
+    expect(opened.map((e) => e.data)).toEqual([expect.objectContaining({ inviteId: s.invite.id, channel: 'email', batchId: null, sendBatchId: batchId })]);
   });
 
   it('a sleeping loop is woken by the send\'s commit; the messages of one pass are recorded together, each with its invite.sent and unit', async () => {

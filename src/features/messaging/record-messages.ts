@@ -1,8 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/database.js';
 import type { WorkerContext } from '../../jobs/define-task.js';
-import { emitInviteEvent, emitInviteEvents, type InviteWithForm } from '../invites/emit-invite-event.js';
-import { INVITE_COLUMNS } from '../invites/invite-view.js';
+import type { InviteWithForm } from '../invites/emit-invite-event.js';
+import { emitInviteMoves, moveInvites, moveInvitesSql } from '../invites/lifecycle/move-invites.js';
 import { quotaSettlement, settleQuota } from '../invites/quota.js';
 import { ASYNC_COMMIT } from '../outbound/async-commit.js';
 import { retryDelay, type RetrySchedule } from '../outbound/retry-schedule.js';
@@ -32,29 +32,7 @@ async function finish(tx: Tx, item: ClaimedMessage, status: 'sent' | 'failed' | 
   return rows.length > 0;
 }
 
-/**
- * The UPDATE moving the invites of `messages` (a relation with company_id, invite_id, channel and
- * batch_id, one row per invite) along their main line (never back) or to failed, returning each
- * for its event. The invite keeps the channel and send batch of the message recorded last, which
- * the respondent's stage events carry (the send itself does not write the invite row).
- */
-function moveInvitesSql(messages: SQL, to: 'sent' | 'failed', now: Date): SQL {
-  const movable = to === 'sent' ? sql`i.status IN ('created', 'queued', 'failed')` : sql`i.status IN ('created', 'queued')`;
-  return sql`
-    UPDATE invites i SET status = CASE WHEN ${movable} THEN ${to} ELSE i.status END,
-                         status_changed_at = CASE WHEN ${movable} THEN ${now}::timestamptz ELSE i.status_changed_at END,
-                         channel = m.channel, send_batch_id = m.batch_id
-      FROM ${messages} AS m, forms f
-     WHERE i.company_id = m.company_id AND i.id = m.invite_id AND f.company_id = i.company_id AND f.id = i.form_id
-    RETURNING ${INVITE_COLUMNS}, f.name AS "formName"`;
-}
-
-async function moveInvite(tx: Tx, item: ClaimedMessage, to: 'sent' | 'failed', now: Date): Promise<InviteWithForm> {
-  const { rows } = await tx.execute<InviteWithForm>(moveInvitesSql(sql`(SELECT company_id, invite_id, channel, batch_id FROM invite_messages WHERE id = ${item.id})`, to, now));
-  return rows[0];
-}
-
-/** One row per invite of `messages`: its newest message's channel and batch, which the invite keeps (moveInvitesSql). */
+/** One row per invite of `messages`: its newest message's channel and batch, which the invite keeps (the lifecycle's sent move). */
 const newestPerInvite = (messages: SQL) =>
   sql`(SELECT DISTINCT ON (company_id, invite_id) company_id, invite_id, channel, batch_id FROM ${messages} ORDER BY company_id, invite_id, id DESC)`;
 
@@ -74,10 +52,13 @@ async function recordSent(tx: Tx, sent: { item: ClaimedMessage; providerMessageI
        WHERE m.id = i.id AND m.status = 'pending' AND m.attempts = i.attempt
       RETURNING m.id, m.company_id, m.invite_id, m.channel, m.batch_id, m.quota_period
     ), quota AS (${quotaSettlement(sql`done`, true)}
-    ), moved AS (${moveInvitesSql(newestPerInvite(sql`done`), 'sent', now)})
+    ), moved AS (${moveInvitesSql('sent', { targets: newestPerInvite(sql`done`), now })})
     SELECT moved.* FROM done JOIN moved ON moved.id = done.invite_id`);
   return rows;
 }
+
+/** The invite of a message with the message's channel and batch, as the lifecycle's send moves read them. */
+const messageInvite = (item: ClaimedMessage) => sql`(SELECT company_id, invite_id, channel, batch_id FROM invite_messages WHERE id = ${item.id})`;
 
 const messageSql = (item: ClaimedMessage) => sql`SELECT company_id, quota_period FROM invite_messages WHERE id = ${item.id}`;
 
@@ -87,10 +68,7 @@ async function recordOne(tx: Tx, ctx: WorkerContext, item: ClaimedMessage, resul
     if (!(await finish(tx, item, 'cancelled', now, { error: result.reason }))) return;
     await settleQuota(tx, ctx, { messages: messageSql(item), consume: false });
     // Revoke and expiry have their own events; a suppression found now is this message's failure.
-    if (result.reason === 'suppressed') {
-      const invite = await moveInvite(tx, item, 'failed', now);
-      await emitInviteEvent(tx, ctx, { type: 'invite.failed', invite, formName: invite.formName, failReason: 'suppressed' });
-    }
+    if (result.reason === 'suppressed') await moveInvites(tx, ctx, { move: 'sendFailed', targets: messageInvite(item), failReason: 'suppressed' });
     return;
   }
   const delay = result.transient ? retryDelay(MESSAGE_RETRIES, { attempt: item.attempt, overloaded: false, retryAfterHeader: result.retryAfter, random, now }) : null;
@@ -103,8 +81,7 @@ async function recordOne(tx: Tx, ctx: WorkerContext, item: ClaimedMessage, resul
   // A permanent failure consumes its unit: the provider was asked.
   if (!(await finish(tx, item, 'failed', now, { error: result.error }))) return;
   await settleQuota(tx, ctx, { messages: messageSql(item), consume: true });
-  const invite = await moveInvite(tx, item, 'failed', now);
-  await emitInviteEvent(tx, ctx, { type: 'invite.failed', invite, formName: invite.formName, failReason: 'send_failed' });
+  await moveInvites(tx, ctx, { move: 'sendFailed', targets: messageInvite(item), failReason: 'send_failed' });
 }
 
 /**
@@ -118,7 +95,7 @@ export async function recordMessages(ctx: WorkerContext, items: { item: ClaimedM
   const sent = items.flatMap(({ item, result }) => (result.outcome === 'sent' ? [{ item, providerMessageId: result.providerMessageId }] : []));
   await ctx.db.transaction(async (tx) => {
     await tx.execute(sql`SELECT ${sql.raw(ASYNC_COMMIT)}`);
-    if (sent.length > 0) await emitInviteEvents(tx, ctx, { type: 'invite.sent', invites: await recordSent(tx, sent, now) });
+    if (sent.length > 0) await emitInviteMoves(tx, ctx, { move: 'sent', invites: await recordSent(tx, sent, now) });
     for (const { item, result } of items) if (result.outcome !== 'sent') await recordOne(tx, ctx, item, result, now, random);
   });
 }

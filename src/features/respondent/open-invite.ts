@@ -42,7 +42,7 @@ export async function openInvite(db: Db, deps: EmitDeps, input: OpenInviteInput)
   if (isGone(invite, now)) throw inviteGone();
   if (form.isClosed) throw formClosed();
   if (input.opener.method === 'GET' && !isLinkPreview(input.opener.userAgent) && invite.openedAt === null) {
-    invite = (await db.transaction((tx) => stampStage(tx, deps, invite.id, 'opened', form.name))) ?? invite;
+    invite = (await db.transaction((tx) => stampStage(tx, deps, invite.id, 'opened'))) ?? invite;
   }
   const [draft] = await db
     .select()

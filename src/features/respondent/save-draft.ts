@@ -6,7 +6,8 @@ import type { EmitDeps } from '../events/emit-event.js';
 import { isAnswered } from '../forms/rules/index.js';
 import { acceptAnswers } from './answers.js';
 import { assertWritable, findInviteByToken, refuseChanged } from './find-invite.js';
-import { liveInvite, stampStage } from './invite-stage.js';
+import { liveInvite } from '../invites/lifecycle/move-invites.js';
+import { stampStage } from './invite-stage.js';
 
 export interface SaveDraftInput {
   token: string;
@@ -33,7 +34,7 @@ export async function saveDraft(db: Db, deps: EmitDeps, input: SaveDraftInput): 
     throw validationError([{ path: 'sectionIndex', code: 'invalid_value', message: `sectionIndex must be an integer from 0 to ${MAX_SECTION_INDEX}.` }]);
   }
   const answers = acceptAnswers(found.form.content, input.answers, { partial: true });
-  const { invite, form } = found;
+  const { invite } = found;
   return db.transaction(async (tx) => {
     const [locked] = await tx
       .select({ id: invites.id })
@@ -50,7 +51,7 @@ export async function saveDraft(db: Db, deps: EmitDeps, input: SaveDraftInput): 
         set: { answers: sql`excluded.answers`, sectionIndex: sql`excluded.section_index`, savedAt: sql`excluded.saved_at` },
       })
       .returning({ savedAt: inviteDrafts.savedAt });
-    if (invite.startedAt === null && Object.values(answers).some(isAnswered)) await stampStage(tx, deps, invite.id, 'started', form.name);
+    if (invite.startedAt === null && Object.values(answers).some(isAnswered)) await stampStage(tx, deps, invite.id, 'started');
     return { savedAt: saved.savedAt };
   });
 }

@@ -27,7 +27,7 @@ export async function submitInvite(db: Db, deps: SubmissionDeps, input: SubmitIn
   assertWritable({ invite, form }, now);
   const answers = acceptAnswers(form.content, input.answers);
   return db.transaction(async (tx) => {
-    const responded = await stampStage(tx, deps, invite.id, 'responded', form.name);
+    const responded = await stampStage(tx, deps, invite.id, 'responded');
     if (!responded) return refuseChanged(tx, input.token, now);
     const fromAnswers = await answerDims(tx, form, answers);
     const org = responded.orgUnitId && responded.orgPath ? { unitId: responded.orgUnitId, path: responded.orgPath, source: 'invite' as const } : fromAnswers.org;

@@ -30,6 +30,7 @@ const inviteDataSchema = <S extends TSchema, F extends TSchema>(status: S, failR
       status,
       channel: Nullable(OneOf(INVITE_CHANNELS)),
       batchId: NullableString,
+      sendBatchId: Type.Optional(Type.String()),
       respondent: RespondentSchema,
       failReason,
     },
@@ -55,8 +56,13 @@ export interface InviteEventInput {
   formName: string | null;
   inviteId: string;
   channel: InviteChannel | null;
-  /** null when the invite was created individually (POST /forms/{id}/invites). */
+  /** The invite's own batch: its import's, null when it was created individually (POST /forms/{id}/invites). */
   batchId: string | null;
+  /**
+   * Extension: the send call (its result's batchId) of the message the event reports; absent
+   * when the invite was never sent, so an unsent invite's data is exactly the spec's fields.
+   */
+  sendBatchId?: string | null;
   respondent?: RespondentInput | null;
   /** Read only for invite.failed, where it is required; every other type sends null. */
   failReason?: FailReason | null;
@@ -75,6 +81,7 @@ export function inviteEventData<T extends InviteEventType>(type: T, input: Invit
     status: inviteStage(type),
     channel: input.channel,
     batchId: input.batchId,
+    ...(input.sendBatchId ? { sendBatchId: input.sendBatchId } : {}),
     respondent: respondentData(input.respondent),
     failReason: inviteFailReason(type, input.failReason),
   };
