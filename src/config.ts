@@ -173,11 +173,11 @@ export function loadConfig(env: Env = process.env): Config {
     statisticsScanCeiling: readPositiveInteger(env, 'STATISTICS_SCAN_CEILING', 200_000),
     publicLinkTokenHours: readPositiveInteger(env, 'PUBLIC_LINK_TOKEN_HOURS', 12),
     uploadLimits: {
-      filesPerAddressPerHour: readPositiveInteger(env, 'UPLOAD_FILES_PER_ADDRESS_HOUR', 30),
-      bytesPerAddressPerHour: readPositiveInteger(env, 'UPLOAD_MB_PER_ADDRESS_HOUR', 60) * MIB,
-      filesPerFormPerHour: readPositiveInteger(env, 'UPLOAD_FILES_PER_FORM_HOUR', 1000),
-      bytesPerFormPerHour: readPositiveInteger(env, 'UPLOAD_MB_PER_FORM_HOUR', 2048) * MIB,
-      bytesPerCompany: readPositiveInteger(env, 'UPLOAD_QUOTA_MB_PER_COMPANY', 20_480) * MIB,
+      filesPerAddressPerHour: readPositiveInteger(env, 'UPLOAD_FILES_PER_ADDRESS_HOUR', 20),
+      bytesPerAddressPerHour: readPositiveInteger(env, 'UPLOAD_MB_PER_ADDRESS_HOUR', 40) * MIB,
+      filesPerFormPerHour: readPositiveInteger(env, 'UPLOAD_FILES_PER_FORM_HOUR', 500),
+      bytesPerFormPerHour: readPositiveInteger(env, 'UPLOAD_MB_PER_FORM_HOUR', 1024) * MIB,
+      bytesPerCompany: readPositiveInteger(env, 'UPLOAD_QUOTA_MB_PER_COMPANY', 10_240) * MIB,
     },
   };
 }
