@@ -133,6 +133,8 @@ describe('a public page posts only with the token of a page rendered for it', ()
     for (const token of [withPrefill, foreign, 'garbage', `${real}.x`]) {
       expect((await postPage(path, lastSection(token))).statusCode).toBe(403);
     }
+    // a token fetched by another site and posted from the victim's browser: the browser names the other site
+    expect((await postPage(path, lastSection(real), { 'sec-fetch-site': 'cross-site' })).statusCode).toBe(403);
     t.clock.advance(t.ctx.config.publicLinkTokenHours * 3_600_000);
     expect((await postPage(path, lastSection(real))).statusCode).toBe(403);
     expect(await stored(form.id)).toHaveLength(0);
@@ -144,7 +146,7 @@ describe('a public page posts only with the token of a page rendered for it', ()
     const forged = await postPage(`${path}?name=Mallory&email=mallory%40evil.test&externalId=X-1`, lastSection(plain));
     expect(forged.statusCode).toBe(303);
     const linked = pageToken((await t.app.inject({ url: `${path}?name=Rui%20Lopes&externalId=STU-7` })).body);
-    expect((await postPage(`${path}?name=Mallory`, lastSection(linked))).statusCode).toBe(303);
+    expect((await postPage(`${path}?name=Mallory`, lastSection(linked), { 'sec-fetch-site': 'same-origin' })).statusCode).toBe(303);
     const rows = await stored(form.id);
     expect(rows.map((row) => row.respondent)).toEqual(expect.arrayContaining([null, expect.objectContaining({ name: 'Rui Lopes', externalId: 'STU-7', email: null })]));
     expect(rows).toHaveLength(2);

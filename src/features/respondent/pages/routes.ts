@@ -269,8 +269,9 @@ export async function respondentPages(app: FastifyInstance) {
     const context = pageContext(request, form, company, (await scriptAsset()).path);
     const posted = await readPost(request, form.content);
     // Only a page this service rendered for this form, and recently, may post: no token, no answers.
+    // A browser that says the post comes from another site is refused even with a token (fetched by that site).
     const token = posted.submissionToken === undefined ? null : readSubmissionToken(app.ctx, form.id, posted.submissionToken);
-    if (!token || token.expired) return sendMessage(reply, context, 403, [context.strings.staleTitle, context.strings.staleText]);
+    if (!token || token.expired || request.headers['sec-fetch-site'] === 'cross-site') return sendMessage(reply, context, 403, [context.strings.staleTitle, context.strings.staleText]);
     const previous = posted.state;
     const page = { ...context, formName: form.name, content: form.content, action: publicPath(request.params), submissionToken: token.token };
     try {
