@@ -174,7 +174,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicLinkTokenHours: readPositiveInteger(env, 'PUBLIC_LINK_TOKEN_HOURS', 12),
     uploadLimits: {
       filesPerAddressPerHour: readPositiveInteger(env, 'UPLOAD_FILES_PER_ADDRESS_HOUR', 20),
-      bytesPerAddressPerHour: readPositiveInteger(env, 'UPLOAD_MB_PER_ADDRESS_HOUR', 40) * MIB,
+      bytesPerAddressPerHour: readPositiveInteger(env, 'UPLOAD_MB_PER_ADDRESS_HOUR', 25) * MIB,
       filesPerFormPerHour: readPositiveInteger(env, 'UPLOAD_FILES_PER_FORM_HOUR', 500),
       bytesPerFormPerHour: readPositiveInteger(env, 'UPLOAD_MB_PER_FORM_HOUR', 1024) * MIB,
       bytesPerCompany: readPositiveInteger(env, 'UPLOAD_QUOTA_MB_PER_COMPANY', 10_240) * MIB,
