@@ -34,7 +34,21 @@ export interface Config {
   metricsToken: string | null;
   /** Most responses one statistics request reads when the rollups cannot answer its cut. */
   statisticsScanCeiling: number;
+  /** Hours a rendered public-link page's submission token is valid; its unclaimed uploads are pruned after it. */
+  publicLinkTokenHours: number;
+  /** Respondents' file uploads: hourly caps per client address and per form, and each company's storage quota. */
+  uploadLimits: UploadLimits;
 }
+
+export interface UploadLimits {
+  filesPerAddressPerHour: number;
+  bytesPerAddressPerHour: number;
+  filesPerFormPerHour: number;
+  bytesPerFormPerHour: number;
+  bytesPerCompany: number;
+}
+
+const MIB = 1024 * 1024;
 
 export class ConfigError extends Error {}
 
@@ -158,5 +172,13 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: readTrustProxy(env),
     metricsToken: readMetricsToken(env),
     statisticsScanCeiling: readPositiveInteger(env, 'STATISTICS_SCAN_CEILING', 200_000),
+    publicLinkTokenHours: readPositiveInteger(env, 'PUBLIC_LINK_TOKEN_HOURS', 12),
+    uploadLimits: {
+      filesPerAddressPerHour: readPositiveInteger(env, 'UPLOAD_FILES_PER_ADDRESS_HOUR', 20),
+      bytesPerAddressPerHour: readPositiveInteger(env, 'UPLOAD_MB_PER_ADDRESS_HOUR', 25) * MIB,
+      filesPerFormPerHour: readPositiveInteger(env, 'UPLOAD_FILES_PER_FORM_HOUR', 500),
+      bytesPerFormPerHour: readPositiveInteger(env, 'UPLOAD_MB_PER_FORM_HOUR', 1024) * MIB,
+      bytesPerCompany: readPositiveInteger(env, 'UPLOAD_QUOTA_MB_PER_COMPANY', 10_240) * MIB,
+    },
   };
 }

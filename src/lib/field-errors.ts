@@ -27,6 +27,7 @@ export const FIELD_ERROR_CODES = {
   unknown_reference: 'names a question, option, row, column, scope, event type, dim or id that does not exist',
   unknown_entity: 'names a registered course, teacher or unit that does not exist',
   invalid_reference: 'names something that exists but cannot be used here (a later question, a wrong question type, its own ancestor)',
+  limit_reached: 'refused by a limit on how much may be sent (files per hour, a storage quota), not by the value itself',
 } as const;
 
 export type FieldErrorCode = keyof typeof FIELD_ERROR_CODES;

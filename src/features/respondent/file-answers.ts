@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { respondentUploads } from '../../db/schema.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
@@ -15,16 +15,25 @@ interface FileAnswer {
   mime: string;
 }
 
+/** Whose uploads a submit may claim: the invite's, or those sent with the public page's submission token (none without one). */
+export type UploadOwner = { inviteId: string } | { submissionNonce: string | null };
+
+function ownedBy(owner: UploadOwner): SQL | undefined {
+  if ('inviteId' in owner) return eq(respondentUploads.inviteId, owner.inviteId);
+  if (owner.submissionNonce === null) return sql`false`;
+  return and(isNull(respondentUploads.inviteId), eq(respondentUploads.submissionNonce, owner.submissionNonce));
+}
+
 /**
  * A FILE answer must name unused files uploaded to this form (through this invite on a personal
- * link, through the public link otherwise) exactly as stored: a page cannot point a response at
- * another respondent's file, reuse one, or restate its size or type. The files are then marked as
- * the response's (in the caller's transaction), so the upload prune keeps them. One query each.
+ * link, with the same submission token on the public link) exactly as stored: a page cannot point
+ * a response at another respondent's file, reuse one, or restate its size or type. The files are
+ * then marked as the response's (in the caller's transaction), so the upload prune keeps them.
  */
 export async function claimFileAnswers(
   tx: DbOrTx,
   form: Pick<FormRecord, 'id' | 'companyId' | 'content'>,
-  inviteId: string | null,
+  owner: UploadOwner,
   answers: Answers,
   responseId: string,
 ): Promise<void> {
@@ -40,7 +49,7 @@ export async function claimFileAnswers(
       and(
         eq(respondentUploads.companyId, form.companyId),
         eq(respondentUploads.formId, form.id),
-        inviteId === null ? isNull(respondentUploads.inviteId) : eq(respondentUploads.inviteId, inviteId),
+        ownedBy(owner),
         isNull(respondentUploads.responseId),
         inArray(respondentUploads.id, ids),
       ),

@@ -10,7 +10,7 @@ import { clientAddress, everyTypeForm, invite, keyedForm, PNG, respondentClient,
 import { MAX_UPLOAD_BYTES } from './upload-type.js';
 import { MAX_ANSWERS_BYTES } from './answers.js';
 import { pruneUploads } from './prune-uploads.job.js';
-import { RESPONDENT_REQUESTS_PER_MIN } from './api/plugin.js';
+import { RESPONDENT_REQUESTS_PER_MIN } from '../../app/address-budget.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -506,15 +506,27 @@ describe('uploads', () => {
     expect(await inviteState(inv.id)).toMatchObject({ status: 'created', responded_at: null });
   });
 
-  it('takes files on the public link for that link only, and refuses a body of two files', async () => {
+  it('takes files on the public link for that page only (its submission token), and refuses a body of two files', async () => {
     const tenant = await t.tenant();
     const f = await everyTypeForm(t, tenant.company.id);
     const client = respondentClient(t);
     const url = `/r/v1/forms/${tenant.company.slug}/${f.form.slug}`;
-    const uploaded = await client.upload(`${url}/files`, { name: 'doc.pdf', mime: 'application/pdf', data: Buffer.from('%PDF-1.7\n%%EOF\n') });
+    const pdf = { name: 'doc.pdf', mime: 'application/pdf', data: Buffer.from('%PDF-1.7\n%%EOF\n') };
+    const withoutToken = await client.upload(`${url}/files`, pdf);
+    expectError(withoutToken, 400, 'VALIDATION_ERROR');
+    expect(withoutToken.json().error.details.fields[0]).toMatchObject({ path: 'submissionToken', code: 'required' });
+    expectError(await client.upload(`${url}/files?submissionToken=forged.token`, pdf), 400, 'VALIDATION_ERROR');
+    const { submissionToken } = (await client.get(url)).json().data;
+    const uploaded = await client.upload(`${url}/files?submissionToken=${submissionToken}`, pdf);
     expect(uploaded.statusCode, uploaded.body).toBe(201);
     const file = uploaded.json().data;
-    const res = await client.post(`${url}/responses`, { answers: everyTypeAnswers(f, file) });
+    // Another page's submit (or one without a token) cannot claim the file.
+    const { submissionToken: otherPage } = (await client.get(url)).json().data;
+    for (const extra of [{}, { submissionToken: otherPage }]) {
+      const foreign = await client.post(`${url}/responses`, { answers: everyTypeAnswers(f, file), ...extra });
+      expect(foreign.json().error.details.fields).toEqual([expect.objectContaining({ path: `answers.${f.q.screenshots}[0].fileId`, code: 'unknown_reference' })]);
+    }
+    const res = await client.post(`${url}/responses`, { answers: everyTypeAnswers(f, file), submissionToken });
     expect(res.statusCode, res.body).toBe(201);
     expect((await t.get(tenant.token, `/v1/responses/${res.json().data.responseId}`)).json().data.answers[f.q.screenshots]).toEqual([file]);
 
@@ -535,20 +547,22 @@ describe('uploads', () => {
     expect(two.json().error.details.fields[0]).toMatchObject({ path: 'file', code: 'too_long' });
   });
 
-  it('uses a file in one response only, and prunes after a week the uploads no response and no draft holds', async () => {
+  it('uses a file in one response only; prunes a public page\'s unused uploads once its token expires, a personal link\'s after a week without a draft', async () => {
     const tenant = await t.tenant();
     const f = await everyTypeForm(t, tenant.company.id);
     const client = respondentClient(t);
     const publicUrl = `/r/v1/forms/${tenant.company.slug}/${f.form.slug}`;
-    const upload = async (url: string) => (await client.upload(`${url}/files`, { name: 'a.png', mime: 'image/png', data: PNG })).json().data;
+    const upload = async (url: string, query = '') => (await client.upload(`${url}/files${query}`, { name: 'a.png', mime: 'image/png', data: PNG })).json().data;
     const onDisk = (fileId: string) => readFile(join(t.ctx.config.dataDir, 'uploads', tenant.company.id, fileId)).then(() => true, () => false);
+    const pageToken = async () => (await client.get(publicUrl)).json().data.submissionToken as string;
 
-    const used = await upload(publicUrl);
-    expect((await client.post(`${publicUrl}/responses`, { answers: everyTypeAnswers(f, used) })).statusCode).toBe(201);
-    const reused = await client.post(`${publicUrl}/responses`, { answers: everyTypeAnswers(f, used) });
+    const first = await pageToken();
+    const used = await upload(publicUrl, `?submissionToken=${first}`);
+    expect((await client.post(`${publicUrl}/responses`, { answers: everyTypeAnswers(f, used), submissionToken: first })).statusCode).toBe(201);
+    const reused = await client.post(`${publicUrl}/responses`, { answers: everyTypeAnswers(f, used), submissionToken: await pageToken() });
     expect(reused.json().error.details.fields).toEqual([expect.objectContaining({ path: `answers.${f.q.screenshots}[0].fileId`, code: 'unknown_reference' })]);
 
-    const abandoned = await upload(publicUrl);
+    const abandoned = await upload(publicUrl, `?submissionToken=${await pageToken()}`);
     const drafting = await invite(t, tenant.company.id, f.form.id);
     const inDraft = await upload(`/r/v1/invites/${drafting.token}`);
     await client.put(`/r/v1/invites/${drafting.token}/draft`, { answers: { [f.q.screenshots]: [inDraft] } });
@@ -562,11 +576,19 @@ describe('uploads', () => {
       return rows.map((row) => row.id).sort();
     };
     // The sweep is global (other tests' uploads may go too): this company's rows tell what it did here.
-    t.clock.advance(6 * 86_400_000);
+    const tokenHours = t.ctx.config.publicLinkTokenHours;
+    t.clock.advance(tokenHours * 3_600_000 - 60_000);
     await pruneUploads.sweep(t.ctx);
     expect(await kept()).toEqual([used, abandoned, inDraft, ofRevoked].map((file) => file.fileId).sort());
+    t.clock.advance(60_000);
+    await pruneUploads.sweep(t.ctx);
+    expect(await kept()).toEqual([used, inDraft, ofRevoked].map((file) => file.fileId).sort());
+    expect(await onDisk(abandoned.fileId)).toBe(false);
+    t.clock.advance(6 * 86_400_000 - tokenHours * 3_600_000);
+    await pruneUploads.sweep(t.ctx);
+    expect(await kept()).toEqual([used, inDraft, ofRevoked].map((file) => file.fileId).sort());
     t.clock.advance(2 * 86_400_000);
-    expect(await pruneUploads.sweep(t.ctx)).toBeGreaterThanOrEqual(2);
+    expect(await pruneUploads.sweep(t.ctx)).toBeGreaterThanOrEqual(1);
     expect(await kept()).toEqual([used.fileId, inDraft.fileId].sort());
     expect(await Promise.all([used, inDraft, abandoned, ofRevoked].map((file) => onDisk(file.fileId)))).toEqual([true, true, false, false]);
   });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { respondentUploads } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
@@ -10,18 +11,22 @@ import { questionsOf } from '../forms/definition/tree.js';
 import type { FormRecord } from '../forms/find-form.js';
 import { assertWritable, findInviteByToken } from './find-invite.js';
 import { loadPublicForm, type PublicFormInput } from './load-public-form.js';
+import { readSubmissionToken, submissionTokenRefused } from './submission-token.js';
+import { checkUploadBudget, sourceKeyOf } from './upload-budget.js';
 import { bareMime, contentMatches, MAX_UPLOAD_BYTES, UPLOAD_MIME_TYPES } from './upload-type.js';
 
 export interface UploadDeps {
   clock: Clock;
   newId: IdGenerator;
-  config: { dataDir: string };
+  config: Pick<Config, 'dataDir' | 'secretKey' | 'publicLinkTokenHours' | 'uploadLimits'>;
 }
 
 export interface StoreUploadInput {
-  /** A personal link's token, or the public link's pair. */
+  /** A personal link's token, or the public link's pair with the submission token of its page. */
   token?: string;
-  form?: PublicFormInput;
+  form?: PublicFormInput & { submissionToken: string | undefined };
+  /** The client address: the hourly caps count per address. */
+  source: string;
   file: { name: string; mime: string; data: Buffer };
 }
 
@@ -44,25 +49,36 @@ function safeName(name: string): string {
   return cleaned === '' || cleaned === '.' || cleaned === '..' ? 'file' : cleaned;
 }
 
-async function target(db: Db, deps: UploadDeps, input: StoreUploadInput): Promise<{ form: FormRecord; inviteId: string | null }> {
+interface Target {
+  form: FormRecord;
+  inviteId: string | null;
+  submissionNonce: string | null;
+}
+
+/** The form and who may claim the file: the invite, or the public link's page (its unexpired submission token). */
+async function target(db: Db, deps: UploadDeps, input: StoreUploadInput): Promise<Target> {
   if (input.token !== undefined) {
     const found = await findInviteByToken(db, input.token);
     assertWritable(found, deps.clock.now());
-    return { form: found.form, inviteId: found.invite.id };
+    return { form: found.form, inviteId: found.invite.id, submissionNonce: null };
   }
   if (!input.form) throw new TypeError('storeUpload needs a token or a public form');
-  return { form: (await loadPublicForm(db, deps, input.form)).form, inviteId: null };
+  const { form } = await loadPublicForm(db, deps, input.form);
+  const token = input.form.submissionToken === undefined ? null : readSubmissionToken(deps, form.id, input.form.submissionToken);
+  if (!token || token.expired) throw submissionTokenRefused('submissionToken', token?.expired ?? false);
+  return { form, inviteId: null, submissionNonce: token.nonce };
 }
 
 /**
  * Keeps a file for a FILE answer under the data directory (uploads/<companyId>/<fileId>, mode
- * 0600) and records it for the form (and the invite). Refused: a form without a FILE question,
- * an empty or too large file, a type outside the accepted list or content that is not of the
- * type claimed. The content is never served back to the public. The file is written before its
- * row, and removed again if the row cannot be stored, so no row names a missing file.
+ * 0600) and records it for the form (and the invite, or the public page's submission token).
+ * Refused: a form without a FILE question, an empty or too large file, a type outside the
+ * accepted list or content that is not of the type claimed, and past the upload limits
+ * (upload-budget.ts). The content is never served back to the public. The file is written inside
+ * the row's transaction and removed again if the row does not commit, so no row names a missing file.
  */
 export async function storeUpload(db: Db, deps: UploadDeps, input: StoreUploadInput): Promise<StoredUpload> {
-  const { form, inviteId } = await target(db, deps, input);
+  const { form, inviteId, submissionNonce } = await target(db, deps, input);
   if (!questionsOf(form.content).some((question) => question.type === 'FILE')) {
     throw validationError([{ path: 'file', code: 'not_applicable', message: 'This form has no file question.' }]);
   }
@@ -79,19 +95,26 @@ export async function storeUpload(db: Db, deps: UploadDeps, input: StoreUploadIn
   const upload = { id: deps.newId(), name: safeName(input.file.name), mime, size: data.length };
   const dir = uploadDir(deps.config.dataDir, form.companyId);
   const path = join(dir, upload.id);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  await writeFile(`${path}.part`, data, { mode: 0o600 });
-  await rename(`${path}.part`, path);
+  const sourceKey = sourceKeyOf(deps.config.secretKey, input.source);
   try {
-    await db.insert(respondentUploads).values({
-      ...upload,
-      companyId: form.companyId,
-      formId: form.id,
-      inviteId,
-      sha256: createHash('sha256').update(data).digest('hex'),
-      createdAt: deps.clock.now(),
+    await db.transaction(async (tx) => {
+      await checkUploadBudget(tx, deps, { companyId: form.companyId, formId: form.id, sourceKey, size: data.length });
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await writeFile(`${path}.part`, data, { mode: 0o600 });
+      await rename(`${path}.part`, path);
+      await tx.insert(respondentUploads).values({
+        ...upload,
+        companyId: form.companyId,
+        formId: form.id,
+        inviteId,
+        submissionNonce,
+        sourceKey,
+        sha256: createHash('sha256').update(data).digest('hex'),
+        createdAt: deps.clock.now(),
+      });
     });
   } catch (err) {
+    await rm(`${path}.part`, { force: true });
     await rm(path, { force: true });
     throw err;
   }

@@ -39,7 +39,7 @@ export async function submitInvite(db: Db, deps: SubmissionDeps, input: SubmitIn
       inviteId: invite.id,
       org,
     });
-    await claimFileAnswers(tx, form, invite.id, answers, response.id);
+    await claimFileAnswers(tx, form, { inviteId: invite.id }, answers, response.id);
     await deleteDraft(tx, deps, { companyId: invite.companyId, inviteId: invite.id });
     return { responseId: response.id };
   });

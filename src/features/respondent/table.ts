@@ -1,7 +1,7 @@
-import { bigint, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { companyId, ts } from '../../db/columns.js';
 
-/** Drizzle mirror of migrations/0700_respondent.sql (the migration is the source of truth). */
+/** Drizzle mirror of migrations/0700_respondent.sql and 0760_public_link_tokens.sql (the migrations are the source of truth). */
 
 export const inviteDrafts = pgTable('invite_drafts', {
   inviteId: uuid('invite_id').primaryKey(),
@@ -22,4 +22,18 @@ export const respondentUploads = pgTable('respondent_uploads', {
   sha256: text('sha256').notNull(),
   responseId: uuid('response_id'),
   createdAt: ts('created_at').notNull(),
+  sourceKey: text('source_key'),
+  submissionNonce: text('submission_nonce'),
 });
+
+export const publicLinkSubmissions = pgTable(
+  'public_link_submissions',
+  {
+    companyId: companyId(),
+    nonce: text('nonce').notNull(),
+    formId: uuid('form_id').notNull(),
+    responseId: uuid('response_id'),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.nonce] })],
+);

@@ -2,6 +2,7 @@ import Mustache from 'mustache';
 import { htmlEscaping } from '../../lib/html.js';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { spendAddressBudget } from '../../app/address-budget.js';
 import { suppress } from './suppressions.js';
 
 // Server-rendered, no JavaScript: a confirm button that POSTs back to the same address. Every
@@ -31,6 +32,7 @@ const render = (view: PageView) => Mustache.render(PAGE, view, {}, htmlEscaping)
 const ONE_CLICK_BODY_LIMIT = 16 * 1024;
 
 const NOT_FOUND: PageView = { title: 'Link not found', message: 'This unsubscribe link is not valid.' };
+const TOO_MANY: PageView = { title: 'Too many attempts', message: 'Please wait a minute, then open the link again.' };
 
 /**
  * The one-click unsubscribe page of every e-mail (List-Unsubscribe): GET shows a confirm button,
@@ -44,6 +46,13 @@ export async function unsubscribeRoutes(app: FastifyInstance) {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: ONE_CLICK_BODY_LIMIT }, (_request, _body, done) => done(null, {}));
   const hidden = { hide: true };
+  // The token is a credential: guessing at it spends the per-address budget of every respondent page.
+  app.addHook('onRequest', async (request, reply) => {
+    const decision = await spendAddressBudget(app, request, reply);
+    if (decision.allowed) return;
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('retry-after', String(decision.resetSeconds));
+    return reply.code(429).send(render(TOO_MANY));
+  });
 
   async function findContact(token: string) {
     if (!/^[A-Za-z0-9_-]{43,100}$/.test(token)) return null;

@@ -1,15 +1,10 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import { rateLimited, setRateHeaders } from '../../../app/auth.js';
+import { spendAddressBudget } from '../../../app/address-budget.js';
+import { rateLimited } from '../../../app/auth.js';
 import { notFoundHandler } from '../../../app/error-handler.js';
 import { registerStrictInput } from '../../../app/strict-input.js';
 import { MAX_UPLOAD_BYTES } from '../upload-type.js';
-
-/**
- * Requests per client address per rolling minute on /r/v1 (no key to count against). Generous for
- * a person filling a form with autosave, and for respondents sharing a carrier's NAT address.
- */
-export const RESPONDENT_REQUESTS_PER_MIN = 300;
 
 /**
  * The platform's rules on the respondent API's scope: the per-address rate limit, strict input,
@@ -33,8 +28,7 @@ export async function registerRespondentPlatform(app: FastifyInstance): Promise<
 /** The API's sliding-log limiter (memory or Redis, the context's), keyed by the client address. */
 function registerAddressRateLimit(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
-    const decision = await app.ctx.limiter.hit(`respondent:${request.ip}`, RESPONDENT_REQUESTS_PER_MIN, app.ctx.clock.now().getTime());
-    setRateHeaders(reply, decision);
+    const decision = await spendAddressBudget(app, request, reply);
     if (!decision.allowed) throw rateLimited(decision);
   });
 }

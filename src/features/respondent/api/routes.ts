@@ -7,6 +7,7 @@ import { openInvite } from '../open-invite.js';
 import { saveDraft } from '../save-draft.js';
 import { storeUpload } from '../store-upload.js';
 import { submitInvite } from '../submit-invite.js';
+import { issueSubmissionToken } from '../submission-token.js';
 import { submitPublic } from '../submit-public.js';
 import { MAX_UPLOAD_BYTES, UPLOAD_MIME_TYPES } from '../upload-type.js';
 import { registerRespondentPlatform } from './plugin.js';
@@ -16,6 +17,7 @@ import {
   FormParams,
   PublicFormView,
   PublicSubmitBody,
+  PublicUploadQuery,
   respondentErrors,
   RespondentInvite,
   ResponseCreated,
@@ -25,6 +27,7 @@ import {
   type DraftBodyType,
   type FormParamsType,
   type PublicSubmitBodyType,
+  type PublicUploadQueryType,
   type SubmitBodyType,
   type TokenParamsType,
 } from './schemas.js';
@@ -133,7 +136,9 @@ export async function respondentApi(app: FastifyInstance) {
       description:
         `multipart/form-data with exactly one file part, at most ${MAX_UPLOAD_BYTES} bytes, of one of: ${UPLOAD_MIME_TYPES.join(', ')} ` +
         '(the content must match the type), to a form with a FILE question. The answer is the value to put in the FILE answer: ' +
-        '`[{ fileId, name, size, mime }]`, accepted only by a submit of the same link. Files are kept privately and never served back through this API.',
+        '`[{ fileId, name, size, mime }]`, accepted only by a submit of the same link. Files are kept privately and never served back through this API. ' +
+        'Uploads are capped per client address and per form (files and bytes per hour: 429 RATE_LIMITED with retry-after) and by the ' +
+        "organisation's storage quota (413 PAYLOAD_TOO_LARGE).",
       params,
       consumes: ['multipart/form-data'],
       response: { 201: { ...successEnvelope(Type.Ref(UploadedFile)), description: 'The stored file' }, ...respondentErrors('NOT_FOUND', 'PAYLOAD_TOO_LARGE', ...codes) },
@@ -145,16 +150,18 @@ export async function respondentApi(app: FastifyInstance) {
     uploadSchema('uploadRespondentFile', 'Upload a file for a FILE answer (personal link)', TokenParams, ['INVITE_GONE', 'FORM_CLOSED', 'ALREADY_RESPONDED']),
     async (request, reply) => {
       const file = await readOneFile(request);
-      return reply.code(201).send(ok(await storeUpload(app.ctx.db, app.ctx, { token: request.params.token, file })));
+      return reply.code(201).send(ok(await storeUpload(app.ctx.db, app.ctx, { token: request.params.token, source: request.ip, file })));
     },
   );
 
-  app.post<{ Params: FormParamsType }>(
+  const publicUpload = uploadSchema('uploadPublicFile', 'Upload a file for a FILE answer (public link)', FormParams, ['FORM_CLOSED', 'INVITE_REQUIRED']);
+  app.post<{ Params: FormParamsType; Querystring: PublicUploadQueryType }>(
     '/forms/:companySlug/:formSlug/files',
-    uploadSchema('uploadPublicFile', 'Upload a file for a FILE answer (public link)', FormParams, ['FORM_CLOSED', 'INVITE_REQUIRED']),
+    { ...publicUpload, schema: { ...publicUpload.schema, querystring: PublicUploadQuery } },
     async (request, reply) => {
       const file = await readOneFile(request);
-      return reply.code(201).send(ok(await storeUpload(app.ctx.db, app.ctx, { form: request.params, file })));
+      const form = { ...request.params, submissionToken: request.query.submissionToken };
+      return reply.code(201).send(ok(await storeUpload(app.ctx.db, app.ctx, { form, source: request.ip, file })));
     },
   );
 
@@ -166,15 +173,21 @@ export async function respondentApi(app: FastifyInstance) {
         tags: TAGS,
         summary: 'Open a public link',
         description:
-          'The form of /f/{companySlug}/{formSlug}. Unknown pair: 404 NOT_FOUND; closed: 410 FORM_CLOSED; a form that requires an ' +
-          'invite or is not public: 403 INVITE_REQUIRED.',
+          'The form of /f/{companySlug}/{formSlug} with a fresh one-time submission token. Unknown pair: 404 NOT_FOUND; closed: ' +
+          '410 FORM_CLOSED; a form that requires an invite or is not public: 403 INVITE_REQUIRED.',
         params: FormParams,
         response: { 200: { ...successEnvelope(Type.Ref(PublicFormView)), description: 'The public form' }, ...respondentErrors('NOT_FOUND', 'FORM_CLOSED', 'INVITE_REQUIRED') },
       },
     },
     async (request) => {
       const loaded = await loadPublicForm(app.ctx.db, app.ctx, request.params);
-      return ok({ form: loaded.publicForm, company: companyView(loaded.company) });
+      const submission = issueSubmissionToken(app.ctx, { formId: loaded.form.id });
+      return ok({
+        form: loaded.publicForm,
+        company: companyView(loaded.company),
+        submissionToken: submission.token,
+        submissionTokenExpiresAt: submission.expiresAt.toISOString(),
+      });
     },
   );
 
@@ -188,18 +201,21 @@ export async function respondentApi(app: FastifyInstance) {
         description:
           'Creates a response with inviteId null. respondent and dims are the prefill of the public link (name, email, phone, ' +
           'externalId, dim.<key>); only dims the form declares with source link may be set (an entity by id or code; a unit ' +
-          'gives the org, orgSource link). Answers to hidden questions are dropped.',
+          'gives the org, orgSource link). Answers to hidden questions are dropped. Extension: with the optional submissionToken ' +
+          'of GET /r/v1/forms/{companySlug}/{formSlug}, the submit happens once: a repeat (a double tap, a retry) stores nothing ' +
+          "and answers 200 with the first response's id; an altered or expired token is 400 VALIDATION_ERROR.",
         params: FormParams,
         body: PublicSubmitBody,
         response: {
+          200: { ...successEnvelope(ResponseCreated), description: 'The submission token had already submitted: the first response' },
           201: { ...successEnvelope(ResponseCreated), description: 'The response was created' },
           ...respondentErrors('NOT_FOUND', 'FORM_CLOSED', 'INVITE_REQUIRED', 'PAYLOAD_TOO_LARGE'),
         },
       },
     },
     async (request, reply) => {
-      const result = await submitPublic(app.ctx.db, app.ctx, { ...request.params, ...request.body });
-      return reply.code(201).send(ok(result));
+      const { responseId, replayed } = await submitPublic(app.ctx.db, app.ctx, { ...request.params, ...request.body });
+      return reply.code(replayed ? 200 : 201).send(ok({ responseId }));
     },
   );
 }

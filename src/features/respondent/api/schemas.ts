@@ -7,6 +7,7 @@ import { FORM_LANGUAGES } from '../../forms/definition/vocabulary.js';
 import { FormSection } from '../../forms/schemas.js';
 import { MAX_SECTION_INDEX } from '../save-draft.js';
 import { PrefillRespondentSchema } from '../submit-public.js';
+import { MAX_TOKEN_LENGTH } from '../submission-token.js';
 
 /** Shared ($id) schemas of the respondent API, published in the OpenAPI document. */
 
@@ -42,7 +43,19 @@ export const RespondentInvite = Type.Object(
   { $id: 'RespondentInvite', title: 'Personal link' },
 );
 
-export const PublicFormView = Type.Object({ form: Type.Ref(RespondentForm), company: Type.Ref(RespondentCompany) }, { $id: 'PublicFormView', title: 'Public link' });
+export const PublicFormView = Type.Object(
+  {
+    form: Type.Ref(RespondentForm),
+    company: Type.Ref(RespondentCompany),
+    submissionToken: Type.String({
+      description:
+        'Extension: a one-time token of this opening of the form. Send it with the submit (a second submit with it answers the first ' +
+        "response's id, status 200) and with each file upload (required there: a FILE answer may name only the files uploaded with the submit's token).",
+    }),
+    submissionTokenExpiresAt: { ...Timestamp, description: 'When the token stops being accepted; its unclaimed uploads are then removed.' },
+  },
+  { $id: 'PublicFormView', title: 'Public link' },
+);
 
 export const UploadedFile = Type.Object(
   { fileId: Type.String(), name: Type.String(), size: Type.Integer({ minimum: 0 }), mime: Type.String() },
@@ -72,9 +85,15 @@ export type DraftBodyType = Static<typeof DraftBody>;
 export const SubmitBody = Type.Object({ answers: Answers }, closed);
 export type SubmitBodyType = Static<typeof SubmitBody>;
 
+const SubmissionToken = Type.String({ minLength: 1, maxLength: MAX_TOKEN_LENGTH, description: 'The submissionToken of GET /r/v1/forms/{companySlug}/{formSlug}' });
+
+export const PublicUploadQuery = Type.Object({ submissionToken: SubmissionToken }, closed);
+export type PublicUploadQueryType = Static<typeof PublicUploadQuery>;
+
 export const PublicSubmitBody = Type.Object(
   {
     answers: Answers,
+    submissionToken: Type.Optional(SubmissionToken),
     respondent: Type.Optional(PrefillRespondentSchema),
     dims: Type.Optional(
       Type.Record(Type.String(), Type.Union([Type.String({ maxLength: 200 }), Type.Number()]), {

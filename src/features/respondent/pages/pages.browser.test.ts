@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/harness.js';
+import { keyedForm } from '../../../../test/respondent.js';
 import { createInvite, createSteppedForm, walkedAnswers } from '../../../../test/respondent-pages.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -189,6 +190,31 @@ describe.skipIf(!available && !process.env.CI)('respondent pages in Chromium', (
     const { rows } = await t.ctx.db.execute<{ slug: string }>(sql`SELECT slug FROM companies WHERE id = ${companyId}`);
     expect((await page.goto(`${origin}/f/${rows[0].slug}/statuses?name=Rui&dim.cohort=2026`))?.status()).toBe(200);
     await check(page, 'public-first-section');
+    await context.close();
+  }, 120_000);
+
+  it.each([true, false])('a double tap on "Send answers" of a public link stores one response (JavaScript: %s)', async (javaScriptEnabled) => {
+    const slug = `double-tap-${javaScriptEnabled ? 'js' : 'nojs'}`;
+    const f = await keyedForm(t, companyId, {
+      slug,
+      name: 'One question',
+      settings: { isPublic: true, language: 'en' },
+      sections: [{ key: 's', name: 'Rating', questions: [{ key: 'overall', name: 'Overall rating', type: 'STAR', max: 5, mandatory: true }] }],
+    });
+    const { rows } = await t.ctx.db.execute<{ slug: string }>(sql`SELECT slug FROM companies WHERE id = ${companyId}`);
+    const { context, page } = await phone(javaScriptEnabled);
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST') posts.push(request.url());
+    });
+    await page.goto(`${origin}/f/${rows[0].slug}/${slug}`);
+    await page.getByLabel('3 of 5 stars').check();
+    await page.getByRole('button', { name: 'Send answers' }).dblclick();
+    await page.getByRole('heading', { name: /Thank you|Already received/ }).waitFor();
+    // with the script the second tap posts nothing; without it the second post may reach the server, which stores one
+    if (javaScriptEnabled) expect(posts).toHaveLength(1);
+    else expect(posts.length).toBeGreaterThanOrEqual(1);
+    expect(await storedAnswers(f.form.id)).toEqual([{ [f.q.overall]: 3 }]);
     await context.close();
   }, 120_000);
 });

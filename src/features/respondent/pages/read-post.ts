@@ -21,6 +21,8 @@ export interface PostedSection {
   tooLarge: Set<string>;
   /** public link: the earlier sections' answers the page carried (the submit validates them all again) */
   state: Answers;
+  /** public link: the submission token the page was rendered with */
+  submissionToken: string | undefined;
 }
 
 async function collect(request: FastifyRequest): Promise<{ fields: Map<string, string[]>; files: PostedFile[]; tooLarge: Set<string> }> {
@@ -71,5 +73,6 @@ export async function readPost(request: FastifyRequest, content: ResolvedForm): 
     files,
     tooLarge,
     state: parseState(one('_answers')),
+    submissionToken: one('_token'),
   };
 }

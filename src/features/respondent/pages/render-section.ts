@@ -24,6 +24,8 @@ export interface SectionPage {
    * on both links the script evaluates conditions on earlier sections and autosaves them whole.
    */
   state?: Answers;
+  /** public link: the page's one-time submission token (its prefill, its uploads, its one response) */
+  submissionToken?: string;
 }
 
 export function renderSection(page: SectionPage): string {
@@ -53,6 +55,7 @@ export function renderSection(page: SectionPage): string {
     requiredNote: s.requiredNote,
     shown: questions.filter((q) => !q.hidden).map((q) => q.id).join(','),
     state: page.state ? JSON.stringify(page.state) : undefined,
+    submissionToken: page.submissionToken,
     questions,
     nextLabel: isLast ? s.submit : s.next,
     back: s.back,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/harness.js';
 import { createInvite, createSteppedForm, idsByKey, walkedAnswers } from '../../../../test/respondent-pages.js';
 import { findForm } from '../../forms/find-form.js';
-import { RESPONDENT_REQUESTS_PER_MIN } from '../api/plugin.js';
+import { RESPONDENT_REQUESTS_PER_MIN } from '../../../app/address-budget.js';
 import { importForm } from '../../forms/import-form.js';
 
 let t: TestApp;
@@ -16,6 +16,8 @@ const form = (fields: Record<string, string | string[]>) =>
   new URLSearchParams(Object.entries(fields).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]]))).toString();
 const post = (url: string, fields: Record<string, string | string[]>) =>
   t.app.inject({ method: 'POST', url, payload: form(fields), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+/** The public page's submission token, as its form carries it. */
+const pageToken = (body: string) => /name="_token" value="([^"]+)"/.exec(body)![1];
 
 describe('personal link without JavaScript', () => {
   it('walks the sections: errors tied to fields, a question revealed in its section, a section shown by an answer, submit then thank-you', async () => {
@@ -102,22 +104,24 @@ describe('personal link without JavaScript', () => {
 });
 
 describe('public link without JavaScript', () => {
-  it('carries the earlier answers in the page, keeps the prefill in the action, and stores the respondent from the query', async () => {
+  it('carries the earlier answers in the page, seals the prefill of the link in the page, and stores the respondent from it', async () => {
     const { company } = await t.tenant();
     const { form, q, option } = await createSteppedForm(t, company.id);
-    const url = `/f/${company.slug}/stepped?name=Rui%20Lopes&email=rui%40school.test`;
-    const page = await t.app.inject({ url });
+    const page = await t.app.inject({ url: `/f/${company.slug}/stepped?name=Rui%20Lopes&email=rui%40school.test` });
     expect(page.statusCode).toBe(200);
-    expect(page.body).toContain(`action="/f/${company.slug}/stepped?name=Rui%20Lopes&amp;email=rui%40school.test"`);
+    expect(page.body).toContain(`action="/f/${company.slug}/stepped"`);
     expect(page.body).not.toContain('data-draft'); // no draft to autosave on a public link
+    const _token = pageToken(page.body);
+    const url = `/f/${company.slug}/stepped`;
 
-    const second = await post(url, { _section: '0', _shown: `${q('campus')},${q('attended')}`, _action: 'next', _answers: '{}', [`q.${q('campus')}`]: option('campus', 'north'), [`q.${q('attended')}`]: 'true' });
+    const second = await post(url, { _token, _section: '0', _shown: `${q('campus')},${q('attended')}`, _action: 'next', _answers: '{}', [`q.${q('campus')}`]: option('campus', 'north'), [`q.${q('attended')}`]: 'true' });
     expect(second.statusCode).toBe(200);
     expect(second.body).toContain('The course');
     const state = /name="_answers" value="([^"]*)"/.exec(second.body)![1].replace(/&quot;/g, '"');
     expect(JSON.parse(state)).toEqual({ [q('campus')]: option('campus', 'north'), [q('attended')]: true });
 
-    const done = await post(url, { _section: '2', _shown: [q('overall'), q('topics'), q('teacher'), q('comment')].join(','), _action: 'next', _answers: state, [`q.${q('overall')}`]: '5' });
+    expect(pageToken(second.body)).toBe(_token);
+    const done = await post(url, { _token, _section: '2', _shown: [q('overall'), q('topics'), q('teacher'), q('comment')].join(','), _action: 'next', _answers: state, [`q.${q('overall')}`]: '5' });
     expect(done.statusCode).toBe(303);
     expect(done.headers.location).toBe(`/f/${company.slug}/stepped/thanks`);
     expect((await t.app.inject({ url: done.headers.location as string })).body).toContain('Thank you');

@@ -6,18 +6,19 @@
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { setRateHeaders } from '../../../app/auth.js';
+import { spendAddressBudget } from '../../../app/address-budget.js';
+import { ERROR_STATUS } from '../../../app/error-status.js';
 import { ApiError, type FieldError } from '../../../lib/errors.js';
 import { fieldError } from '../../../lib/field-errors.js';
 import type { Answers, ResolvedForm } from '../../forms/definition/types.js';
 import type { FormRecord } from '../../forms/find-form.js';
-import { RESPONDENT_REQUESTS_PER_MIN } from '../api/plugin.js';
 import { loadPublicForm } from '../load-public-form.js';
 import { openInvite } from '../open-invite.js';
 import { saveDraft } from '../save-draft.js';
 import { storeUpload, type StoreUploadInput } from '../store-upload.js';
 import { submitInvite } from '../submit-invite.js';
 import { submitPublic } from '../submit-public.js';
+import { issueSubmissionToken, readSubmissionToken, type LinkPrefill } from '../submission-token.js';
 import { MAX_UPLOAD_BYTES } from '../upload-type.js';
 import { currentSection, step, type FlowOutcome } from './form-flow.js';
 import { readPost, type PostedSection } from './read-post.js';
@@ -82,11 +83,19 @@ function sendRefusal(request: FastifyRequest, reply: FastifyReply, error: unknow
 const isValidation = (error: unknown): error is ApiError => error instanceof ApiError && error.code === 'VALIDATION_ERROR';
 const detailErrors = (error: ApiError) => ((error.details as { fields?: FieldError[] } | null)?.fields ?? []) as FieldError[];
 
-/** Stores a section's files and returns the FILE answers (kept files first) or the refusals. */
-async function uploadFiles(app: FastifyInstance, target: Pick<StoreUploadInput, 'token' | 'form'>, content: ResolvedForm, posted: PostedSection, previous: Answers) {
+/** An upload refused by a limit (per hour, or the storage quota) rather than by its content. */
+const isLimit = (error: unknown): error is ApiError =>
+  error instanceof ApiError && (error.code === 'RATE_LIMITED' || (error.code === 'PAYLOAD_TOO_LARGE' && error.details?.quotaBytes !== undefined));
+
+/**
+ * Stores a section's files and returns the FILE answers (kept files first) or the refusals; `limit`
+ * is the first refusal by an upload limit, whose status (429, 413) and retry-after the page answers with.
+ */
+async function uploadFiles(app: FastifyInstance, target: Pick<StoreUploadInput, 'token' | 'form' | 'source'>, content: ResolvedForm, posted: PostedSection, previous: Answers) {
   const section = content.sections[posted.sectionIndex];
   const answers: Answers = {};
   const errors: FieldError[] = [];
+  let limit: ApiError | null = null;
   for (const question of section.questions.filter((q) => q.type === 'FILE')) {
     const kept = Array.isArray(previous[question.id]) ? (previous[question.id] as unknown[]) : [];
     const stored: unknown[] = [];
@@ -96,14 +105,23 @@ async function uploadFiles(app: FastifyInstance, target: Pick<StoreUploadInput, 
       try {
         stored.push(await storeUpload(app.ctx.db, app.ctx, { ...target, file }));
       } catch (error) {
-        if (error instanceof ApiError && error.code === 'PAYLOAD_TOO_LARGE') errors.push(fieldError(path, 'too_large', error.message));
+        if (isLimit(error)) {
+          limit ??= error;
+          errors.push(fieldError(path, 'limit_reached', error.message));
+        } else if (error instanceof ApiError && error.code === 'PAYLOAD_TOO_LARGE') errors.push(fieldError(path, 'too_large', error.message));
         else if (isValidation(error)) errors.push(fieldError(path, detailErrors(error)[0]?.code ?? 'invalid_value', error.message));
         else throw error;
       }
     }
     if (kept.length + stored.length > 0) answers[question.id] = [...kept, ...stored];
   }
-  return { answers, errors };
+  return { answers, errors, limit };
+}
+
+/** A section shown again with its errors: 422, or the status of the upload limit that refused a file. */
+function refusedSection(reply: FastifyReply, limit: ApiError | null): FastifyReply {
+  if (!limit) return pageHeaders(reply).code(422);
+  return pageHeaders(reply).code(ERROR_STATUS[limit.code]).headers(limit.headers);
 }
 
 function flow(content: ResolvedForm, previous: Answers, posted: PostedSection, files: { answers: Answers; errors: FieldError[] }): FlowOutcome {
@@ -126,11 +144,11 @@ export async function respondentPages(app: FastifyInstance) {
   );
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 20, fields: 500, fieldSize: 64 * 1024, parts: 520 } });
 
-  // A posted section writes like the API does: it spends the same per-address budget, and says so as a page.
+  // Every page that carries a token (or mints one) spends the respondent API's per-address budget,
+  // and says so as a page; only the static script is free.
   app.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'POST') return;
-    const decision = await app.ctx.limiter.hit(`respondent:${request.ip}`, RESPONDENT_REQUESTS_PER_MIN, app.ctx.clock.now().getTime());
-    setRateHeaders(reply, decision);
+    if (request.routeOptions.url === '/r/assets/:name') return;
+    const decision = await spendAddressBudget(app, request, reply);
     if (decision.allowed) return;
     const context = pageContext(request, null, null);
     reply.header('retry-after', String(decision.resetSeconds));
@@ -183,11 +201,11 @@ export async function respondentPages(app: FastifyInstance) {
     const posted = await readPost(request, form.content);
     const page = { ...context, formName: form.name, content: form.content, action: `/i/${token}`, draftUrl: `/r/v1/invites/${token}/draft` };
     try {
-      const files = await uploadFiles(app, { token }, form.content, posted, previous);
+      const files = await uploadFiles(app, { token, source: request.ip }, form.content, posted, previous);
       const outcome = flow(form.content, previous, posted, files);
       if (outcome.kind === 'errors') {
         await saveDraft(app.ctx.db, app.ctx, { token, answers: outcome.fitting, sectionIndex: outcome.sectionIndex });
-        return pageHeaders(reply).code(422).send(renderSection({ ...page, answers: outcome.answers, sectionIndex: outcome.sectionIndex, errors: outcome.errors, state: outcome.fitting }));
+        return refusedSection(reply, files.limit).send(renderSection({ ...page, answers: outcome.answers, sectionIndex: outcome.sectionIndex, errors: outcome.errors, state: outcome.fitting }));
       }
       if (outcome.kind === 'step') {
         await saveDraft(app.ctx.db, app.ctx, { token, answers: outcome.answers, sectionIndex: outcome.sectionIndex });
@@ -223,16 +241,17 @@ export async function respondentPages(app: FastifyInstance) {
 
   type PublicParams = { Params: { companySlug: string; formSlug: string } };
   const publicPath = (p: PublicParams['Params']) => `/f/${encodeURIComponent(p.companySlug)}/${encodeURIComponent(p.formSlug)}`;
-  /** The prefill rides in the query string of the page and of every section's POST. */
-  const withQuery = (path: string, request: FastifyRequest) => path + (request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '');
 
+  // The link's prefill is sealed into the page's submission token here; the posts read it from the
+  // token only, so a page posted from elsewhere can neither add a prefill nor change it.
   app.get<PublicParams>('/f/:companySlug/:formSlug', { schema: hidden }, async (request, reply) => {
     try {
       const { form, company } = await loadPublicForm(app.ctx.db, app.ctx, request.params);
       const context = pageContext(request, form, company, (await scriptAsset()).path);
       const sectionIndex = currentSection(form.content, {}, 0);
+      const { token } = issueSubmissionToken(app.ctx, { formId: form.id, prefill: prefill(request.query) });
       return pageHeaders(reply).send(
-        renderSection({ ...context, formName: form.name, content: form.content, answers: {}, sectionIndex, errors: [], action: withQuery(publicPath(request.params), request), state: {} }),
+        renderSection({ ...context, formName: form.name, content: form.content, answers: {}, sectionIndex, errors: [], action: publicPath(request.params), state: {}, submissionToken: token }),
       );
     } catch (error) {
       return sendRefusal(request, reply, error);
@@ -249,19 +268,25 @@ export async function respondentPages(app: FastifyInstance) {
     const { form, company } = loaded;
     const context = pageContext(request, form, company, (await scriptAsset()).path);
     const posted = await readPost(request, form.content);
+    // Only a page this service rendered for this form, and recently, may post: no token, no answers.
+    // A browser that says the post comes from another site is refused even with a token (fetched by that site).
+    const token = posted.submissionToken === undefined ? null : readSubmissionToken(app.ctx, form.id, posted.submissionToken);
+    if (!token || token.expired || request.headers['sec-fetch-site'] === 'cross-site') return sendMessage(reply, context, 403, [context.strings.staleTitle, context.strings.staleText]);
     const previous = posted.state;
-    const page = { ...context, formName: form.name, content: form.content, action: withQuery(publicPath(request.params), request) };
+    const page = { ...context, formName: form.name, content: form.content, action: publicPath(request.params), submissionToken: token.token };
     try {
-      const files = await uploadFiles(app, { form: request.params }, form.content, posted, previous);
+      const target = { form: { ...request.params, submissionToken: token.token }, source: request.ip };
+      const files = await uploadFiles(app, target, form.content, posted, previous);
       const outcome = flow(form.content, previous, posted, files);
       if (outcome.kind === 'errors') {
-        return pageHeaders(reply).code(422).send(renderSection({ ...page, answers: outcome.answers, sectionIndex: outcome.sectionIndex, errors: outcome.errors, state: outcome.fitting }));
+        return refusedSection(reply, files.limit).send(renderSection({ ...page, answers: outcome.answers, sectionIndex: outcome.sectionIndex, errors: outcome.errors, state: outcome.fitting }));
       }
       if (outcome.kind === 'step') {
         return pageHeaders(reply).send(renderSection({ ...page, answers: outcome.answers, sectionIndex: outcome.sectionIndex, errors: [], state: outcome.answers }));
       }
       try {
-        await submitPublic(app.ctx.db, app.ctx, { ...request.params, answers: outcome.answers, ...prefill(request.query) });
+        const { replayed } = await submitPublic(app.ctx.db, app.ctx, { ...request.params, answers: outcome.answers, ...token.prefill, submissionToken: token.token });
+        if (replayed) return sendMessage(reply, context, 200, [context.strings.receivedTitle, context.strings.receivedText]);
       } catch (error) {
         if (!isValidation(error)) throw error;
         const errors = detailErrors(error);
@@ -286,7 +311,7 @@ export async function respondentPages(app: FastifyInstance) {
 }
 
 /** The public link's prefill: respondent fields and dim.<key> values from the query. */
-function prefill(query: unknown): { respondent?: Record<string, string>; dims?: Record<string, string> } {
+function prefill(query: unknown): LinkPrefill {
   const params = (query ?? {}) as Record<string, unknown>;
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
   const respondent = Object.fromEntries(['name', 'email', 'phone', 'externalId'].flatMap((key) => (text(params[key]) ? [[key, text(params[key]) as string]] : [])));

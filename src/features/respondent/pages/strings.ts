@@ -39,6 +39,10 @@ export interface PageStrings {
   inviteRequiredText: string;
   tooManyTitle: string;
   tooManyText: string;
+  receivedTitle: string;
+  receivedText: string;
+  staleTitle: string;
+  staleText: string;
   errors: Record<FieldErrorCode | 'file_too_large' | 'file_type', string>;
 }
 
@@ -75,6 +79,10 @@ const en: PageStrings = {
   inviteRequiredText: 'This form can only be answered through a personal invitation link.',
   tooManyTitle: 'Too many attempts',
   tooManyText: 'Please wait a minute, then go back and send the page again. Your earlier steps are kept.',
+  receivedTitle: 'Already received',
+  receivedText: 'These answers were already received. Thank you; there is nothing more to do.',
+  staleTitle: 'This page has expired',
+  staleText: 'The page was open too long or did not come from this form. Open the link again to answer.',
   errors: {
     required: 'Please answer this question.',
     unknown_field: 'This answer does not belong to the form.',
@@ -91,6 +99,7 @@ const en: PageStrings = {
     unknown_reference: 'Please choose one of the options.',
     unknown_entity: 'This value is not known.',
     invalid_reference: 'This value cannot be used here.',
+    limit_reached: 'Too many files were sent from here; please try again later.',
     file_too_large: 'This file is too large.',
     file_type: 'Files of this type are not accepted.',
   },
@@ -129,6 +138,10 @@ const ptBR: PageStrings = {
   inviteRequiredText: 'Este formulário só pode ser respondido por um link de convite pessoal.',
   tooManyTitle: 'Tentativas demais',
   tooManyText: 'Aguarde um minuto, volte e envie a página de novo. As etapas anteriores foram guardadas.',
+  receivedTitle: 'Já recebido',
+  receivedText: 'Estas respostas já foram recebidas. Obrigado; não é preciso fazer mais nada.',
+  staleTitle: 'Esta página expirou',
+  staleText: 'A página ficou aberta tempo demais ou não veio deste formulário. Abra o link de novo para responder.',
   errors: {
     required: 'Responda esta pergunta.',
     unknown_field: 'Esta resposta não pertence ao formulário.',
@@ -145,6 +158,7 @@ const ptBR: PageStrings = {
     unknown_reference: 'Escolha uma das opções.',
     unknown_entity: 'Este valor não é conhecido.',
     invalid_reference: 'Este valor não pode ser usado aqui.',
+    limit_reached: 'Muitos arquivos foram enviados daqui; tente de novo mais tarde.',
     file_too_large: 'Este arquivo é grande demais.',
     file_type: 'Arquivos deste tipo não são aceitos.',
   },
@@ -183,6 +197,10 @@ const es: PageStrings = {
   inviteRequiredText: 'Este formulario solo se puede responder con un enlace de invitación personal.',
   tooManyTitle: 'Demasiados intentos',
   tooManyText: 'Espere un minuto, vuelva atrás y envíe la página de nuevo. Los pasos anteriores se conservan.',
+  receivedTitle: 'Ya recibido',
+  receivedText: 'Estas respuestas ya se recibieron. Gracias; no hace falta hacer nada más.',
+  staleTitle: 'Esta página caducó',
+  staleText: 'La página estuvo abierta demasiado tiempo o no vino de este formulario. Abra el enlace de nuevo para responder.',
   errors: {
     required: 'Responda esta pregunta.',
     unknown_field: 'Esta respuesta no pertenece al formulario.',
@@ -199,6 +217,7 @@ const es: PageStrings = {
     unknown_reference: 'Elija una de las opciones.',
     unknown_entity: 'Este valor no es conocido.',
     invalid_reference: 'Este valor no se puede usar aquí.',
+    limit_reached: 'Se enviaron demasiados archivos desde aquí; inténtelo más tarde.',
     file_too_large: 'Este archivo es demasiado grande.',
     file_type: 'No se aceptan archivos de este tipo.',
   },

@@ -105,7 +105,7 @@ const FORM = `<h1>{{formName}}</h1>
 {{#sectionDescription}}<p class="desc">{{sectionDescription}}</p>{{/sectionDescription}}
 {{#hasRequired}}<p class="note">{{requiredNote}}</p>{{/hasRequired}}
 <input type="hidden" name="_section" value="{{sectionIndex}}"><input type="hidden" name="_shown" value="{{shown}}">
-{{#state}}<input type="hidden" name="_answers" value="{{state}}">{{/state}}
+{{#state}}<input type="hidden" name="_answers" value="{{state}}">{{/state}}{{#submissionToken}}<input type="hidden" name="_token" value="{{submissionToken}}">{{/submissionToken}}
 {{#questions}}{{> question}}{{/questions}}
 <div class="nav"><button type="submit" name="_action" value="next">{{nextLabel}}</button>{{#canBack}}<button type="submit" name="_action" value="back" class="secondary">{{back}}</button>{{/canBack}}</div>
 <p class="status" id="save-status" role="status" aria-live="polite"></p>

@@ -2,7 +2,8 @@
 /**
  * The page script (progressive enhancement; the page works without it). Bundled by esbuild with
  * the same browser-safe rules the server applies: shows and hides questions as answers change,
- * checks a section before it is posted (focus on the first error), and autosaves a personal
+ * checks a section before it is posted (focus on the first error), sends a page once however often
+ * its button is tapped, and autosaves a personal
  * link's draft (PUT /r/v1/invites/{token}/draft) a moment after each change.
  */
 import type { FieldError } from '../../../../lib/errors.js';
@@ -117,15 +118,30 @@ function enhance(form: HTMLFormElement) {
   };
   form.addEventListener('change', onChange);
   form.addEventListener('input', onChange);
+  // A second tap while the page is being sent posts nothing more (the server also answers a repeat
+  // with the first response); coming back to the page from the history allows sending again.
+  let sending = false;
+  window.addEventListener('pageshow', () => {
+    sending = false;
+  });
   form.addEventListener('submit', (event) => {
+    if (sending) {
+      event.preventDefault();
+      return;
+    }
     const submitter = (event as SubmitEvent).submitter as HTMLButtonElement | null;
-    if (submitter?.value === 'back') return;
+    if (submitter?.value === 'back') {
+      sending = true;
+      return;
+    }
     applyVisibility(current().answers);
     const first = showErrors(sectionErrors(true));
     if (first) {
       event.preventDefault();
       first.focus();
+      return;
     }
+    sending = true;
   });
   applyVisibility(current().answers);
 }
