@@ -1,7 +1,7 @@
 import { bigint, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { companyId, ts } from '../../db/columns.js';
 
-/** Drizzle mirror of migrations/0700_respondent.sql and 0760_public_link_tokens.sql (the migrations are the source of truth). */
+/** Drizzle mirror of migrations/0700_respondent.sql and 0710_public_link_tokens.sql (the migrations are the source of truth). */
 
 export const inviteDrafts = pgTable('invite_drafts', {
   inviteId: uuid('invite_id').primaryKey(),

@@ -1,4 +1,4 @@
 import { lazyPlugin, type Feature } from '../feature.js';
 
 /** The one-click unsubscribe page /u/{token}. */
-export const suppressionFeature: Feature = { name: 'suppression', pages: lazyPlugin(async () => (await import('./unsubscribe-page.js')).unsubscribeRoutes) };
+export const suppressionFeature: Feature = { name: 'suppression', pages: lazyPlugin(async () => (await import('./routes.js')).unsubscribeRoutes) };
