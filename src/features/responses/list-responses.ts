@@ -209,7 +209,7 @@ export function responsePageSql(input: ListResponsesInput, position: ScanPositio
  * The last day a period filter may name: a period ends where the day after `to` starts, and that
  * day must be one the contract can write (YYYY-MM-DD, so 9999-12-31 at most).
  */
-export const LAST_PERIOD_DAY = '9999-12-30';
+const LAST_PERIOD_DAY = '9999-12-30';
 
 /** from and to as days of a period (src/lib/date-time.ts), from not after to; else VALIDATION_ERROR. */
 export function checkPeriod(input: Pick<ListResponsesInput, 'from' | 'to'>): void {
