@@ -11,6 +11,7 @@ import { registerMetrics } from './metrics.js';
 import { openApiRoute, registerDocs, registerOpenApi } from './openapi.js';
 import { AnonymityDetails, CursorMeta, ErrorEnvelope, OffsetMeta, QuotaDetails, ValidationDetails } from './envelope.js';
 import { uuidv7 } from '../lib/ids.js';
+import { parseDay, parseInstant } from '../lib/date-time.js';
 import { KeyAuthenticator } from '../features/keys/authenticate-key.js';
 import { features } from '../features/index.js';
 import { healthRoutes } from '../features/health/routes.js';
@@ -65,7 +66,14 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     clientErrorHandler,
     // Node would answer a missing Host itself, bare; no route depends on Host, so Fastify answers.
     http: { requireHostHeader: false },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: true, useDefaults: true } },
+    ajv: {
+      customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: true, useDefaults: true },
+      // After ajv-formats: the schemas' date formats read values as the services do (src/lib/date-time.ts).
+      onCreate: (ajv) => {
+        ajv.addFormat('date', { type: 'string', validate: (text: string) => parseDay(text) !== null });
+        ajv.addFormat('date-time', { type: 'string', validate: (text: string) => parseInstant(text) !== null });
+      },
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('ctx', ctx);

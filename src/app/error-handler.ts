@@ -28,7 +28,20 @@ function toApiError(error: FastifyError & { validation?: AjvIssue[]; validationC
       fields: [{ path: 'body', code: 'invalid_json', message: error.message }],
     });
   }
-  return new ApiError('INTERNAL_ERROR', 'An internal error occurred. Repeat the request with backoff.');
+  return pluginClientError(error) ?? new ApiError('INTERNAL_ERROR', 'An internal error occurred. Repeat the request with backoff.');
+}
+
+/**
+ * A plugin's refusal of the client's request (a 4xx status on the error: multipart limits, static
+ * files' path checks) in the envelope's codes: its status alone is not one of the contract's codes.
+ */
+function pluginClientError(error: FastifyError): ApiError | null {
+  const status = error.statusCode ?? 500;
+  if (status < 400 || status > 499) return null;
+  if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'The request body is too large (size, files or fields).');
+  // A path the static files refuse (outside their folder) names nothing, like any unknown path.
+  if (status === 403 || status === 404) return new ApiError('NOT_FOUND', 'No such resource.');
+  return new ApiError('VALIDATION_ERROR', 'The request is invalid.', { fields: [{ path: 'body', code: 'invalid_format', message: error.message }] });
 }
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {

@@ -1,5 +1,21 @@
 import { readFileSync } from 'node:fs';
+import { InvalidArgumentError } from 'commander';
+import { parseDay, parseInstant } from '../lib/date-time.js';
 import { CliError } from './output.js';
+
+/** An option's day, read as the API reads one (src/lib/date-time.ts). */
+export function dayArgument(value: string): string {
+  const day = parseDay(value);
+  if (day === null) throw new InvalidArgumentError('must be a day YYYY-MM-DD');
+  return day;
+}
+
+/** An option's time, read as the API reads one: RFC 3339 with a zone. */
+export function instantArgument(value: string): Date {
+  const at = parseInstant(value);
+  if (at === null) throw new InvalidArgumentError('must be an RFC 3339 time with a zone, e.g. 2026-03-01T12:00:00Z');
+  return at;
+}
 
 /** Postgres text and jsonb cannot hold U+0000: refused here with its place, not later as a database failure. */
 function refuseNul(file: string, text: string, what: string): void {

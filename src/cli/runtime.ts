@@ -77,6 +77,11 @@ export interface CommandInput {
   opts: Record<string, any>;
 }
 
+export interface RunOptions extends RuntimeOptions {
+  /** The exit code of a result that was printed: a command whose success can be partial says so (default 0). */
+  exitCode?: (result: any) => number;
+}
+
 /**
  * Wraps a one-shot command: opens the runtime, runs, prints the result (JSON with --json),
  * closes everything, and turns any failure into one clear line and exit code 1.
@@ -84,7 +89,7 @@ export interface CommandInput {
 export function runCommand(
   work: (rt: CliRuntime, input: CommandInput) => Promise<unknown>,
   human: (result: any) => string | Promise<string>,
-  options: RuntimeOptions = {},
+  options: RunOptions = {},
 ) {
   return async (...actionArgs: unknown[]): Promise<void> => {
     const command = actionArgs[actionArgs.length - 1] as Command;
@@ -96,6 +101,7 @@ export function runCommand(
       // A formatter may load its helper lazily too (the demo banner).
       const text = output.json ? '' : await human(result);
       printResult(result, output, () => text);
+      if (options.exitCode) process.exitCode = options.exitCode(result);
     } catch (err) {
       printError(err, output);
       process.exitCode = 1;

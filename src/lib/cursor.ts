@@ -67,17 +67,3 @@ export function decodeCursor<P>(secret: string, binding: CursorBinding, cursor: 
   if (envelope.c !== binding.companyId || envelope.s !== scopeHash(binding.scope) || !isPosition(envelope.p)) throw invalidCursor();
   return envelope.p;
 }
-
-const LEAP_SECOND = /:60(?=(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)$)/i;
-
-/**
- * The instant an RFC 3339 date-time names, for binding and filtering. A leap second (`23:59:60`),
- * valid RFC 3339 that JavaScript dates cannot hold, is read as the second after `:59`; text no Date
- * can hold gives null.
- */
-export function parseInstant(text: string): Date | null {
-  const leap = LEAP_SECOND.test(text);
-  const date = new Date(leap ? text.replace(LEAP_SECOND, ':59') : text);
-  if (Number.isNaN(date.getTime())) return null;
-  return leap ? new Date(date.getTime() + 1000) : date;
-}

@@ -149,6 +149,14 @@ describe('refusals before any route runs use stable codes', () => {
     expect(long.headers['x-request-id']).toBeTruthy();
   });
 
+  it('dot segments under the static files of /docs: 404 NOT_FOUND, nothing above their folder is read', async () => {
+    for (const path of ['/docs/static/../..', '/docs/static/..', '/docs/static/%2e%2e/%2e%2e/package.json']) {
+      const answer = await sendRaw(port, `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect([path, answer.status, JSON.parse(answer.body).error.code]).toEqual([path, 404, 'NOT_FOUND']);
+      expect(answer.headers['x-request-id']).toBeTruthy();
+    }
+  });
+
   it('bytes that are not HTTP: 400 VALIDATION_ERROR', async () => {
     const answer = await sendRaw(port, 'GARBAGE\r\n\r\n');
     expect([answer.status, JSON.parse(answer.body).error.code]).toEqual([400, 'VALIDATION_ERROR']);

@@ -201,6 +201,8 @@ export function rawCases(): RawCase[] {
     { name: 'no Host on HTTP/1.1', bytes: request(['GET /v1/me HTTP/1.1', 'Connection: close']) },
     { name: 'HTTP/1.0 request', bytes: request(['GET /v1/me HTTP/1.0', 'Authorization: Bearer {token}']) },
     { name: 'raw invalid UTF-8 in body', bytes: request(['POST /v1/_probe/echo HTTP/1.1', 'Host: x', 'Content-Type: application/json', 'Content-Length: 12', 'Authorization: Bearer {token}', 'Connection: close'], '{"name":"\u00c3\u0028"}') },
+    { name: 'docs static files above their folder', bytes: request(['GET /docs/static/../.. HTTP/1.1', 'Host: x', 'Connection: close']) },
+    { name: 'docs static files, dot segments encoded', bytes: request(['GET /docs/static/%2e%2e/%2e%2e/package.json HTTP/1.1', 'Host: x', 'Connection: close']) },
     { name: 'websocket upgrade', bytes: request(['GET /v1/me HTTP/1.1', 'Host: x', 'Connection: Upgrade', 'Upgrade: websocket', 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==']) },
   ];
 }

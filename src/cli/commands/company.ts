@@ -39,11 +39,16 @@ function wholeNumber(value: string): number {
   return Number(value);
 }
 
+/** "none" clears the setting; anything else is a country code, checked by the service. */
+function holidayCountry(value: string): CountryCode | null {
+  return value.toLowerCase() === 'none' ? null : (value.toUpperCase() as CountryCode);
+}
+
 function showText(view: CompanyView): string {
   const { company, settings, quota } = view;
   return [
     `${company.name} (${company.slug}, ${company.id})`,
-    ...Object.entries(settings).map(([key, value]) => `  ${key}: ${value ?? '(deployment default)'}`),
+    ...Object.entries(settings).map(([key, value]) => `  ${key}: ${value ?? (key === 'holidayCountry' ? '(none)' : '(deployment default)')}`),
     `  quota ${quota.period}: ${quota.used} used, ${quota.reserved} reserved of ${quota.limit}`,
   ].join('\n');
 }
@@ -67,6 +72,7 @@ function registerCompanySettingsCommands(company: Command): void {
     .option('--anonymity-floor <n>', 'smallest cut a report on an anonymous form may show', wholeNumber)
     .option('--time-zone <iana>', 'time zone for working days, e.g. America/Sao_Paulo')
     .option('--default-country <cc>', 'country of phone numbers written without +, e.g. BR')
+    .option('--holiday-country <cc>', 'country whose public holidays treatment deadlines skip, e.g. BR, or "none" (the default)', holidayCountry)
     .option('--locale <locale>', 'en, pt-BR or es')
     .option('--mail-from <from>', 'e-mail sender, "Name <address>"')
     .action(
@@ -81,6 +87,7 @@ function registerCompanySettingsCommands(company: Command): void {
           anonymityFloor: opts.anonymityFloor as number | undefined,
           timeZone: opts.timeZone as string | undefined,
           defaultCountry: (opts.defaultCountry as string | undefined)?.toUpperCase() as CountryCode | undefined,
+          holidayCountry: opts.holidayCountry as CountryCode | null | undefined,
           locale: opts.locale as Locale | undefined,
           mailFrom: opts.mailFrom as string | undefined,
         } });

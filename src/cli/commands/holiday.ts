@@ -6,7 +6,7 @@ const holidays = () => import('../../features/treatments/holidays.js');
 const moved = (n: number) => (n === 0 ? '' : `; ${n} open step deadline(s) moved`);
 
 export function registerHolidayCommands(program: Command): void {
-  const holiday = program.command('holiday').description("a company's own holidays, skipped by treatment deadlines (besides weekends and the country's public holidays)");
+  const holiday = program.command('holiday').description("a company's own holidays, skipped by treatment deadlines (besides weekends and, when set, the public holidays of its --holiday-country)");
   holiday
     .command('add')
     .description('add (or rename) a holiday; deadlines of open steps move at once')

@@ -2,6 +2,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { SCOPES } from '../../features/keys/scopes.js';
 import { table } from '../output.js';
 import { companyIdForSlug, runCommand, type CliRuntime } from '../runtime.js';
+import { instantArgument } from '../input.js';
 
 function parseScopes(value: string): string[] {
   const scopes = value === 'all' ? [...SCOPES] : value.split(',').map((s) => s.trim()).filter(Boolean);
@@ -37,12 +38,6 @@ function parseInteger(value: string): number {
   return Number(value);
 }
 
-function parseTime(value: string): Date {
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) throw new InvalidArgumentError('must be an ISO 8601 time');
-  return date;
-}
-
 export function registerKeyCommands(program: Command): void {
   const key = program.command('key').description('manage API keys');
   key
@@ -52,7 +47,7 @@ export function registerKeyCommands(program: Command): void {
     .requiredOption('--name <name>', 'label of the key')
     .requiredOption('--scopes <a,b>', `comma-separated scopes, or "all": ${SCOPES.join(', ')}`, parseScopes)
     .option('--rate-limit <n>', 'requests per minute (default 60)', parseInteger)
-    .option('--expires-at <time>', 'ISO 8601 expiry time', parseTime)
+    .option('--expires-at <time>', 'expiry time, RFC 3339 with a zone', instantArgument)
     .action(
       runCommand(
         async (rt, { opts }) => {

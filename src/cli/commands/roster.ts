@@ -6,9 +6,20 @@ import { CliError } from '../output.js';
 import { companyIdForSlug, runCommand, type CliRuntime, type CommandInput } from '../runtime.js';
 
 const MODES: readonly ImportMode[] = ['upsert', 'sync'];
+const LISTS = ['people', 'classGroups', 'classes', 'enrollments'] as const;
 
-/** The roster lists of a JSON file in the API's shape, or of a folder of CSV files. */
-async function readRoster(path: string): Promise<Omit<ImportRosterInput, 'mode'>> {
+/**
+ * Exit codes of `roster import`, so a scheduled import cannot fail quietly. A failure (unreadable
+ * input, a refused sync) is 1 as for every command; these say how much of a printed result held.
+ */
+export const ROSTER_EXIT = { ok: 0, someRefused: 2, allRefused: 3 } as const;
+
+type RosterInput = Omit<ImportRosterInput, 'mode'>;
+/** The import's answer (its diff too on a dry run), with what the CLI adds: unrecognised files and row counts. */
+type RosterOutput = (ImportOutcome | ImportOutcome['result']) & { unrecognisedFiles: string[]; refusedRows: number; readRows: number };
+
+/** The roster lists of a JSON file in the API's shape, or of a folder of CSV files (and the folder's other files). */
+async function readRoster(path: string): Promise<{ roster: RosterInput; unrecognised: string[] }> {
   let isFolder: boolean;
   try {
     isFolder = statSync(path).isDirectory();
@@ -18,14 +29,21 @@ async function readRoster(path: string): Promise<Omit<ImportRosterInput, 'mode'>
   if (isFolder) {
     const { readRosterFolder } = await import('../../features/rosters/read-roster-folder.js');
     try {
-      return readRosterFolder(path);
+      const { payload, unrecognised } = readRosterFolder(path);
+      return { roster: payload, unrecognised };
     } catch (err) {
       throw new CliError((err as Error).message);
     }
   }
   const json = readJsonFile(path) as Partial<ImportRosterInput> | null;
   if (!json || typeof json !== 'object' || !Array.isArray(json.enrollments)) throw new CliError(`${path} must be an object with an enrollments list`);
-  return json as ImportRosterInput;
+  return { roster: json as ImportRosterInput, unrecognised: [] };
+}
+
+/** Rows of the payload refused (an error names its row as `list[index]`), against rows read. */
+function refusedRows(roster: RosterInput, result: ImportOutcome['result']): { refused: number; read: number } {
+  const refused = new Set(result.errors.map((e) => e.path.slice(0, e.path.indexOf(']') + 1))).size;
+  return { refused, read: LISTS.reduce((sum, list) => sum + (roster[list]?.length ?? 0), 0) };
 }
 
 function ratio(value: string | undefined): number | undefined {
@@ -35,17 +53,20 @@ function ratio(value: string | undefined): number | undefined {
   return parsed;
 }
 
-export async function rosterImport(rt: CliRuntime, { args, opts }: CommandInput): Promise<ImportOutcome | ImportOutcome['result']> {
+export async function rosterImport(rt: CliRuntime, { args, opts }: CommandInput): Promise<RosterOutput> {
   const companyId = await companyIdForSlug(rt, opts.company);
-  const roster = await readRoster(args[0]);
+  const { roster, unrecognised } = await readRoster(args[0]);
   const [{ importRoster }, { ApiError }] = await Promise.all([import('../../features/rosters/import-roster.js'), import('../../lib/errors.js')]);
-  const rows = (['people', 'classGroups', 'classes', 'enrollments'] as const).map((list) => `${roster[list]?.length ?? 0} ${list}`).join(', ');
+  const rows = LISTS.map((list) => `${roster[list]?.length ?? 0} ${list}`).join(', ');
+  for (const name of unrecognised) process.stderr.write(`warning: ignored ${name}: not one of people.csv, class_groups.csv, classes.csv, enrollments.csv\n`);
   process.stderr.write(`read ${args[0]}: ${rows}\n${opts.dryRun ? 'checking (dry run)' : 'importing'} in one transaction… `);
   const started = process.hrtime.bigint();
   try {
     const outcome = await importRoster(rt.ctx.db, rt.ctx, { companyId, ...roster, mode: opts.mode, dryRun: Boolean(opts.dryRun), maxDropRatio: ratio(opts.maxDropRatio) });
     process.stderr.write(`done in ${Number((process.hrtime.bigint() - started) / 1_000_000n)} ms\n`);
-    return opts.dryRun ? outcome : outcome.result;
+    const { refused, read } = refusedRows(roster, outcome.result);
+    if (refused > 0) process.stderr.write(`refused ${refused} of ${read} row(s)${refused === read ? ': nothing applied' : ''}\n`);
+    return { ...(opts.dryRun ? outcome : outcome.result), unrecognisedFiles: unrecognised, refusedRows: refused, readRows: read };
   } catch (err) {
     process.stderr.write('failed\n');
     if (err instanceof ApiError && err.code === 'DROP_THRESHOLD_EXCEEDED') {
@@ -70,9 +91,16 @@ function describeChanges(changes: ImportOutcome['changes']): string[] {
   ];
 }
 
-export function describeRosterImport(output: ImportOutcome | ImportOutcome['result']): string {
+/** 0 when every row was accepted; else ROSTER_EXIT.someRefused, or allRefused when no row was. */
+export function rosterExitCode(output: RosterOutput): number {
+  if (output.refusedRows === 0) return ROSTER_EXIT.ok;
+  return output.refusedRows === output.readRows ? ROSTER_EXIT.allRefused : ROSTER_EXIT.someRefused;
+}
+
+export function describeRosterImport(output: RosterOutput): string {
   const result = 'result' in output ? output.result : output;
   const lines = [
+    ...(output.unrecognisedFiles.length > 0 ? [`ignored unrecognised file(s): ${output.unrecognisedFiles.join(', ')}`] : []),
     `${result.dryRun ? 'would create' : 'created'}: ${counts(result.created)}`,
     `${result.dryRun ? 'would update' : 'updated'}: ${counts(result.updated)}`,
     `unchanged: ${counts(result.unchanged)}`,
@@ -87,11 +115,20 @@ export function registerRosterCommands(program: Command): void {
   const roster = program.command('roster').description('class rosters: people, class groups, classes and enrollments');
   roster
     .command('import')
-    .description('import a roster: a JSON file in the API shape, or a folder of people.csv, class_groups.csv, classes.csv, enrollments.csv')
+    .description(
+      'import a roster: a JSON file in the API shape, or a folder of people.csv, class_groups.csv, classes.csv, enrollments.csv ' +
+        '(other files are named and ignored). Invalid rows are skipped and listed; the valid ones are applied.',
+    )
+    .addHelpText(
+      'after',
+      `\nExit codes:\n  ${ROSTER_EXIT.ok}  every row accepted\n  1  nothing done: unreadable input, unknown company, or a sync refused (DROP_THRESHOLD_EXCEEDED)\n` +
+        `  ${ROSTER_EXIT.someRefused}  some rows refused (listed), the others applied\n  ${ROSTER_EXIT.allRefused}  every row refused: nothing applied\n` +
+        'A dry run exits with the code the import would have.',
+    )
     .requiredOption('--company <slug>', 'company slug')
     .addOption(new Option('--mode <mode>', 'upsert, or sync (also drops the left-out enrollments of the listed classes)').choices(MODES).default('upsert'))
     .option('--dry-run', 'show what would change, apply nothing')
     .option('--max-drop-ratio <ratio>', 'sync: largest share of a class that may be dropped (default 0.2)')
     .argument('<path>', 'roster JSON file or CSV folder')
-    .action(runCommand(rosterImport, describeRosterImport));
+    .action(runCommand(rosterImport, describeRosterImport, { exitCode: rosterExitCode }));
 }

@@ -3,6 +3,7 @@ import type { StatisticsFigures } from '../../features/statistics/shape-figures.
 import type { GroupBy } from '../../features/statistics/statistics-request.js';
 import { CliError } from '../output.js';
 import { companyIdForSlug, runCommand, type CliRuntime, type CommandInput } from '../runtime.js';
+import { dayArgument } from '../input.js';
 
 const BAR_WIDTH = 24;
 
@@ -17,11 +18,6 @@ function parseGroupBy(value: string): GroupBy {
   const match = /^dim\.([a-z][a-zA-Z0-9_]{0,39})$/.exec(value);
   if (!match) throw new InvalidArgumentError('must be dim.<key> or orgUnit');
   return { kind: 'dim', key: match[1] };
-}
-
-function parseDay(value: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) throw new InvalidArgumentError('must be YYYY-MM-DD');
-  return value;
 }
 
 /** The statistics of the cut, or its report per group with --group-by; the API's shapes. */
@@ -96,8 +92,8 @@ export function registerStatsCommands(program: Command): void {
     .description("print a form's statistics (bars for option shares), or a report per group with --group-by")
     .requiredOption('--company <slug>', 'company slug')
     .requiredOption('--form <idOrSlug>', 'id or slug of the form')
-    .option('--from <day>', 'first UTC day (YYYY-MM-DD, inclusive)', parseDay)
-    .option('--to <day>', 'last UTC day (YYYY-MM-DD, inclusive)', parseDay)
+    .option('--from <day>', 'first UTC day (YYYY-MM-DD, inclusive)', dayArgument)
+    .option('--to <day>', 'last UTC day (YYYY-MM-DD, inclusive)', dayArgument)
     .option('--dim <key=value>', 'dim filter, repeatable (canonical value)', parseDim)
     .option('--group-by <dim.key|orgUnit>', 'one group per dim value or org unit', parseGroupBy)
     .action(runCommand(statsCommand, describeStats));

@@ -5,6 +5,7 @@ import type { listDeliveries } from '../../features/webhooks/list-deliveries.js'
 import { ALL_TYPES, DELIVERY_STATUSES } from '../../features/webhooks/vocabulary.js';
 import { table } from '../output.js';
 import { companyIdForSlug, runCommand, type CliRuntime, type CommandInput } from '../runtime.js';
+import { parseInstant } from '../../lib/date-time.js';
 
 type Work = (rt: CliRuntime, input: CommandInput) => Promise<unknown>;
 
@@ -90,7 +91,8 @@ export const webhookCommands = {
   recover: (async (rt, { opts }) =>
     (await services()).recoverDeliveries(rt.ctx.db, rt.ctx, {
       companyId: await companyIdForSlug(rt, opts.company),
-      since: new Date(opts.since),
+      // Unreadable text reaches the service as an invalid date, which it refuses with the path since.
+      since: parseInstant(opts.since) ?? new Date(Number.NaN),
       subscriptionId: opts.subscription,
     })) satisfies Work,
 };
@@ -155,7 +157,7 @@ export function registerWebhookCommands(program: Command): void {
     .command('recover')
     .description('re-deliver every event since a time (events are kept 30 days; pings are not re-delivered)')
     .requiredOption('--company <slug>', 'company slug')
-    .requiredOption('--since <time>', 'ISO 8601 time, inclusive')
+    .requiredOption('--since <time>', 'RFC 3339 time with a zone, inclusive')
     .option('--subscription <id>', 'only this subscription (default: every enabled one)')
     .action(action('recover'));
   webhook

@@ -15,7 +15,7 @@ describe('company settings', () => {
     const company = await t.company();
     expect(await showCompany(t.ctx.db, t.ctx, { companyId: company.id })).toMatchObject({
       company: { id: company.id, slug: company.slug },
-      settings: { monthlyQuota: 10_000, anonymityFloor: 5, timeZone: 'UTC', defaultCountry: 'BR', locale: 'en', mailFrom: null },
+      settings: { monthlyQuota: 10_000, anonymityFloor: 5, timeZone: 'UTC', defaultCountry: 'BR', holidayCountry: null, locale: 'en', mailFrom: null },
       quota: { limit: 10_000, used: 0, reserved: 0, period: '2026-03' },
     });
   });

@@ -15,7 +15,10 @@ export interface Settings {
   monthlyQuota: number;
   anonymityFloor: number;
   timeZone: string;
+  /** Country of phone numbers written without +. */
   defaultCountry: CountryCode;
+  /** Country whose public holidays treatment deadlines skip; null (the default): none, Monday to Friday only. */
+  holidayCountry: CountryCode | null;
   locale: Locale;
   /** "Name <addr>"; null: the deployment's MAIL_FROM. */
   mailFrom: string | null;
@@ -28,6 +31,7 @@ export function companySettings(stored: CompanySettings): Settings {
     anonymityFloor: s.anonymityFloor,
     timeZone: s.timeZone,
     defaultCountry: s.defaultCountry as CountryCode,
+    holidayCountry: typeof s.holidayCountry === 'string' ? (s.holidayCountry as CountryCode) : null,
     locale: s.locale as Locale,
     mailFrom: typeof s.mailFrom === 'string' ? s.mailFrom : null,
   };
@@ -54,6 +58,7 @@ function patchErrors(patch: SettingsPatch): FieldError[] {
   if (count(patch.anonymityFloor, 1000)) bad('anonymityFloor', 'must be a whole number from 0 to 1,000');
   if (patch.timeZone !== undefined && !isTimeZone(patch.timeZone)) bad('timeZone', 'must be an IANA time zone, e.g. America/Sao_Paulo');
   if (patch.defaultCountry !== undefined && !getCountries().includes(patch.defaultCountry)) bad('defaultCountry', 'must be a two-letter country code, e.g. BR');
+  if (patch.holidayCountry !== undefined && patch.holidayCountry !== null && !getCountries().includes(patch.holidayCountry)) bad('holidayCountry', 'must be a two-letter country code, e.g. BR, or null');
   if (patch.locale !== undefined && !LOCALES.includes(patch.locale)) bad('locale', `must be one of ${LOCALES.join(', ')}`);
   if (patch.mailFrom !== undefined && patch.mailFrom !== null && !MAIL_FROM_RE.test(patch.mailFrom)) bad('mailFrom', 'must be "Name <address>" or an address');
   return errors;

@@ -8,6 +8,7 @@ export interface CompanySettings {
   anonymityFloor?: number;
   timeZone?: string;
   defaultCountry?: string;
+  holidayCountry?: string | null;
   locale?: string;
   mailFrom?: string | null;
   [key: string]: unknown;

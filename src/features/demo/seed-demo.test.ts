@@ -7,6 +7,7 @@ import { DEMO_INVITE_FORM } from '../invites/seed-demo-invites.js';
 import { listDevMail } from '../messaging/dev-mailbox.js';
 import { listGoalRules } from '../goals/list-goal-rules.js';
 import { DEMO_GOAL_FORMS } from '../goals/seed-demo-goals.js';
+import { readCompanySettings } from '../companies/company-settings.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -52,7 +53,8 @@ describe('ensureDemo', () => {
     expect([...new Set(mail.map((m) => m.to))].sort()).toEqual(['ana.silva@demo.school', 'bruno.souza@demo.school']);
     expect(mail[0].headers).toMatchObject({ 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
 
-    // Treatments: a flow on the library survey, with open, overdue and closed cases.
+    // Treatments: a flow on the library survey, with open, overdue and closed cases; Brazil's public holidays skipped.
+    expect((await readCompanySettings(t.ctx.db, t.ctx, { companyId: first.company.id })).holidayCountry).toBe('BR');
     const cases = (await t.get(first.token, '/v1/treatments?limit=100')).json().data as { status: string; overdue: boolean; outcome: string | null }[];
     expect(cases.filter((c) => c.status === 'closed').map((c) => c.outcome).sort()).toEqual(['duplicate', 'resolved']);
     expect(cases.filter((c) => c.status === 'open' && c.overdue).length).toBeGreaterThan(0);

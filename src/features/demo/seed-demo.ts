@@ -32,7 +32,8 @@ export type DemoResult = { created: true; company: DemoCompany; token: string } 
 export async function ensureDemo(ctx: WorkerContext): Promise<DemoResult> {
   const existing = await findCompanyBySlug(ctx.db, ctx, { slug: DEMO_SLUG });
   if (existing) return { created: false, company: { id: existing.id, name: existing.name, slug: existing.slug } };
-  const row = await createCompany(ctx.db, ctx, { name: 'Demo School', slug: DEMO_SLUG });
+  // A Brazilian school: treatment deadlines skip Brazil's public holidays (off by default for other companies).
+  const row = await createCompany(ctx.db, ctx, { name: 'Demo School', slug: DEMO_SLUG, settings: { holidayCountry: 'BR' } });
   const company = { id: row.id, name: row.name, slug: row.slug };
   const { token } = await createKey(ctx.db, ctx, { companyId: company.id, name: 'demo (all scopes)', scopes: [...SCOPES], rateLimitPerMin: 600 });
   try {

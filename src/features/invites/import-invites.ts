@@ -5,6 +5,7 @@ import { noDeps } from '../../lib/service.js';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { notFound, validationError, type FieldError } from '../../lib/errors.js';
+import { parseInstant } from '../../lib/date-time.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import type { FormRecord } from '../forms/find-form.js';
 import { inviteRules, newInviteToken } from './create-invite.js';
@@ -21,7 +22,6 @@ const MAX_RECORD_BYTES = 64 * 1024;
 
 const CONTACT_COLUMNS = ['name', 'email', 'phone', 'externalId', 'expiresAt'] as const;
 const DIM_PREFIX = 'dim.';
-const DATE_TIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 export interface ImportedRow {
   line: number;
@@ -64,7 +64,7 @@ function boundErrors(column: string, value: string): FieldError[] {
   const key = column as (typeof CONTACT_COLUMNS)[number];
   const maxLength = column.startsWith(DIM_PREFIX) ? DIM_VALUE_MAX_LENGTH : CreateInviteBody.properties[key].maxLength;
   if (maxLength !== undefined && value.length > maxLength) return [{ path: column, code: 'too_long', message: `At most ${maxLength} characters.` }];
-  if (key === 'expiresAt' && !DATE_TIME_RE.test(value)) return [{ path: column, code: 'invalid_format', message: 'An ISO 8601 date-time with a time zone, e.g. 2026-06-30T23:59:00Z.' }];
+  if (key === 'expiresAt' && parseInstant(value) === null) return [{ path: column, code: 'invalid_format', message: 'An RFC 3339 date-time with a time zone, e.g. 2026-06-30T23:59:00Z.' }];
   return [];
 }
 

@@ -2,6 +2,7 @@ import type { CountryCode } from 'libphonenumber-js';
 import { noDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import type { FieldError } from '../../lib/errors.js';
+import { parseInstant } from '../../lib/date-time.js';
 import { canonicalDimsResolved, dimEntityRefs, type DeclaredDim } from '../dims/canonical-dims.js';
 import { resolveEntityRefs, type EntityRef, type ResolvedEntities } from '../entities/resolve-entity.js';
 import { normaliseContact } from './normalise-contact.js';
@@ -28,7 +29,10 @@ export interface PreparedInvite {
 }
 
 function expiryErrors(expiresAt: string | undefined, now: Date): FieldError[] {
-  if (expiresAt === undefined || new Date(expiresAt) > now) return [];
+  if (expiresAt === undefined) return [];
+  const at = parseInstant(expiresAt);
+  if (at === null) return [{ path: 'expiresAt', code: 'invalid_format', message: 'expiresAt must be an RFC 3339 date-time with a zone.' }];
+  if (at > now) return [];
   return [{ path: 'expiresAt', code: 'too_small', message: 'expiresAt must be in the future.' }];
 }
 
@@ -63,7 +67,8 @@ export function prepareInviteResolved(rules: InviteRules, input: CreateInviteInp
       dims: dims.dims,
       orgUnitId: dims.orgUnit?.id ?? null,
       orgPath: dims.orgUnit?.orgPath ?? null,
-      expiresAt: input.expiresAt ?? null,
+      // Stored as the instant read above, so a leap second means here what it means everywhere.
+      expiresAt: input.expiresAt === undefined ? null : parseInstant(input.expiresAt)!.toISOString(),
     },
   };
 }

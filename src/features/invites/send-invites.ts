@@ -5,6 +5,7 @@ import { uuidv7SqlAt } from '../../db/uuidv7-sql.js';
 import type { Clock } from '../../lib/clock.js';
 import { ApiError, notFound, validationError, type FieldError } from '../../lib/errors.js';
 import { isUuid, type IdGenerator } from '../../lib/ids.js';
+import { parseInstant } from '../../lib/date-time.js';
 import { readCompanySettings } from '../companies/company-settings.js';
 import { findForm, type FormRecord } from '../forms/find-form.js';
 import { DEFAULT_GATEWAY_TEXT, findWhatsappChannel } from '../messaging/channel-settings.js';
@@ -98,7 +99,8 @@ export async function sendInvites(db: Db, deps: { clock: Clock; newId: IdGenerat
   if (errors.length > 0) throw validationError(errors);
 
   const now = deps.clock.now();
-  const scheduleAt = input.scheduleAt ? new Date(input.scheduleAt) : null;
+  // The route's schema has read it with the same parser; null only when absent.
+  const scheduleAt = input.scheduleAt ? parseInstant(input.scheduleAt) : null;
   const dueAt = scheduleAt && scheduleAt > now ? scheduleAt : now;
   const period = quotaPeriod(now);
   const { monthlyQuota } = await readCompanySettings(db, deps, { companyId });

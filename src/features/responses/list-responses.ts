@@ -3,6 +3,7 @@ import type { CursorPage } from '../../lib/pagination.js';
 import type { DbOrTx } from '../../db/database.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../../lib/cursor.js';
 import { notFound, validationError } from '../../lib/errors.js';
+import { parseDay } from '../../lib/date-time.js';
 import { isUuid } from '../../lib/ids.js';
 import { rollupResponseCountSql } from '../statistics/rollup-response-count.js';
 import { itemColumns, itemJson, type ResponseItemTextRow } from './response-columns.js';
@@ -204,7 +205,21 @@ export function responsePageSql(input: ListResponsesInput, position: ScanPositio
     ORDER BY r.created_at DESC, r.id DESC`;
 }
 
+/**
+ * The last day a period filter may name: a period ends where the day after `to` starts, and that
+ * day must be one the contract can write (YYYY-MM-DD, so 9999-12-31 at most).
+ */
+const LAST_PERIOD_DAY = '9999-12-30';
+
+/** from and to as days of a period (src/lib/date-time.ts), from not after to; else VALIDATION_ERROR. */
 export function checkPeriod(input: Pick<ListResponsesInput, 'from' | 'to'>): void {
+  const outOfRange = (['from', 'to'] as const).filter((bound) => {
+    const day = input[bound];
+    return day !== undefined && (parseDay(day) === null || day > LAST_PERIOD_DAY);
+  });
+  if (outOfRange.length > 0) {
+    throw validationError(outOfRange.map((bound) => ({ path: bound, code: 'invalid_value', message: `${bound} must be a day from 0001-01-01 to ${LAST_PERIOD_DAY}.` })));
+  }
   if (input.from && input.to && input.from > input.to) {
     throw validationError([{ path: 'from', code: 'invalid_value', message: 'from must not be after to.' }]);
   }

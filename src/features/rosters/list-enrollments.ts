@@ -3,6 +3,7 @@ import type { CursorPage } from '../../lib/pagination.js';
 import type { Db, DbOrTx } from '../../db/database.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../../lib/cursor.js';
 import { validationError } from '../../lib/errors.js';
+import { parseInstant } from '../../lib/date-time.js';
 import { isUuid } from '../../lib/ids.js';
 import { awaitRosterWrites } from './roster-lock.js';
 import type { EnrollmentStatus } from './table.js';
@@ -31,11 +32,11 @@ const isPosition = (p: unknown): p is Position =>
 
 const isoMs = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** changedSince as an instant Postgres accepts (year 1 to 9999), or VALIDATION_ERROR. */
+/** changedSince as the instant it names (src/lib/date-time.ts: years 1 to 9999, a leap second read), or VALIDATION_ERROR. */
 function changedSinceInstant(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const at = new Date(value);
-  if (Number.isNaN(at.getTime()) || at.getUTCFullYear() < 1 || at.getUTCFullYear() > 9999) {
+  const at = parseInstant(value);
+  if (at === null) {
     throw validationError([{ path: 'changedSince', code: 'invalid_format', message: 'changedSince must be an ISO 8601 timestamp.' }]);
   }
   return at.toISOString();

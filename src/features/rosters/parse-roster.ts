@@ -1,4 +1,5 @@
 import type { FieldErrorCode } from '../../lib/field-errors.js';
+import { parseDay } from '../../lib/date-time.js';
 /**
  * Row checks of a roster payload that need nothing stored: shapes, lengths, formats, statuses and
  * duplicates within the payload. A bad row is reported (`{ index, path, code, message }`) and
@@ -74,7 +75,6 @@ export const MAX_EXTERNAL_ID_LENGTH = 200;
 export const MAX_NAME_LENGTH = 200;
 const MAX_EMAIL_LENGTH = 320;
 const MAX_TEACHERS = 50;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 class RowFailure extends Error {
@@ -113,8 +113,7 @@ function optionalText(row: Record<string, unknown>, field: string, max: number):
 function optionalDay(row: Record<string, unknown>, field: string): string | null | undefined {
   const value = optionalText(row, field, 10);
   if (value === null || value === undefined) return value;
-  const parsed = new Date(`${value}T00:00:00.000Z`);
-  if (!DAY.test(value) || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== value || value < '0001') {
+  if (parseDay(value) === null) {
     fail(field, 'invalid_format', `${field} must be a date YYYY-MM-DD.`);
   }
   return value;

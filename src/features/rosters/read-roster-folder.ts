@@ -7,8 +7,10 @@
  *   enrollments.csv   externalId,classCode,status
  * Headers in any order, case-insensitive; OneRoster's sourcedId is read as externalId (people) and
  * code (the others). Cells are trimmed; an empty cell is an omitted field (the stored value stays).
+ * Any other entry of the folder (but dotfiles) is named back as unrecognised: a file exported under
+ * another name would otherwise be skipped in silence.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 
@@ -35,13 +37,25 @@ function readCsv(path: string, columns: readonly string[], sourcedId: string | n
   });
 }
 
-/** The payload lists found in the folder; throws when enrollments.csv is missing. */
-export function readRosterFolder(dir: string): Partial<Record<List, Record<string, unknown>[]>> & { enrollments: Record<string, unknown>[] } {
+export interface RosterFolder {
+  payload: Partial<Record<List, Record<string, unknown>[]>> & { enrollments: Record<string, unknown>[] };
+  /** Names of the folder's entries that are none of the four files, sorted. */
+  unrecognised: string[];
+}
+
+const KNOWN = new Set<string>(Object.values(FILES).map((spec) => spec.file));
+
+/** The payload lists found in the folder and what else it holds; throws when enrollments.csv is missing. */
+export function readRosterFolder(dir: string): RosterFolder {
   const payload: Partial<Record<List, Record<string, unknown>[]>> = {};
   for (const [list, spec] of Object.entries(FILES) as Array<[List, (typeof FILES)[List]]>) {
     const path = join(dir, spec.file);
     if (existsSync(path)) payload[list] = readCsv(path, spec.columns, spec.sourcedId);
   }
-  if (!payload.enrollments) throw new Error(`${join(dir, FILES.enrollments.file)} is missing: a roster folder needs enrollments.csv`);
-  return payload as ReturnType<typeof readRosterFolder>;
+  const unrecognised = readdirSync(dir).filter((name) => !KNOWN.has(name) && !name.startsWith('.')).sort();
+  if (!payload.enrollments) {
+    const others = unrecognised.length > 0 ? ` (unrecognised: ${unrecognised.join(', ')})` : '';
+    throw new Error(`${join(dir, FILES.enrollments.file)} is missing: a roster folder needs enrollments.csv${others}`);
+  }
+  return { payload: payload as RosterFolder['payload'], unrecognised };
 }

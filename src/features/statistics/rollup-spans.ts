@@ -1,14 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { dayAfter, nextMonthStart } from '../../lib/date-time.js';
 
-/** YYYY-MM-DD of a UTC date. */
-const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 const firstOfMonth = (day: string) => `${day.slice(0, 7)}-01`;
-function nextMonth(day: string): string {
-  const date = new Date(`${firstOfMonth(day)}T00:00:00Z`);
-  date.setUTCMonth(date.getUTCMonth() + 1);
-  return isoDay(date);
-}
-const dayAfter = (day: string) => isoDay(new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000));
 
 /** The month row (its first day) a UTC day counts in. */
 export const monthOf = firstOfMonth;
@@ -19,16 +12,18 @@ export const monthOf = firstOfMonth;
  * A condition on the unqualified columns span and day.
  */
 export function spanCondition(from?: string, to?: string): SQL {
-  // Whole months inside the period: [monthsFrom, monthsTo), an open end unbounded.
-  const monthsFrom = from === undefined ? undefined : from === firstOfMonth(from) ? from : nextMonth(from);
-  const monthsTo = to === undefined ? undefined : firstOfMonth(dayAfter(to)) === dayAfter(to) ? dayAfter(to) : firstOfMonth(to);
-  if (monthsFrom !== undefined && monthsTo !== undefined && monthsFrom >= monthsTo) {
-    return sql`(span = 'day' AND day >= ${from}::date AND day <= ${to}::date)`;
+  // Whole months inside the period: [monthsFrom, monthsTo), an open end unbounded. No month starts
+  // after a day of December 9999 (monthsFrom null), and a period to 9999-12-31 ends nowhere earlier.
+  const monthsFrom = from === undefined ? undefined : from === firstOfMonth(from) ? from : nextMonthStart(from);
+  const after = to === undefined ? null : dayAfter(to);
+  const monthsTo = after === null ? undefined : firstOfMonth(after) === after ? after : firstOfMonth(to!);
+  if (monthsFrom === null || (monthsFrom !== undefined && monthsTo !== undefined && monthsFrom >= monthsTo)) {
+    return sql`(span = 'day'${from === undefined ? sql`` : sql` AND day >= ${from}::date`}${to === undefined ? sql`` : sql` AND day <= ${to}::date`})`;
   }
   const parts = [
     sql`(span = 'month'${monthsFrom === undefined ? sql`` : sql` AND day >= ${monthsFrom}::date`}${monthsTo === undefined ? sql`` : sql` AND day < ${monthsTo}::date`})`,
   ];
   if (from !== undefined && from < monthsFrom!) parts.push(sql`(span = 'day' AND day >= ${from}::date AND day < ${monthsFrom}::date)`);
-  if (to !== undefined && monthsTo! <= to) parts.push(sql`(span = 'day' AND day >= ${monthsTo}::date AND day <= ${to}::date)`);
+  if (to !== undefined && monthsTo !== undefined && monthsTo <= to) parts.push(sql`(span = 'day' AND day >= ${monthsTo}::date AND day <= ${to}::date)`);
   return sql`(${sql.join(parts, sql` OR `)})`;
 }

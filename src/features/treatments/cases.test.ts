@@ -298,3 +298,32 @@ describe('company holidays', () => {
     expect(rows[0].step_due_at).toEqual(new Date('2026-03-04T10:59:59.999Z'));
   });
 });
+
+describe('public holidays (company setting holidayCountry)', () => {
+  // Monday 20 April 2026, a step of 2 working days; Tuesday 21 April is Tiradentes, a public holiday in Brazil.
+  const dueAtOf = async (token: string, id: string) => (await t.get(token, `/v1/treatments/${id}`)).json().data.dueAt as string;
+
+  it('counts Monday to Friday by default, whatever the phone country, and skips a country only once it is set', async () => {
+    const { company, token } = await t.tenant();
+    expect((await updateSettingsAndDeadlines(t.ctx.db, t.ctx, { companyId: company.id, patch: {} })).holidayCountry).toBeNull();
+    await respond(t, await createFlowSurvey(t, company.id, { defaultCountry: 'BR' }), 1, '2026-04-20T12:00:00.000Z');
+    const [c] = await casesOf(company.id);
+    expect(await dueAtOf(token, c.id)).toBe('2026-04-22T23:59:59.999Z'); // Tuesday and Wednesday
+    expect(await events(company.id)).toMatchObject([{ type: 'treatment.opened', data: { dueAt: '2026-04-22T23:59:59.999Z' } }]);
+
+    await updateSettingsAndDeadlines(t.ctx.db, t.ctx, { companyId: company.id, patch: { holidayCountry: 'BR' } });
+    expect(await dueAtOf(token, c.id)).toBe('2026-04-23T23:59:59.999Z'); // Tiradentes skipped
+    await updateSettingsAndDeadlines(t.ctx.db, t.ctx, { companyId: company.id, patch: { holidayCountry: null } });
+    expect(await dueAtOf(token, c.id)).toBe('2026-04-22T23:59:59.999Z');
+  });
+
+  it('refuses a country code that is not one, or that has no public holiday calendar', async () => {
+    const { company } = await t.tenant();
+    for (const holidayCountry of ['XX', 'AQ', 'br']) {
+      await expect(updateSettingsAndDeadlines(t.ctx.db, t.ctx, { companyId: company.id, patch: { holidayCountry } as never })).rejects.toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: { fields: [expect.objectContaining({ path: 'holidayCountry' })] },
+      });
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { DateTime } from 'luxon';
+import { parseDay } from '../../lib/date-time.js';
 import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx, Tx } from '../../db/database.js';
 import { ApiError, validationError } from '../../lib/errors.js';
@@ -7,8 +7,7 @@ import { companyHolidays, treatments } from './table.js';
 import { loadWorkingCalendar, workingDeadline } from './working-days.js';
 
 function checkedDay(day: string): string {
-  const parsed = DateTime.fromFormat(day, 'yyyy-MM-dd', { zone: 'UTC' });
-  if (!parsed.isValid) throw validationError([{ path: 'day', code: 'invalid_format', message: 'must be a date YYYY-MM-DD' }]);
+  if (parseDay(day) === null) throw validationError([{ path: 'day', code: 'invalid_format', message: 'must be a date YYYY-MM-DD' }]);
   return day;
 }
 

@@ -8,7 +8,8 @@ import { companyHolidays } from './table.js';
 
 /**
  * A company's working calendar: Monday to Friday in its IANA time zone, minus its own holidays
- * and its country's public holidays (date-holidays). Dates are YYYY-MM-DD in that zone.
+ * and, when it names a holiday country, that country's public holidays (date-holidays). Dates
+ * are YYYY-MM-DD in that zone.
  */
 export interface WorkingCalendar {
   zone: string;
@@ -16,6 +17,11 @@ export interface WorkingCalendar {
 }
 
 const countryHolidays = new Map<string, Set<string>>();
+
+/** Whether date-holidays has a calendar for the country (ISO 3166-1 alpha-2). */
+export function hasPublicHolidays(country: string): boolean {
+  return Object.hasOwn(new Holidays().getCountries(), country);
+}
 
 /** The country's public holidays of one year as local dates (cached: the rules never change at run time). */
 function publicHolidays(country: string, year: number): Set<string> {
@@ -44,7 +50,7 @@ export function workingCalendar(zone: string, country: string | null, ownHoliday
 export async function loadWorkingCalendar(db: DbOrTx, companyId: string): Promise<WorkingCalendar> {
   const settings = await readCompanySettings(db, noDeps, { companyId });
   const rows = await db.select({ day: companyHolidays.day }).from(companyHolidays).where(eq(companyHolidays.companyId, companyId));
-  return workingCalendar(settings.timeZone, settings.defaultCountry ?? null, rows.map((r) => r.day));
+  return workingCalendar(settings.timeZone, settings.holidayCountry, rows.map((r) => r.day));
 }
 
 /** Longest step a flow may declare, in working days. */
