@@ -49,6 +49,17 @@ function bearerToken(request: FastifyRequest): string | null {
   return match ? match[1] : null;
 }
 
+/**
+ * Fails closed at start-up: a /v1 route that declares no scope would accept any valid key, so it
+ * refuses to register unless it says `scope: null` (any key, GET /me) or `public: true` on purpose.
+ */
+export function requireDeclaredScope(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if (route.config?.public || route.config?.scope !== undefined) return;
+    throw new Error(`${String(route.method)} ${route.url} declares no config.scope (null for any valid key).`);
+  });
+}
+
 const UNAUTHORIZED_MESSAGE = 'The API key is missing, invalid, revoked or expired.';
 
 /**
@@ -80,7 +91,7 @@ export function registerAuth(app: FastifyInstance, deps: { authenticator: KeyAut
       const failures = await deps.limiter.hit(failKey, FAILED_AUTH_PER_MIN, nowMs);
       setRateHeaders(reply, failures);
       if (!failures.allowed) throw rateLimited(failures);
-      // An unknown route is 404 whatever the credentials (decisions page); the failure still counts above,
+      // An unknown route is 404 whatever the credentials (docs/contract.md, Errors); the failure still counts above,
       // so probing keys there costs the same budget as on a real route.
       if (request.is404) throw new ApiError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`);
       throw new ApiError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);

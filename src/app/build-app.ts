@@ -6,7 +6,7 @@ import { notFoundHandler, registerErrorHandling } from './error-handler.js';
 import { frameworkErrors } from './framework-errors.js';
 import { clientErrorHandler, refuseConnect } from './client-errors.js';
 import { registerStrictInput } from './strict-input.js';
-import { registerAuth } from './auth.js';
+import { registerAuth, requireDeclaredScope } from './auth.js';
 import { registerMetrics } from './metrics.js';
 import { openApiRoute, registerDocs, registerOpenApi } from './openapi.js';
 import { AnonymityDetails, CursorMeta, ErrorEnvelope, OffsetMeta, QuotaDetails, ValidationDetails } from './envelope.js';
@@ -90,6 +90,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(
     async (v1) => {
       registerAuth(v1, { authenticator, limiter: ctx.limiter, clock: ctx.clock });
+      requireDeclaredScope(v1);
       registerStrictInput(v1);
       // Under /v1 an unknown route passes authentication and the rate limit like any other (its headers too).
       v1.setNotFoundHandler(notFoundHandler);
