@@ -1,6 +1,6 @@
 /**
  * Generates the OpenAPI document from the route schemas (no database needed: the pool is never
- * queried) and lints it with Redocly's recommended rules. Used by CI: `npm run lint:openapi`.
+ * queried) and lints it with Redocly's recommended-strict rules (every warning is an error). Used by CI: `npm run lint:openapi`.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';

@@ -6,13 +6,14 @@ import { buildApp, type BuildAppOptions } from '../src/app/build-app.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../src/app/rate-limiter.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createContext, type Context, type ContextOverrides } from '../src/context.js';
-import { ManualClock } from '../src/lib/clock.js';
+import { TestClock } from './test-clock.js';
 import { createCompany } from '../src/features/companies/create-company.js';
 import { createKey } from '../src/features/keys/create-key.js';
 import { SCOPES, type Scope } from '../src/features/keys/scopes.js';
 import { ContractChecker, type OpenApiDocument } from './contract.js';
 
 export const TEST_START = '2026-03-02T09:00:00.000Z';
+
 
 export function testDatabaseUrl(database: string): string {
   const url = new URL(inject('pgAdminUrl'));
@@ -45,7 +46,7 @@ export async function cloneDatabase(): Promise<{ url: string; name: string; drop
 export interface TestApp {
   app: FastifyInstance;
   ctx: Context;
-  clock: ManualClock;
+  clock: TestClock;
   databaseUrl: string;
   /** A company with a unique slug. */
   company(name?: string): Promise<{ id: string; name: string; slug: string }>;
@@ -76,7 +77,8 @@ export function testConfig(databaseUrl: string, overrides: Partial<Config> = {})
 /** The real app on its own cloned database, with a manual clock. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const cloned = await cloneDatabase();
-  const clock = new ManualClock(TEST_START);
+  const clock = new TestClock(TEST_START);
+  TestClock.live.add(clock);
   const ctx = await createContext(testConfig(cloned.url, options.config), {
     poolSize: 5,
     ...options,
@@ -125,6 +127,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     post: (token, url, body, headers) =>
       request(token, { method: 'POST', url, ...(body === undefined ? {} : { payload: body as object }), headers }),
     async close() {
+      TestClock.live.delete(clock);
       await app.close();
       await ctx.close();
       await cloned.drop();

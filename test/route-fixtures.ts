@@ -1,45 +1,38 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { TestApp } from './harness.js';
-import { addResponses, createSurvey } from './responses.js';
-import { createInvite } from '../src/features/invites/create-invite.js';
-import { createStatsSurvey } from './statistics.js';
-import { caseOfNewResponse } from './treatments.js';
 
 /**
- * Path parameters of a real record of `companyId`, per OpenAPI path: the generated auth suite
- * (src/app/auth-coverage.test.ts) calls each route with them under another company's key and
- * expects 404. A route with parameters and no fixture here is still covered, with random ids.
- * A feature adding a route on one record adds its line here.
+ * A request on a real record of `companyId` that the route accepts: its path parameters, and the
+ * query or body it needs so that the lookup is reached (not refused with 400 before it). The
+ * generated auth suite (src/app/auth-coverage.test.ts) sends it under another company's key and
+ * expects 404, so the tenancy test can only pass if the route really hides the record.
  */
-export type RouteFixture = (t: TestApp, companyId: string) => Promise<Record<string, string>>;
+export interface RouteRequest {
+  params: Record<string, string>;
+  query?: string;
+  body?: object;
+}
+export type RouteFixture = (t: TestApp, companyId: string) => Promise<RouteRequest>;
+/** Keyed by "METHOD /path" as the OpenAPI document writes it (relative to /v1). */
+export type RouteFixtures = Record<string, RouteFixture>;
 
-export const routeFixtures: Record<string, RouteFixture> = {
-  '/forms/{id}': async (t, companyId) => ({ id: (await createSurvey(t, companyId)).form.id }),
-  '/forms/{id}/responses': async (t, companyId) => {
-    const survey = await createSurvey(t, companyId);
-    await addResponses(t, survey, 1);
-    return { id: survey.form.id };
-  },
-  '/responses/{id}': async (t, companyId) => {
-    const [id] = await addResponses(t, await createSurvey(t, companyId), 1);
-    return { id };
-  },
-  '/forms/{id}/invites': async (t, companyId) => ({ id: (await createSurvey(t, companyId)).form.id }),
-  '/forms/{id}/invites/send': async (t, companyId) => ({ id: (await createSurvey(t, companyId)).form.id }),
-  '/invites/{id}/revoke': async (t, companyId) => {
-    const survey = await createSurvey(t, companyId);
-    return { id: (await createInvite(t.ctx.db, t.ctx, { companyId, formId: survey.form.id, email: 'fixture@school.edu' })).id };
-  },
-  '/forms/{id}/statistics': async (t, companyId) => ({ id: (await createStatsSurvey(t, companyId)).form.id }),
-  '/forms/{id}/report': async (t, companyId) => ({ id: (await createStatsSurvey(t, companyId)).form.id }),
-  '/treatments/{id}': async (t, companyId) => ({ id: await caseOfNewResponse(t, companyId) }),
-};
+const FEATURES = join(import.meta.dirname, '..', 'src', 'features');
 
 /**
- * A request the route accepts, per "METHOD path", for routes whose required query or body would
- * otherwise be refused (400) before the record is looked up: the 404 test must reach the lookup.
+ * Every feature's route-fixtures.ts (src/features/<name>/route-fixtures.ts exports `routeFixtures`),
+ * merged; a route claimed by two features is an error.
  */
-export const routeInputs: Record<string, { query?: string; body?: object }> = {
-  'GET /forms/{id}/report': { query: 'groupBy=dim.course' },
-  'POST /forms/{id}/invites': { body: { email: 'fixture@school.edu' } },
-  'POST /forms/{id}/invites/send': { body: { channel: 'email' } },
-};
+export async function loadRouteFixtures(featureNames: readonly string[]): Promise<RouteFixtures> {
+  const merged: RouteFixtures = {};
+  for (const name of featureNames) {
+    const file = join(FEATURES, name, 'route-fixtures.ts');
+    if (!existsSync(file)) continue;
+    const { routeFixtures } = (await import(file)) as { routeFixtures: RouteFixtures };
+    for (const [operation, fixture] of Object.entries(routeFixtures)) {
+      if (merged[operation]) throw new Error(`Two features give a fixture for ${operation}.`);
+      merged[operation] = fixture;
+    }
+  }
+  return merged;
+}

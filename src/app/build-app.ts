@@ -6,7 +6,7 @@ import { notFoundHandler, registerErrorHandling } from './error-handler.js';
 import { frameworkErrors } from './framework-errors.js';
 import { clientErrorHandler, refuseConnect } from './client-errors.js';
 import { registerStrictInput } from './strict-input.js';
-import { registerAuth } from './auth.js';
+import { registerAuth, requireDeclaredScope, type AuthDeps } from './auth.js';
 import { registerMetrics } from './metrics.js';
 import { openApiRoute, registerDocs, registerOpenApi } from './openapi.js';
 import { AnonymityDetails, CursorMeta, ErrorEnvelope, OffsetMeta, QuotaDetails, ValidationDetails } from './envelope.js';
@@ -51,6 +51,8 @@ function trustProxyOption(setting: Config['trustProxy']): boolean | string | ((a
 }
 
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  // The router's refusals count against a key's budget too, once the authenticator exists.
+  const late: { auth?: AuthDeps } = {};
   const app = Fastify({
     // The context's pino logger (typed as the base logger so plugins type-check); when silent,
     // Fastify's no-op logger spares a child logger per request.
@@ -62,7 +64,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : uuidv7();
     },
-    frameworkErrors,
+    frameworkErrors: frameworkErrors(() => late.auth),
     clientErrorHandler,
     // Node would answer a missing Host itself, bare; no route depends on Host, so Fastify answers.
     http: { requireHostHeader: false },
@@ -95,9 +97,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const authenticator = new KeyAuthenticator(ctx.db, ctx.clock, options.authCacheMs);
   await authenticator.listen(ctx.pool.options, (level, message) => app.log[level](message));
   app.addHook('onClose', () => authenticator.close());
+  const authDeps: AuthDeps = { authenticator, limiter: ctx.limiter, clock: ctx.clock };
+  late.auth = authDeps;
   await app.register(
     async (v1) => {
-      registerAuth(v1, { authenticator, limiter: ctx.limiter, clock: ctx.clock });
+      registerAuth(v1, authDeps);
+      requireDeclaredScope(v1);
       registerStrictInput(v1);
       // Under /v1 an unknown route passes authentication and the rate limit like any other (its headers too).
       v1.setNotFoundHandler(notFoundHandler);

@@ -95,7 +95,8 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
 /** errorResponses without the /v1 defaults, for routes that take no key (the respondent API). */
 export function errorResponsesOf(codes: ErrorCode[]): Record<number, TSchema> {
   const byStatus: Record<number, Set<string>> = {};
-  for (const code of codes) {
+  // Any route, GET included, may be refused 413: headers or a URL over 16 KiB (src/app/client-errors.ts).
+  for (const code of [...codes, 'PAYLOAD_TOO_LARGE' as const]) {
     (byStatus[ERROR_STATUS[code]] ??= new Set()).add(code);
   }
   return Object.fromEntries(

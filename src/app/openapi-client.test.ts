@@ -8,7 +8,7 @@ import { startTestApp, type TestApp } from '../../test/harness.js';
 
 /** A small client written against the generated types: it compiles only if the document declares all it uses. */
 const CLIENT = `
-import type { components, paths } from './api.js';
+import type { components, paths, webhooks } from './api.js';
 
 type MeOk = paths['/me']['get']['responses'][200];
 declare const me: MeOk['content']['application/json'];
@@ -25,6 +25,17 @@ export const firstPath: string | undefined = isValidation(refused.error.details)
 
 export const quota: components['schemas']['QuotaDetails'] = { limit: 10000, used: 10000, reserved: 0, requested: 5, period: '2026-03' };
 export const anonymity: components['schemas']['AnonymityDetails'] = { floor: 5, authors: 3 };
+
+type ScanQuery = NonNullable<paths['/forms/{id}/responses']['get']['parameters']['query']>;
+export const dims: ScanQuery['dims'] = { 'dim.course': 'MATH101' };
+export const upload: NonNullable<paths['/r/v1/invites/{token}/files']['post']['requestBody']>['content']['multipart/form-data'] = { file: 'bytes' };
+type RevokeTooLarge = paths['/invites/{id}/revoke']['post']['responses'][413]['content']['application/json'];
+export const tooLarge: RevokeTooLarge['success'] = false;
+
+type Created = NonNullable<webhooks['response.created']['post']>['requestBody']['content']['application/json'];
+declare const created: Created;
+export const responseId: string = created.data.responseId;
+export const createdType: 'response.created' = created.type;
 `;
 
 /** Misuses that must not compile, so the check above cannot pass on types that are all `any`. */
@@ -32,6 +43,7 @@ const MISUSES = [
   `import type { paths } from './api.js';\nexport const h: NonNullable<paths['/me']['get']['responses'][200]['headers']['ratelimit-limit']> = 'sixty';`,
   `import type { components } from './api.js';\ndeclare const d: components['schemas']['ValidationDetails'];\nexport const n: number = d.fields[0].path;`,
   `import type { paths } from './api.js';\ndeclare const me: paths['/me']['get']['responses'][200]['content']['application/json'];\nexport const x: string = me.data.company.nope;`,
+  `import type { webhooks } from './api.js';\ndeclare const e: NonNullable<webhooks['invite.failed']['post']>['requestBody']['content']['application/json'];\nexport const n: number = e.data.inviteId;`,
 ];
 
 let t: TestApp;

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/harness.js';
+import { startTestApp, testConfig, type TestApp } from '../../test/harness.js';
 import { ContractChecker, type OpenApiDocument } from '../../test/contract.js';
 import { ERROR_STATUS } from './error-status.js';
+import { EVENT_TYPES } from '../features/events/catalog.js';
+import { createContext } from '../context.js';
+import { buildApp } from './build-app.js';
 
 let t: TestApp;
 let doc: OpenApiDocument & Record<string, any>;
@@ -90,5 +93,60 @@ describe('declared answers', () => {
   it('describe the 200 of GET /me and the VALIDATION_ERROR details shape', () => {
     expect((doc.paths['/me'].get.responses as Record<string, { description?: string }>)['200'].description).toBe('The company and key behind the token');
     expect(doc.components.schemas.ValidationDetails.properties.fields.items.required).toEqual(['path', 'code', 'message']);
+  });
+});
+
+describe('what a validating proxy and a generated client need', () => {
+  it('describes the multipart body of both upload routes', () => {
+    for (const path of ['/r/v1/invites/{token}/files', '/r/v1/forms/{companySlug}/{formSlug}/files']) {
+      expect((doc.paths[path] as any).post.requestBody, path).toMatchObject({
+        required: true,
+        content: { 'multipart/form-data': { schema: { type: 'object', required: ['file'], properties: { file: { type: 'string' } } } } },
+      });
+    }
+  });
+
+  it('declares the dim.<key> filters as one exploded object parameter on the responses scan, statistics and report', () => {
+    for (const path of ['/forms/{id}/responses', '/forms/{id}/statistics', '/forms/{id}/report']) {
+      const dims = (doc.paths[path] as any).get.parameters.find((parameter: { name: string }) => parameter.name === 'dims');
+      expect(dims, path).toMatchObject({ in: 'query', required: false, schema: { type: 'object', additionalProperties: { type: 'string' } } });
+      // Query parameters default to style form, explode true: each entry is sent as its own name=value.
+      expect([dims.style ?? 'form', dims.explode ?? true], path).toEqual(['form', true]);
+      expect(new RegExp(dims.schema.propertyNames.pattern).test('dim.course'), path).toBe(true);
+    }
+  });
+
+  it('declares 413 PAYLOAD_TOO_LARGE on every operation (headers or a URL over 16 KiB), GET and revoke included', () => {
+    for (const { path, method, op } of operations()) expect(op.responses[ERROR_STATUS.PAYLOAD_TOO_LARGE], `${method.toUpperCase()} ${path}`).toBeDefined();
+  });
+
+  it('references the roster import body instead of repeating it inline', () => {
+    expect((doc.paths['/enrollments/import'] as any).post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/RosterImport' });
+  });
+
+  it('describes the event catalog in webhooks: each type with its envelope, its data schema and the signature headers', () => {
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...EVENT_TYPES].sort());
+    for (const type of EVENT_TYPES) {
+      const operation = doc.webhooks[type].post;
+      const envelope = operation.requestBody.content['application/json'].schema;
+      expect(envelope.properties.type, type).toEqual({ const: type });
+      expect(envelope.required, type).toEqual(['id', 'type', 'version', 'occurredAt', 'companyId', 'data']);
+      expect(Object.keys(envelope.properties.data.properties ?? {}).length, type).toBeGreaterThan(0);
+      expect(operation.parameters.map((header: { name: string }) => header.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    }
+    expect(doc.webhooks['response.created'].post.requestBody.content['application/json'].schema.properties.data.required).toEqual(
+      expect.arrayContaining(['formId', 'responseId', 'inviteId', 'answers', 'dims', 'orgSource']),
+    );
+  });
+
+  it('names PUBLIC_API_URL as the server, and its root for the respondent API', async () => {
+    const ctx = await createContext(testConfig('postgres://unused@127.0.0.1:1/unused', { publicApiUrl: 'https://surveys.school.example/api/v1' }));
+    const app = await buildApp(ctx);
+    await app.ready();
+    const other = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    await app.close();
+    await ctx.close();
+    expect(other.servers).toEqual([expect.objectContaining({ url: 'https://surveys.school.example/api/v1' })]);
+    expect(other.paths['/r/v1/invites/{token}'].get.servers).toEqual([expect.objectContaining({ url: 'https://surveys.school.example/api' })]);
   });
 });

@@ -24,7 +24,7 @@ export async function rejectPageParameter(request: FastifyRequest): Promise<void
   if (Object.hasOwn(request.query as object, 'page')) {
     throw new ApiError('PAGE_NOT_SUPPORTED', 'This route pages with cursors: remove page and pass meta.nextCursor as cursor.');
   }
-  // An empty cursor is an unreadable one (cursor rule 6), not a bad parameter nor a first page.
+  // An empty cursor is an unreadable one (docs/contract.md, Pagination), not a bad parameter nor a first page.
   if ((request.query as { cursor?: unknown }).cursor === '') {
     throw new ApiError('INVALID_CURSOR', 'The cursor is not valid for this request. Restart the scan without a cursor.');
   }

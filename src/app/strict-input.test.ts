@@ -104,7 +104,7 @@ describe('unknown /v1 routes', () => {
     expect(res.headers['x-request-id']).toBeTruthy();
   });
 
-  it('answer 404 NOT_FOUND without a key or with a bad one, not 401 (decisions page: an unknown route is 404)', async () => {
+  it('answer 404 NOT_FOUND without a key or with a bad one, not 401 (docs/contract.md: an unknown route is 404)', async () => {
     for (const credentials of [null, 'qk_000000000000_0000000000000000000000000000000000000000000', 'not-a-key']) {
       const res = await t.get(credentials, '/v1/no-such-route');
       expect(res.statusCode).toBe(404);

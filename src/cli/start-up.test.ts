@@ -35,7 +35,7 @@ async function staticClosure(entry: string): Promise<Set<string>> {
 const SERVER_PACKAGES = ['fastify', '@fastify/swagger', '@fastify/swagger-ui', 'graphile-worker', 'nodemailer', 'ioredis'];
 const isRouteModule = (path: string) => /\/(routes|[a-z-]+-page)\.ts$/.test(path) || path === 'src/app/build-app.ts';
 
-describe('CLI start-up (issue 8 item 16)', () => {
+describe('CLI start-up (bench/README.md, cli-start)', () => {
   it('registers every command without loading the context, the database code or any service', async () => {
     const loaded = [...(await staticClosure('src/cli/main.ts'))];
     const heavy = ['src/context.ts', 'src/features/index.ts', 'src/db/connect.ts', 'src/db/database.ts', 'src/db/migrate.ts'];

@@ -14,7 +14,7 @@ type Plugin = (app: FastifyInstance) => Promise<void>;
 /**
  * A route or page plugin imported only when the app registers it. Every context reads this registry
  * (for the consumers), the CLI and the worker included; importing routes eagerly would load Fastify,
- * every schema and every service into each CLI command (issue 8 item 16).
+ * every schema and every service into each CLI command (bench/README.md, cli-start).
  */
 export function lazyPlugin(load: () => Promise<Plugin>): Plugin {
   return async (app) => (await load())(app);
@@ -22,7 +22,7 @@ export function lazyPlugin(load: () => Promise<Plugin>): Plugin {
 
 export interface Feature {
   name: string;
-  /** Authenticated /v1 routes (each declares its scope in config.scope), through lazyPlugin. */
+  /** Authenticated /v1 routes (each declares its scope in config.scope, or refuses to register), through lazyPlugin. */
   routes?: Plugin;
   /** Pages and callbacks outside /v1, with credentials of their own (an invite token, a provider signature), through lazyPlugin. */
   pages?: Plugin;

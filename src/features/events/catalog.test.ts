@@ -19,7 +19,7 @@ import {
   type TreatmentEventInput,
 } from './catalog.js';
 
-// Field lists copied from the data tables of the spec (public-api-v1.md, Events), in table order.
+// Field lists copied from the data tables of the spec (Events), in table order.
 const RESPONSE_CREATED_FIELDS = [
   'formId', 'formName', 'formSlug', 'responseId', 'inviteId', 'completedAt', 'respondent', 'answers', 'dims',
   'orgUnitId', 'orgPath', 'orgSource',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 
-/** The route → scope table of the contract decisions page. */
+/** The route → scope table (docs/contract.md, What exists today). */
 const DECIDED_SCOPES: Record<string, string | null> = {
   'GET /me': null,
   'GET /forms': 'surveys:read',

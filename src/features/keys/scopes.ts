@@ -1,4 +1,4 @@
-/** The complete scope list of the contract decisions page. */
+/** The complete scope list (docs/contract.md, API keys). */
 export const SCOPES = [
   'surveys:read',
   'reports:read',

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { randomBase62 } from '../../lib/ids.js';
 
-/** Token format of the decisions page: qk_<keyId 12 base62>_<secret 43 base62 ≈ 256 bits>. */
+/** Token format (docs/contract.md, API keys): qk_<keyId 12 base62>_<secret 43 base62 ≈ 256 bits>. */
 const TOKEN_RE = /^qk_([0-9A-Za-z]{12})_([0-9A-Za-z]{43})$/;
 
 export interface MintedToken {

@@ -296,7 +296,7 @@ describe('personal link: open, draft, submit', () => {
   });
 });
 
-describe('org and dims of the response (decisions page: orgSource invite, link, answer, none)', () => {
+describe('org and dims of the response (orgSource invite, link, answer, none)', () => {
   const unitForm = (slug: string, source: 'invite' | 'link' | 'answer') => ({
     slug,
     name: `Units ${source}`,

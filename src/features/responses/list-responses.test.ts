@@ -51,8 +51,8 @@ function sortedNewestFirst(items: { id: string; createdAt: string }[]) {
   return [...items].sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
 }
 
-describe('GET /v1/forms/{id}/responses: cursor rules of the spec', () => {
-  it('rule 1: the first page is requested without cursor and only it carries meta.total', async () => {
+describe('GET /v1/forms/{id}/responses: the cursor rules (docs/contract.md, Pagination)', () => {
+  it('the first page is requested without cursor and only it carries meta.total', async () => {
     const { token, survey } = await tenantWithSurvey();
     await addResponses(t, survey, 5, { at: '2026-03-01T10:00:00.000Z' });
     const { pages } = await scan(token, survey, 'limit=2');
@@ -61,7 +61,7 @@ describe('GET /v1/forms/{id}/responses: cursor rules of the spec', () => {
     for (const page of pages.slice(1)) expect(page.meta).not.toHaveProperty('total');
   });
 
-  it('rule 2: meta is exactly { limit, hasMore, nextCursor } plus total on the first page', async () => {
+  it('meta is exactly { limit, hasMore, nextCursor } plus total on the first page', async () => {
     const { token, survey } = await tenantWithSurvey();
     await addResponses(t, survey, 3, { at: '2026-03-01T10:00:00.000Z' });
     const first = await getPage(token, responsesUrl(survey, 'limit=2'));
@@ -74,7 +74,7 @@ describe('GET /v1/forms/{id}/responses: cursor rules of the spec', () => {
     expect(defaults.body.meta).toEqual({ limit: 20, hasMore: false, nextCursor: null, total: 3 });
   });
 
-  it('rule 3: later pages continue from the exact nextCursor string, each row once', async () => {
+  it('later pages continue from the exact nextCursor string, each row once', async () => {
     const { token, survey } = await tenantWithSurvey();
     const ids = [
       ...(await addResponses(t, survey, 4, { at: '2026-01-10T08:00:00.000Z' })),
@@ -87,7 +87,7 @@ describe('GET /v1/forms/{id}/responses: cursor rules of the spec', () => {
     expect(new Set(seen).size).toBe(ids.length);
   });
 
-  it('rule 4: hasMore false comes with nextCursor null, also when the last page is exactly full', async () => {
+  it('hasMore false comes with nextCursor null, also when the last page is exactly full', async () => {
     const { token, survey } = await tenantWithSurvey();
     await addResponses(t, survey, 4, { at: '2026-03-01T10:00:00.000Z' });
     const { pages } = await scan(token, survey, 'limit=2');
@@ -100,7 +100,7 @@ describe('GET /v1/forms/{id}/responses: cursor rules of the spec', () => {
     expect(none.body).toEqual({ success: true, data: [], meta: { limit: 20, hasMore: false, nextCursor: null, total: 0 } });
   });
 
-  it('rule 5: total is the count at the start of the scan, with the filters, unchanged by inserts during it', async () => {
+  it('total is the count at the start of the scan, with the filters, unchanged by inserts during it', async () => {
     const { token, survey } = await tenantWithSurvey();
     await addResponses(t, survey, 6, { at: '2026-02-01T10:00:00.000Z', dims: { cohortYear: '2025' } });
     await addResponses(t, survey, 4, { at: '2026-02-02T10:00:00.000Z', dims: { cohortYear: '2026' } });
@@ -113,7 +113,7 @@ describe('GET /v1/forms/{id}/responses: cursor rules of the spec', () => {
     expect((await getPage(token, responsesUrl(survey))).body.meta.total).toBe(10 + 2 * pages.length);
   });
 
-  describe('rule 6: the cursor is opaque and bound to the company, the form and the filters', () => {
+  describe('the cursor is opaque and bound to the company, the form and the filters', () => {
     async function firstCursor(token: string, survey: Survey, query: string): Promise<string> {
       const page = await getPage(token, responsesUrl(survey, query));
       return page.body.meta.nextCursor;
@@ -162,7 +162,7 @@ describe('GET /v1/forms/{id}/responses: cursor rules of the spec', () => {
     });
   });
 
-  describe('rule 7: page is refused with PAGE_NOT_SUPPORTED, never ignored', () => {
+  describe('page is refused with PAGE_NOT_SUPPORTED, never ignored', () => {
     it('alone, with a cursor, and before any other bad parameter', async () => {
       const { token, survey } = await tenantWithSurvey();
       await addResponses(t, survey, 2, { at: '2026-03-01T10:00:00.000Z' });
@@ -179,7 +179,7 @@ describe('GET /v1/forms/{id}/responses: cursor rules of the spec', () => {
     });
   });
 
-  it('rule 8: createdAt desc, then id desc, stable over 500 responses of one millisecond paged by 7', async () => {
+  it('createdAt desc, then id desc, stable over 500 responses of one millisecond paged by 7', async () => {
     const { token, survey } = await tenantWithSurvey();
     const ids = await addResponses(t, survey, 500, { at: '2026-03-01T10:00:00.123Z' });
     const { pages, ids: seen } = await scan(token, survey, 'limit=7');
@@ -187,7 +187,7 @@ describe('GET /v1/forms/{id}/responses: cursor rules of the spec', () => {
     expect(seen).toEqual([...ids].sort().reverse());
   });
 
-  it('rule 8: across timestamps, every page continues the one order', async () => {
+  it('across timestamps, every page continues the one order', async () => {
     const { token, survey } = await tenantWithSurvey();
     for (const at of ['2026-01-05T00:00:00.000Z', '2026-01-03T12:00:00.000Z', '2026-01-04T06:30:00.500Z', '2026-01-03T12:00:00.001Z']) {
       await addResponses(t, survey, 3, { at });
@@ -198,7 +198,7 @@ describe('GET /v1/forms/{id}/responses: cursor rules of the spec', () => {
     expect(items).toEqual(sortedNewestFirst(items));
   });
 
-  it('rule 9: rows created during a scan, newer or backdated, never enter that pass; none is skipped or repeated', async () => {
+  it('rows created during a scan, newer or backdated, never enter that pass; none is skipped or repeated', async () => {
     const { token, survey } = await tenantWithSurvey();
     const before: string[] = [];
     for (let day = 1; day <= 9; day++) before.push(...(await addResponses(t, survey, 5, { at: `2026-01-0${day}T12:00:00.000Z` })));
@@ -218,7 +218,7 @@ describe('GET /v1/forms/{id}/responses: cursor rules of the spec', () => {
     expect(nextPass).toHaveLength(before.length + during.length);
   });
 
-  it('rule 9: rows inserted concurrently with the page reads stay out of the pass', async () => {
+  it('rows inserted concurrently with the page reads stay out of the pass', async () => {
     const { token, survey } = await tenantWithSurvey();
     const before = await addResponses(t, survey, 40, { at: '2026-01-15T12:00:00.000Z' });
     const { ids: seen } = await scan(token, survey, 'limit=4', () =>

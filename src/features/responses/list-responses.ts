@@ -24,7 +24,7 @@ export interface ListResponsesInput {
 
 /**
  * Where a scan stands: the last row returned (createdAt as JSON text, id) and the insertion
- * bound taken on the first page (rule 9: rows inserted after it stay out of this pass). `w`: a
+ * bound taken on the first page (rows inserted after it stay out of this pass, so none is seen twice). `w`: a
  * single-dim scan walks responses_scan_idx (its value is frequent), decided on the first page.
  */
 export interface ScanPosition {
@@ -100,7 +100,7 @@ function scanWalkSql(input: ListResponsesInput, position: ScanPosition | null, w
 /**
  * One dim value's responses in scan order from the position through response_dim_scan
  * (migrations 0510, 0550), which holds them in that order with their seq: an index-only seek
- * there gives the page's response ids, rule 9's bound applied, before any response is read.
+ * there gives the page's response ids, the scan's insertion bound applied, before any response is read.
  * The responses are then read together by a bitmap heap scan, whose heap reads Postgres issues
  * ahead (effective_io_concurrency): a rare value's responses lie a heap page each (their answers
  * inline, migration 0120), and a primary-key probe per id waited on each cold page in turn. The

@@ -67,7 +67,7 @@ export async function responseRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { cursor, limit = CURSOR_DEFAULT_LIMIT, include, from, to } = request.query;
-      // The replica may lag: a page is a scan of stored answers (rule 9 bounds it by the insertion sequence, which a
+      // The replica may lag: a page is a scan of stored answers (bounded by the insertion sequence taken on its first page, which a
       // replica applies in commit order like the primary), so a response stored a moment ago shows on a later pass.
       const page = await listResponses(app.ctx.readDb, { cursorSecret: app.ctx.config.secretKey }, {
         companyId: request.auth.company.id,

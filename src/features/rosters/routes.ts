@@ -117,7 +117,7 @@ export async function rosterRoutes(app: FastifyInstance) {
           'nothing is applied and the answer is 409 DROP_THRESHOLD_EXCEEDED, details `{ maxDropRatio, classes: [{ classCode, active, ' +
           'dropping, ratio }] }`. Each enrollment that moves from enrolled or completed to dropped emits enrollment.dropped. At most ' +
           '10,000 rows per list and a 10 MiB body (413 PAYLOAD_TOO_LARGE). Scope: rosters:write.',
-        body: RosterImport,
+        body: Type.Ref(RosterImport),
         response: {
           200: { ...successEnvelope(Type.Ref(RosterImportResult)), description: 'What the import did (or, with dryRun, would do)' },
           ...errorResponses('FORBIDDEN', 'VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE', 'DROP_THRESHOLD_EXCEEDED'),

@@ -2,7 +2,7 @@
  * The respondent pages: the personal link /i/{token} and the public link
  * /f/{companySlug}/{formSlug}, each a GET of the current section and a POST per section
  * (urlencoded, or multipart when the section asks for files), the thank-you pages, the page
- * script, and one status page per refusal with the decisions page's status codes.
+ * script, and one status page per refusal with its own status code (404, 410, 403).
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

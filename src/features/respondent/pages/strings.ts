@@ -250,7 +250,7 @@ export function fromAcceptLanguage(header: string | undefined): FormLanguage | n
   return null;
 }
 
-/** The decisions page's order: the form's setting, else the company's locale, else Accept-Language, else en. */
+/** The order of languages: the form's setting, else the company's locale, else Accept-Language, else en. */
 export function pageLanguage(formLanguage: string | null | undefined, companyLocale: string | null | undefined, acceptLanguage: string | undefined): FormLanguage {
   return asPageLanguage(formLanguage) ?? asPageLanguage(companyLocale) ?? fromAcceptLanguage(acceptLanguage) ?? 'en';
 }
