@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock.js';
 import { ApiError, notFound, validationError, type FieldError } from '../../lib/errors.js';
 import { isUuid, type IdGenerator } from '../../lib/ids.js';
 import { parseInstant } from '../../lib/date-time.js';
+import { sqlArray } from '../../lib/sql-array.js';
 import { readCompanySettings } from '../companies/company-settings.js';
 import { findForm, type FormRecord } from '../forms/find-form.js';
 import { DEFAULT_GATEWAY_TEXT, findWhatsappChannel } from '../messaging/channel-settings.js';
@@ -71,7 +72,7 @@ function skipReasonSql(channel: 'email' | 'whatsapp', vars: TemplateVariables, n
 
 function selectionSql(companyId: string, input: SendInvitesInput): SQL {
   const conditions: SQL[] = [];
-  if (input.inviteIds) conditions.push(sql`i.id = ANY(${`{${input.inviteIds.join(',')}}`}::uuid[])`);
+  if (input.inviteIds) conditions.push(sql`i.id = ANY(${sqlArray('uuid', input.inviteIds)})`);
   if (input.batchId) {
     conditions.push(sql`(i.batch_id = ${input.batchId}
       OR i.id IN (SELECT invite_id FROM invite_messages WHERE company_id = ${companyId} AND batch_id = ${input.batchId}))`);

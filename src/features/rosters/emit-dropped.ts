@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/database.js';
+import { sqlArray } from '../../lib/sql-array.js';
 import { enrollmentDroppedData, type EnrollmentDroppedInput } from '../events/catalog.js';
 import { emitEvents, type EmitDeps } from '../events/emit-event.js';
 import type { EnrollmentChange } from './apply-enrollments.js';
@@ -18,7 +19,7 @@ export async function emitDropped(tx: Tx, deps: EmitDeps, companyId: string, cha
       FROM enrollments e
       JOIN people p ON p.company_id = e.company_id AND p.id = e.person_id
       JOIN classes c ON c.company_id = e.company_id AND c.id = e.class_id
-     WHERE e.company_id = ${companyId} AND e.id IN (SELECT v.value::uuid FROM jsonb_array_elements_text(${JSON.stringify(drops.map((d) => d.enrollmentId))}::jsonb) AS v(value))
+     WHERE e.company_id = ${companyId} AND e.id IN (SELECT unnest(${sqlArray('uuid', drops.map((d) => d.enrollmentId))}))
      ORDER BY e.id`);
   const previous = new Map(drops.map((d) => [d.enrollmentId, d.fromStatus as 'enrolled' | 'completed']));
   const data = rows.map((row) => enrollmentDroppedData({ ...row, changedAt: new Date(row.changedAt), previousStatus: previous.get(row.enrollmentId)! }));

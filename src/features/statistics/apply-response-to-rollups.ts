@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
+import { sqlArray } from '../../lib/sql-array.js';
 import type { ResolvedForm } from '../forms/definition/index.js';
 import { responseCuts, responseFacts, type FactSource } from './response-facts.js';
 import { tallyKey } from './tally.js';
@@ -27,14 +28,13 @@ export async function applyResponseToRollups(tx: DbOrTx, _deps: NoDeps, input: {
   const { form, response } = input;
   const facts = responseFacts(form, response);
   const cuts = responseCuts(response.dims, response.orgPath);
-  const p = (values: unknown[]) => sql.param(values);
   await tx.execute(sql`
     INSERT INTO statistics_rollup_pending (company_id, form_id, response_id, day, cut_keys, cut_values, tally)
     SELECT ${response.companyId}::uuid, ${response.formId}::uuid, ${response.id}::uuid, ${utcDay(response.createdAt)}::date,
-           ${p(cuts.map((c) => c.key))}::text[], ${p(cuts.map((c) => c.value))}::text[], t.tally
+           ${sqlArray('text', cuts.map((c) => c.key))}, ${sqlArray('text', cuts.map((c) => c.value))}, t.tally
     FROM (SELECT jsonb_object_agg(k, CASE WHEN mn IS NULL THEN to_jsonb(n) ELSE jsonb_build_array(n, total, sq, mn, mx) END) AS tally
           FROM (SELECT k, count(*) AS n, coalesce(sum(x), 0) AS total, coalesce(sum(x * x), 0) AS sq, min(x) AS mn, max(x) AS mx
-                FROM unnest(${p(facts.map((f) => tallyKey(f.questionId, f.questionType, f.item)))}::text[],
-                            ${p(facts.map((f) => (f.value === null ? null : String(f.value))))}::numeric[]) AS f(k, x)
+                FROM unnest(${sqlArray('text', facts.map((f) => tallyKey(f.questionId, f.questionType, f.item)))},
+                            ${sqlArray('numeric', facts.map((f) => (f.value === null ? null : String(f.value))))}) AS f(k, x)
                 GROUP BY k) items) t`);
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
+import { sqlArray } from '../../lib/sql-array.js';
 import type { ResolvedForm } from '../forms/definition/index.js';
 import { lockFormRollups } from './lock-form-rollups.js';
 import { responseCuts, responseFacts, type FactSource } from './response-facts.js';
@@ -28,13 +29,12 @@ async function writeDay(tx: DbOrTx, companyId: string, formId: string, form: Res
   }
   if (byCut.size === 0) return;
   const cuts = [...byCut.values()];
-  const p = (values: unknown[]) => sql.param(values);
   await tx.execute(sql`
     INSERT INTO statistics_rollups (company_id, form_id, cut_key, cut_value, span, day, responses, tally)
     SELECT ${companyId}::uuid, ${formId}::uuid, k, v, 'day', ${day}::date, n, tally
-    FROM unnest(${p(cuts.map((c) => c.key))}::text[], ${p(cuts.map((c) => c.value))}::text[],
-                ${p(cuts.map((c) => counterOf(c.tally, '', '', 'responses')?.n ?? 0))}::int8[],
-                ${p(cuts.map((c) => JSON.stringify(storedTally(c.tally))))}::jsonb[]) AS x(k, v, n, tally)`);
+    FROM unnest(${sqlArray('text', cuts.map((c) => c.key))}, ${sqlArray('text', cuts.map((c) => c.value))},
+                ${sqlArray('int8', cuts.map((c) => counterOf(c.tally, '', '', 'responses')?.n ?? 0))},
+                ${sqlArray('jsonb', cuts.map((c) => JSON.stringify(storedTally(c.tally))))}) AS x(k, v, n, tally)`);
 }
 
 /** Sums the month rows of [fromMonth, toMonth] (first days, open as ±infinity) from their day rows. */

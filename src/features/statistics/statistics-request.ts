@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { noDeps } from '../../lib/service.js';
 import type { Db, DbOrTx } from '../../db/database.js';
 import { ApiError, notFound, validationError } from '../../lib/errors.js';
+import { sqlArray } from '../../lib/sql-array.js';
 import { findForm, type FormRecord } from '../forms/find-form.js';
 import { checkPeriod } from '../responses/list-responses.js';
 import { readCompanySettings } from '../companies/company-settings.js';
@@ -141,7 +142,7 @@ export interface GroupTallies {
 /** Parent units of org groups, for the nested suppression. */
 async function unitParents(tx: DbOrTx, companyId: string, units: string[]): Promise<Map<string, string | null>> {
   const { rows } = await tx.execute<{ id: string; parentId: string | null }>(sql`
-    SELECT id, parent_id AS "parentId" FROM entities WHERE company_id = ${companyId} AND kind = 'unit' AND id = ANY(${sql.param(units)}::uuid[])`);
+    SELECT id, parent_id AS "parentId" FROM entities WHERE company_id = ${companyId} AND kind = 'unit' AND id = ANY(${sqlArray('uuid', units)})`);
   return new Map(rows.map((row) => [row.id, row.parentId]));
 }
 

@@ -4,6 +4,7 @@ import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { validationError } from '../../lib/errors.js';
+import { sqlArray } from '../../lib/sql-array.js';
 import { normaliseEmail, normalisePhone } from '../invites/normalise-contact.js';
 import type { SuppressionReason } from './reasons.js';
 
@@ -29,7 +30,7 @@ export async function suppress(db: DbOrTx, deps: { clock: Clock }, input: { comp
   if (addresses.length === 0) return;
   await db.execute(sql`
     INSERT INTO suppressions (company_id, address, reason, created_at)
-    SELECT ${companyId}, a, ${reason}, ${deps.clock.now()} FROM unnest(${`{${addresses.map((a) => JSON.stringify(a)).join(',')}}`}::text[]) a
+    SELECT ${companyId}, a, ${reason}, ${deps.clock.now()} FROM unnest(${sqlArray('text', addresses)}) a
     ON CONFLICT DO NOTHING`);
 }
 

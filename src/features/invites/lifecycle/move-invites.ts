@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../../db/database.js';
+import { sqlArray } from '../../../lib/sql-array.js';
 import type { FailReason } from '../../events/catalog.js';
 import type { EmitDeps } from '../../events/emit-event.js';
 import { cancelPendingMessages } from '../cancel-messages.js';
@@ -63,8 +64,8 @@ export async function moveInvites(tx: Tx, deps: EmitDeps, input: { move: InviteM
   const { rows } = await tx.execute<InviteWithForm>(moveInvitesSql(move, { targets, now }));
   if (rows.length === 0) return rows;
   if (INVITE_TRANSITIONS[move].endsLink) {
-    const keys = (pick: (row: InviteWithForm) => string) => `{${rows.map(pick).join(',')}}`;
-    await cancelPendingMessages(tx, sql`(company_id, invite_id) IN (SELECT * FROM unnest(${keys((r) => r.companyId)}::uuid[], ${keys((r) => r.id)}::uuid[]))`, now);
+    const keys = (pick: (row: InviteWithForm) => string) => sqlArray('uuid', rows.map(pick));
+    await cancelPendingMessages(tx, sql`(company_id, invite_id) IN (SELECT * FROM unnest(${keys((r) => r.companyId)}, ${keys((r) => r.id)}))`, now);
   }
   await emitInviteMoves(tx, deps, { move, invites: rows, failReason });
   return rows;
