@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
+import { inBatches } from '../../jobs/define-sweep.js';
 import type { EmitDeps } from '../events/emit-event.js';
 import { moveInvites, notFinal } from './lifecycle/move-invites.js';
 
@@ -13,16 +14,13 @@ const BATCH = 500;
  */
 export async function expireInvites(db: Db, deps: EmitDeps): Promise<number> {
   const now = deps.clock.now();
-  let total = 0;
-  for (;;) {
-    const expired = await db.transaction(async (tx) => {
+  return inBatches(BATCH, (limit) =>
+    db.transaction(async (tx) => {
       const due = sql`(SELECT company_id, id AS invite_id FROM invites
            WHERE expires_at <= ${now} AND ${notFinal(sql.raw('invites'))}
-           ORDER BY expires_at LIMIT ${BATCH}
+           ORDER BY expires_at LIMIT ${limit}
            FOR UPDATE SKIP LOCKED)`;
       return (await moveInvites(tx, deps, { move: 'expired', targets: due })).length;
-    });
-    total += expired;
-    if (expired < BATCH) return total;
-  }
+    }),
+  );
 }

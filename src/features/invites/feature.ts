@@ -1,5 +1,5 @@
 import { lazyPlugin, type Feature } from '../feature.js';
-import { expireInvitesTask } from './expire-invites.job.js';
+import { expireInvitesSweep } from './expire-invites.job.js';
 import { inviteSchemas } from './schemas.js';
 
-export const invitesFeature: Feature = { name: 'invites', routes: lazyPlugin(async () => (await import('./routes.js')).inviteRoutes), schemas: inviteSchemas, tasks: [expireInvitesTask] };
+export const invitesFeature: Feature = { name: 'invites', routes: lazyPlugin(async () => (await import('./routes.js')).inviteRoutes), schemas: inviteSchemas, tasks: [expireInvitesSweep] };
