@@ -280,4 +280,26 @@ describe('/callbacks/whatsapp', () => {
     expect((await call(sign('app-secret'))).statusCode).toBe(200);
     expect((await state(s.company.id, s.invite.id)).status).toBe('delivered');
   });
+
+  it('skips what it does not read: message changes, "sent", and status names that are no outcome (never a 5xx)', async () => {
+    const s = await sentInvite();
+    await t.ctx.db.execute(sql`UPDATE invite_messages SET channel = 'whatsapp', provider_message_id = 'wamid.2' WHERE invite_id = ${s.invite.id}`);
+    const payload = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [
+        { id: '102290129340398', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', messages: [{ from: '16315551234', id: 'wamid.in', type: 'text', text: { body: 'hi' } }] } }] },
+        { id: '102290129340398', changes: [{ field: 'messages', value: { statuses: [
+          { id: 'wamid.2', status: 'sent', timestamp: '1750263773', recipient_id: '16505551234' },
+          { id: 'wamid.2', status: 'constructor', timestamp: '1750263774', recipient_id: '16505551234' },
+          { id: 'wamid.2', status: 'toString', timestamp: '1750263775', recipient_id: '16505551234' },
+        ] } }] },
+        'not an entry',
+      ],
+    });
+    const signature = `sha256=${createHmac('sha256', 'app-secret').update(payload).digest('hex')}`;
+    const res = await t.app.inject({ method: 'POST', url: '/callbacks/whatsapp', payload, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual({ received: 0 });
+    expect(await state(s.company.id, s.invite.id)).toEqual({ status: 'sent', events: [], suppressed: [] });
+  });
 });

@@ -1,6 +1,8 @@
+import { Value } from '@sinclair/typebox/value';
 import { ApiError } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { Receipt, ReceiptOutcome } from './apply-receipt.js';
+import { PostmarkMetadata, PostmarkWebhook } from './provider-payloads.js';
 
 /**
  * Postmark's webhooks carry Postmark's own MessageID, never the Message-ID header we generate, so
@@ -14,10 +16,8 @@ export function postmarkMetadataHeaders(messageId: string): Record<string, strin
   return { [`X-PM-Metadata-${METADATA_KEY}`]: messageId };
 }
 
-type PostmarkRecord = Record<string, unknown>;
-
 /** Webhooks of the older, server-level settings come without RecordType: known by their fields. */
-function recordType(body: PostmarkRecord): unknown {
+function recordType(body: PostmarkWebhook): unknown {
   if (body.RecordType !== undefined) return body.RecordType;
   if (body.Type === 'SpamComplaint') return 'SpamComplaint';
   if (typeof body.Type === 'string') return 'Bounce';
@@ -32,7 +32,7 @@ function recordType(body: PostmarkRecord): unknown {
  * Origin Recipient. A reactivation (SuppressSending false) changes nothing here: lifting a
  * suppression is the operator's decision (`quorum suppression remove`).
  */
-function subscriptionOutcome(body: PostmarkRecord): ReceiptOutcome | null {
+function subscriptionOutcome(body: PostmarkWebhook): ReceiptOutcome | null {
   if (body.SuppressSending !== true) return null;
   if (body.SuppressionReason === 'HardBounce') return 'bounced';
   if (body.SuppressionReason === 'SpamComplaint') return 'complained';
@@ -41,7 +41,7 @@ function subscriptionOutcome(body: PostmarkRecord): ReceiptOutcome | null {
 }
 
 /** What the webhook means for the message: Delivery, a HardBounce (soft bounces are transient), a SpamComplaint, a SubscriptionChange. */
-function outcomeOf(body: PostmarkRecord): ReceiptOutcome | null {
+function outcomeOf(body: PostmarkWebhook): ReceiptOutcome | null {
   switch (recordType(body)) {
     case 'Delivery':
       return 'delivered';
@@ -58,16 +58,15 @@ function outcomeOf(body: PostmarkRecord): ReceiptOutcome | null {
 
 /** Our message id in the webhook's Metadata (keys compared without case: SMTP header names have none). */
 function metadataMessageId(metadata: unknown): string | null {
-  if (typeof metadata !== 'object' || metadata === null) return null;
+  if (!Value.Check(PostmarkMetadata, metadata)) return null;
   const entry = Object.entries(metadata).find(([key]) => key.toLowerCase() === METADATA_KEY);
   return typeof entry?.[1] === 'string' && isUuid(entry[1]) ? entry[1] : null;
 }
 
 /** A Postmark webhook as receipts: none when it concerns no message of ours or changes nothing (Open, Click, soft bounces). */
 export function postmarkReceipts(body: unknown): Receipt[] {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError('VALIDATION_ERROR', 'Expected a Postmark webhook (a JSON object).');
-  const record = body as PostmarkRecord;
-  const messageId = metadataMessageId(record.Metadata);
-  const outcome = outcomeOf(record);
+  if (!Value.Check(PostmarkWebhook, body)) throw new ApiError('VALIDATION_ERROR', 'Expected a Postmark webhook (a JSON object).');
+  const messageId = metadataMessageId(body.Metadata);
+  const outcome = outcomeOf(body);
   return messageId && outcome ? [{ channel: 'email', messageId, outcome }] : [];
 }

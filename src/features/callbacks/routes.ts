@@ -1,8 +1,10 @@
+import { Value } from '@sinclair/typebox/value';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ok } from '../../app/envelope.js';
 import { ApiError } from '../../lib/errors.js';
 import { applyReceipt, type Receipt, type ReceiptOutcome } from './apply-receipt.js';
 import { postmarkReceipts } from './postmark-receipts.js';
+import { GenericReceipt, ofShape, WhatsappChange, WhatsappEntry, WhatsappStatus, WhatsappWebhook } from './provider-payloads.js';
 import { verifyBasicAuth, verifyHubSignature, verifyStandardWebhook } from './verify-signature.js';
 
 /** Largest callback body read; providers send small JSON documents. */
@@ -18,28 +20,21 @@ function parseJson(body: string): unknown {
   }
 }
 
-const GENERIC_OUTCOMES: readonly ReceiptOutcome[] = ['delivered', 'bounced', 'complained', 'failed'];
-
 /** The documented generic format: { type: delivered|bounced|complained|failed, messageId }. */
 function genericReceipts(body: unknown): Receipt[] {
-  const { type, messageId } = (body ?? {}) as { type?: unknown; messageId?: unknown };
-  if (!GENERIC_OUTCOMES.includes(type as ReceiptOutcome) || typeof messageId !== 'string' || messageId.length > 500) {
-    throw new ApiError('VALIDATION_ERROR', 'Expected { type: delivered|bounced|complained|failed, messageId }.');
-  }
-  return [{ channel: 'email', providerMessageId: messageId, outcome: type as ReceiptOutcome }];
+  if (!Value.Check(GenericReceipt, body)) throw new ApiError('VALIDATION_ERROR', 'Expected { type: delivered|bounced|complained|failed, messageId }.');
+  return [{ channel: 'email', providerMessageId: body.messageId, outcome: body.type }];
 }
 
 const WHATSAPP_OUTCOMES: Record<string, ReceiptOutcome> = { delivered: 'delivered', read: 'delivered', failed: 'failed' };
 
 /** entry[].changes[].value.statuses[] of the Cloud API; "sent" adds nothing to our own acceptance, "read" counts as delivered. */
 function whatsappReceipts(body: unknown): Receipt[] {
-  const entries = (body as { entry?: { changes?: { value?: { statuses?: { id?: unknown; status?: unknown }[] } }[] }[] })?.entry;
-  if (!Array.isArray(entries)) throw new ApiError('VALIDATION_ERROR', 'Expected a WhatsApp Cloud API webhook.');
-  return entries
-    .flatMap((entry) => (Array.isArray(entry?.changes) ? entry.changes : []))
-    .flatMap((change) => (Array.isArray(change?.value?.statuses) ? change.value.statuses : []))
-    .filter((status) => typeof status?.id === 'string' && typeof status.status === 'string' && WHATSAPP_OUTCOMES[status.status])
-    .map((status) => ({ channel: 'whatsapp' as const, providerMessageId: status.id as string, outcome: WHATSAPP_OUTCOMES[status.status as string] }));
+  if (!Value.Check(WhatsappWebhook, body)) throw new ApiError('VALIDATION_ERROR', 'Expected a WhatsApp Cloud API webhook.');
+  const changes = ofShape(WhatsappEntry, body.entry).flatMap((entry) => ofShape(WhatsappChange, entry.changes));
+  return ofShape(WhatsappStatus, changes.flatMap((change) => change.value.statuses))
+    .filter((status) => Object.hasOwn(WHATSAPP_OUTCOMES, status.status))
+    .map((status) => ({ channel: 'whatsapp' as const, providerMessageId: status.id, outcome: WHATSAPP_OUTCOMES[status.status] }));
 }
 
 /**
