@@ -61,6 +61,29 @@ describe('loadConfig', () => {
     expect(attempt).toThrow(new RegExp(`^${name} `));
   });
 
+  it.each([
+    ['PORT', '', 'PORT must be a port number (0-65535), got ""'],
+    ['PORT', '65536', 'PORT must be a port number (0-65535), got "65536"'],
+    ['LOG_LEVEL', 'loud', 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
+    ['WEBHOOK_ALLOW_PRIVATE_TARGETS', 'Maybe', 'WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false, got "Maybe"'],
+    ['TRUST_PROXY', ' everyone ', 'TRUST_PROXY must be true, false, a hop count or a comma-separated list of addresses, got "everyone"'],
+    ['METRICS_TOKEN', 'sixteen chars ok', 'METRICS_TOKEN must be at least 16 characters without spaces'],
+    ['STATISTICS_SCAN_CEILING', '0', 'STATISTICS_SCAN_CEILING must be a positive whole number, got "0"'],
+    ['UPLOAD_MB_PER_FORM_HOUR', '1e3', 'UPLOAD_MB_PER_FORM_HOUR must be a positive whole number, got "1e3"'],
+  ])('refuses %s=%j in one line: %s', (name, value, message) => {
+    expect(() => loadConfig({ QUORUM_DATA_DIR: dataDir(), [name]: value })).toThrow(new ConfigError(message));
+  });
+
+  it('reads the values the rules accept', () => {
+    const config = loadConfig({
+      QUORUM_DATA_DIR: dataDir(), PORT: '00080', LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'YES', TRUST_PROXY: ' 10.0.0.0/8, ::1 ',
+      METRICS_TOKEN: 'x'.repeat(16), SECRET_KEY: 'k'.repeat(32), UPLOAD_MB_PER_FORM_HOUR: '2',
+    });
+    expect(config).toMatchObject({ port: 80, logLevel: 'silent', webhookAllowPrivateTargets: true, trustProxy: '10.0.0.0/8, ::1', metricsToken: 'x'.repeat(16), secretKey: 'k'.repeat(32) });
+    expect(config.uploadLimits.bytesPerFormPerHour).toBe(2 * 1024 * 1024);
+    expect(loadConfig({ QUORUM_DATA_DIR: dataDir(), TRUST_PROXY: '2' }).trustProxy).toBe(2);
+  });
+
   it('never echoes the password of a bad connection string', () => {
     expect(() => loadConfig({ QUORUM_DATA_DIR: dataDir(), DATABASE_URL: 'mysql://user:hunter2@db/x' })).not.toThrow(/hunter2/);
   });

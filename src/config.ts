@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { Type, type TSchema } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
 
 /** The environment, read and validated in one place. Documented in the README's configuration table. */
 export interface Config {
@@ -56,11 +58,51 @@ type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-function readPort(env: Env): number {
-  const raw = env.PORT ?? '3000';
-  const port = Number(raw);
-  if (!/^\d+$/.test(raw) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number (0-65535), got "${raw}"`);
-  return port;
+/** A variable's rule: the shape its value must have, and the one line that names it when refused. */
+interface Rule {
+  shape: TSchema;
+  refusal: (raw: string) => string;
+}
+
+const positiveWholeNumber = (name: string): Rule => ({
+  shape: Type.String({ pattern: '^[1-9]\\d{0,8}$' }),
+  refusal: (raw) => `${name} must be a positive whole number, got "${raw}"`,
+});
+
+/** Every validated variable's rule, declared once (URLs are checked by readUrl: a URL parser, then their protocols). */
+const RULES = {
+  PORT: {
+    shape: Type.String({ pattern: '^0*(6553[0-5]|655[0-2]\\d|65[0-4]\\d{2}|6[0-4]\\d{3}|[1-5]\\d{4}|\\d{1,4})$' }),
+    refusal: (raw) => `PORT must be a port number (0-65535), got "${raw}"`,
+  },
+  LOG_LEVEL: {
+    shape: Type.Union(LOG_LEVELS.map((level) => Type.Literal(level))),
+    refusal: (raw) => `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`,
+  },
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: {
+    shape: Type.String({ pattern: '^(|true|false|1|0|yes|no)$' }),
+    refusal: (raw) => `WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false, got "${raw}"`,
+  },
+  TRUST_PROXY: {
+    shape: Type.String({ pattern: '^(|true|false|\\d{1,2}|[0-9a-fA-F.:/]+(\\s*,\\s*[0-9a-fA-F.:/]+)*)$' }),
+    refusal: (raw) => `TRUST_PROXY must be true, false, a hop count or a comma-separated list of addresses, got "${raw}"`,
+  },
+  SECRET_KEY: { shape: Type.String({ minLength: 32 }), refusal: () => 'SECRET_KEY must be at least 32 characters' },
+  METRICS_TOKEN: { shape: Type.String({ pattern: '^\\S{16,}$' }), refusal: () => 'METRICS_TOKEN must be at least 16 characters without spaces' },
+  STATISTICS_SCAN_CEILING: positiveWholeNumber('STATISTICS_SCAN_CEILING'),
+  PUBLIC_LINK_TOKEN_HOURS: positiveWholeNumber('PUBLIC_LINK_TOKEN_HOURS'),
+  UPLOAD_FILES_PER_ADDRESS_HOUR: positiveWholeNumber('UPLOAD_FILES_PER_ADDRESS_HOUR'),
+  UPLOAD_MB_PER_ADDRESS_HOUR: positiveWholeNumber('UPLOAD_MB_PER_ADDRESS_HOUR'),
+  UPLOAD_FILES_PER_FORM_HOUR: positiveWholeNumber('UPLOAD_FILES_PER_FORM_HOUR'),
+  UPLOAD_MB_PER_FORM_HOUR: positiveWholeNumber('UPLOAD_MB_PER_FORM_HOUR'),
+  UPLOAD_QUOTA_MB_PER_COMPANY: positiveWholeNumber('UPLOAD_QUOTA_MB_PER_COMPANY'),
+} satisfies Record<string, Rule>;
+
+/** `value` when it has the shape of `name`'s rule; ConfigError naming the variable (with `shown`, as given) otherwise. */
+function checked(name: keyof typeof RULES, value: string, shown = value): string {
+  const rule: Rule = RULES[name];
+  if (!Value.Check(rule.shape, value)) throw new ConfigError(rule.refusal(shown));
+  return value;
 }
 
 function readUrl(env: Env, name: string, protocols: string[], fallback: string | null): string | null {
@@ -83,11 +125,9 @@ function redact(raw: string): string {
   return raw.replace(/\/\/[^@/]*@/, '//***@');
 }
 
-function readBoolean(env: Env, name: string): boolean {
-  const raw = (env[name] ?? '').toLowerCase();
-  if (raw === '' || raw === 'false' || raw === '0' || raw === 'no') return false;
-  if (raw === 'true' || raw === '1' || raw === 'yes') return true;
-  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+function readBoolean(env: Env, name: 'WEBHOOK_ALLOW_PRIVATE_TARGETS'): boolean {
+  const raw = checked(name, (env[name] ?? '').toLowerCase(), env[name]);
+  return raw === 'true' || raw === '1' || raw === 'yes';
 }
 
 /**
@@ -96,34 +136,21 @@ function readBoolean(env: Env, name: string): boolean {
  * so trusting forwarded headers from anyone would let a caller pick whose address it burns.
  */
 function readTrustProxy(env: Env): Config['trustProxy'] {
-  const raw = (env.TRUST_PROXY ?? '').trim();
+  const raw = checked('TRUST_PROXY', (env.TRUST_PROXY ?? '').trim());
   if (raw === '' || raw === 'false') return false;
   if (raw === 'true') return true;
-  if (/^\d{1,2}$/.test(raw)) return Number(raw);
-  if (/^[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*$/.test(raw)) return raw;
-  throw new ConfigError(`TRUST_PROXY must be true, false, a hop count or a comma-separated list of addresses, got "${raw}"`);
+  return /^\d{1,2}$/.test(raw) ? Number(raw) : raw;
 }
 
-function readPositiveInteger(env: Env, name: string, fallback: number): number {
+function readPositiveInteger(env: Env, name: keyof typeof RULES, fallback: number): number {
   const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^[1-9]\d{0,8}$/.test(raw)) throw new ConfigError(`${name} must be a positive whole number, got "${raw}"`);
-  return Number(raw);
-}
-
-function readLogLevel(env: Env): Config['logLevel'] {
-  const raw = env.LOG_LEVEL ?? 'info';
-  if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
-  return raw as Config['logLevel'];
+  return raw === undefined || raw === '' ? fallback : Number(checked(name, raw));
 }
 
 /** SECRET_KEY signs cursors; when unset one is generated once and kept in the data directory. */
 function readSecretKey(env: Env, dataDir: string): string {
   const raw = env.SECRET_KEY;
-  if (raw !== undefined && raw !== '') {
-    if (raw.length < 32) throw new ConfigError('SECRET_KEY must be at least 32 characters');
-    return raw;
-  }
+  if (raw !== undefined && raw !== '') return checked('SECRET_KEY', raw);
   const file = join(dataDir, 'secret-key');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
@@ -140,13 +167,11 @@ function readSecretKey(env: Env, dataDir: string): string {
 
 function readMetricsToken(env: Env): string | null {
   const raw = env.METRICS_TOKEN;
-  if (raw === undefined || raw === '') return null;
-  if (raw.length < 16 || /\s/.test(raw)) throw new ConfigError('METRICS_TOKEN must be at least 16 characters without spaces');
-  return raw;
+  return raw === undefined || raw === '' ? null : checked('METRICS_TOKEN', raw);
 }
 
 export function loadConfig(env: Env = process.env): Config {
-  const port = readPort(env);
+  const port = Number(checked('PORT', env.PORT ?? '3000'));
   const host = env.HOST || '0.0.0.0';
   const dataDir = resolve(env.QUORUM_DATA_DIR || './.quorum');
   const origin = `http://localhost:${port}`;
@@ -167,7 +192,7 @@ export function loadConfig(env: Env = process.env): Config {
     callbackSecret: env.CALLBACK_SECRET || null,
     production: env.NODE_ENV === 'production',
     redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:'], null),
-    logLevel: readLogLevel(env),
+    logLevel: checked('LOG_LEVEL', env.LOG_LEVEL ?? 'info') as Config['logLevel'],
     webhookAllowPrivateTargets: readBoolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
     trustProxy: readTrustProxy(env),
     metricsToken: readMetricsToken(env),
