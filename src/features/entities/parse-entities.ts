@@ -11,9 +11,10 @@
  *       not counted); messages also name the file line. Header errors use `header`.
  * Text fields are trimmed in both formats; an empty parentCode means none.
  */
+import { Type } from '@sinclair/typebox';
 import { parse } from 'csv-parse/sync';
 import type { FieldError } from '../../lib/errors.js';
-import { fieldError, type FieldErrorCode } from '../../lib/field-errors.js';
+import { fieldError, schemaErrors } from '../../lib/field-errors.js';
 
 export const ENTITY_KINDS = ['course', 'teacher', 'unit'] as const;
 export type EntityKind = (typeof ENTITY_KINDS)[number];
@@ -166,55 +167,48 @@ function validateEntities(raws: RawEntity[]): EntityParseResult {
   return errors.length > 0 ? { ok: false, errors } : { ok: true, value: entities.map((item) => item.entity) };
 }
 
+/** One entity's fields (texts trimmed, blanks left out), declared once; the name's length is counted apart, in characters. */
+const EntityCode = Type.String({ pattern: ENTITY_CODE_PATTERN.source, errorMessage: 'must be 1 to 64 letters, digits or . _ : -, starting with a letter or digit' });
+const EntityRecord = Type.Object({
+  kind: Type.Union(ENTITY_KINDS.map((kind) => Type.Literal(kind))),
+  code: EntityCode,
+  name: Type.String(),
+  parentCode: Type.Optional(EntityCode),
+});
+
 function checkEntity(raw: RawEntity): { entity?: EntityInput; errors: FieldError[] } {
-  const at = (field: Field, code: FieldErrorCode, message: string) =>
-    fieldError(`${raw.path}.${field}`, code, raw.line === undefined ? message : message.replace(/\.$/, ` (line ${raw.line}).`));
-  const kind = readText(raw.fields.kind);
-  const code = readText(raw.fields.code);
-  const name = readText(raw.fields.name);
-  const parentCode = readText(raw.fields.parentCode);
+  const fields = Object.fromEntries(FIELDS.flatMap((field) => {
+    const value = readText(raw.fields[field]);
+    return value === undefined ? [] : [[field, value]];
+  }));
+  // A missing field is "required" (the schema's union would word a missing kind as a bad value).
+  const missing = REQUIRED_FIELDS.filter((field) => fields[field] === undefined);
   const errors = [
-    ...kindErrors(kind, at),
-    ...codeErrors(code, 'code', at),
-    ...nameErrors(name, at),
-    ...(parentCode === undefined ? [] : codeErrors(parentCode, 'parentCode', at)),
+    ...missing.map((field) => fieldError(`${raw.path}.${field}`, 'required', `${field} is required.`)),
+    ...schemaErrors(EntityRecord, fields, raw.path).filter((error) => !missing.includes(fieldOf(error.path))),
   ];
-  if (parentCode !== undefined && kind !== undefined && kind !== 'unit' && (ENTITY_KINDS as readonly unknown[]).includes(kind)) {
-    errors.push(at('parentCode', 'not_applicable', `Only units have a parent; a ${String(kind)} cannot.`));
+  const { kind, name, parentCode } = fields;
+  if (typeof name === 'string' && [...name].length > MAX_ENTITY_NAME_LENGTH) {
+    errors.push(fieldError(`${raw.path}.name`, 'too_long', `name must be at most ${MAX_ENTITY_NAME_LENGTH} characters.`));
   }
-  if (errors.length > 0) return { errors };
-  const entity: EntityInput = { kind: kind as EntityKind, code: code as string, name: name as string };
-  if (parentCode !== undefined) entity.parentCode = parentCode as string;
-  return { entity, errors };
+  errors.sort((a, b) => FIELDS.indexOf(fieldOf(a.path)) - FIELDS.indexOf(fieldOf(b.path)));
+  if (parentCode !== undefined && kind !== 'unit' && (ENTITY_KINDS as readonly unknown[]).includes(kind)) {
+    errors.push(fieldError(`${raw.path}.parentCode`, 'not_applicable', `Only units have a parent; a ${String(kind)} cannot.`));
+  }
+  if (errors.length > 0) return { errors: raw.line === undefined ? errors : errors.map((error) => ({ ...error, message: error.message.replace(/\.$/, ` (line ${raw.line}).`) })) };
+  return { entity: fields as unknown as EntityInput, errors };
 }
 
-type At = (field: Field, code: FieldErrorCode, message: string) => FieldError;
+/** The entity field an error path ends in. */
+function fieldOf(path: string): Field {
+  return path.slice(path.lastIndexOf('.') + 1) as Field;
+}
 
 /** Trimmed text; blank text and null count as absent. Non-strings pass through to be rejected. */
 function readText(value: unknown): unknown {
   if (typeof value !== 'string') return value ?? undefined;
   const trimmed = value.trim();
   return trimmed === '' ? undefined : trimmed;
-}
-
-function kindErrors(kind: unknown, at: At): FieldError[] {
-  if (kind === undefined) return [at('kind', 'required', 'kind is required.')];
-  if ((ENTITY_KINDS as readonly unknown[]).includes(kind)) return [];
-  return [at('kind', 'invalid_value', `kind must be one of ${ENTITY_KINDS.join(', ')}.`)];
-}
-
-function codeErrors(code: unknown, field: 'code' | 'parentCode', at: At): FieldError[] {
-  if (code === undefined) return [at(field, 'required', `${field} is required.`)];
-  if (typeof code !== 'string') return [at(field, 'invalid_type', `${field} must be a string.`)];
-  if (ENTITY_CODE_PATTERN.test(code)) return [];
-  return [at(field, 'invalid_format', `${field} must be 1 to 64 letters, digits or . _ : -, starting with a letter or digit.`)];
-}
-
-function nameErrors(name: unknown, at: At): FieldError[] {
-  if (name === undefined) return [at('name', 'required', 'name is required.')];
-  if (typeof name !== 'string') return [at('name', 'invalid_type', 'name must be a string.')];
-  if ([...name].length > MAX_ENTITY_NAME_LENGTH) return [at('name', 'too_long', `name must be at most ${MAX_ENTITY_NAME_LENGTH} characters.`)];
-  return [];
 }
 
 interface CheckedEntity {
