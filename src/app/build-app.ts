@@ -15,6 +15,7 @@ import { parseDay, parseInstant } from '../lib/date-time.js';
 import { KeyAuthenticator } from '../features/keys/authenticate-key.js';
 import { features } from '../features/index.js';
 import { healthRoutes } from '../features/health/routes.js';
+import { OneLineRequestLog } from './one-line-request-log.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -58,6 +59,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     // Fastify's no-op logger spares a child logger per request.
     ...(ctx.logger.level === 'silent' ? { logger: false } : { loggerInstance: ctx.logger as FastifyBaseLogger }),
     bodyLimit: BODY_LIMIT,
+    logController: new OneLineRequestLog(),
     trustProxy: trustProxyOption(ctx.config.trustProxy),
     requestIdHeader: false,
     genReqId: (req) => {

@@ -37,10 +37,15 @@ function closeOnSignals(stop: Stop): void {
 
 async function startTiers(config: Config, tiers: Tiers, closers: Closer[], stop: Stop): Promise<void> {
   // Loaded here, not at registration: other commands and --help must not pay for the server.
-  const [{ createContext }, { migrate }] = await Promise.all([import('../../context.js'), import('../../db/migrate.js')]);
+  const [{ createContext }, { migrate }, { createLogger, wantsPrettyLogs }] = await Promise.all([
+    import('../../context.js'),
+    import('../../db/migrate.js'),
+    import('../../lib/logger.js'),
+  ]);
   const ctx = await createContext(config, {
     poolSize: 20,
     log,
+    logger: createLogger(config, undefined, { pretty: wantsPrettyLogs(config) }),
     // Answering with a dead database helps no one: exit non-zero so the supervisor restarts us (and it).
     connect: { onUnexpectedExit: (reason) => void stop(`${reason}`, 1) },
   });
