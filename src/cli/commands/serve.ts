@@ -60,15 +60,20 @@ async function startTiers(config: Config, tiers: Tiers, closers: Closer[], stop:
     });
     closers.push(() => worker.stop());
   }
+  // The server listens only once migrated; /readyz then still answers 503 until the demo and its key exist.
+  const { Readiness } = await import('../../features/health/readiness.js');
+  const readiness = new Readiness();
+  const demoDone = tiers.demo ? readiness.hold('preparing the demo data') : () => undefined;
   if (tiers.api) {
     const { buildApp } = await import('../../app/build-app.js');
-    const app = await buildApp(ctx);
+    const app = await buildApp(ctx, { readiness });
     closers.push(() => app.close());
     await app.listen({ port: config.port, host: config.host });
   }
   if (tiers.demo) {
     const { announceDemo } = await import('../../features/demo/announce-demo.js');
-    log((await announceDemo(ctx)).banner);
+    log((await announceDemo(ctx, { onProgress: log })).banner);
+    demoDone();
   }
 }
 
