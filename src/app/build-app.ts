@@ -15,6 +15,8 @@ import { parseDay, parseInstant } from '../lib/date-time.js';
 import { KeyAuthenticator } from '../features/keys/authenticate-key.js';
 import { features } from '../features/index.js';
 import { healthRoutes } from '../features/health/routes.js';
+import { OneLineRequestLog } from './one-line-request-log.js';
+import type { Readiness } from '../features/health/readiness.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -27,6 +29,8 @@ export interface BuildAppOptions {
   authCacheMs?: number;
   /** Extra authenticated /v1 plugins (tests mount probe routes this way). */
   v1Plugins?: FastifyPluginAsync[];
+  /** Start-up work /readyz waits for (`quorum start` holds it while seeding the demo); ready when absent. */
+  readiness?: Readiness;
 }
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -58,6 +62,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     // Fastify's no-op logger spares a child logger per request.
     ...(ctx.logger.level === 'silent' ? { logger: false } : { loggerInstance: ctx.logger as FastifyBaseLogger }),
     bodyLimit: BODY_LIMIT,
+    logController: new OneLineRequestLog(),
     trustProxy: trustProxyOption(ctx.config.trustProxy),
     requestIdHeader: false,
     genReqId: (req) => {
@@ -90,7 +95,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const registry = registerMetrics(app, ctx.pool);
   await registerOpenApi(app, ctx.config.publicApiUrl);
 
-  await app.register(healthRoutes, { pool: ctx.pool, registry, metricsToken: ctx.config.metricsToken });
+  await app.register(healthRoutes, { pool: ctx.pool, registry, metricsToken: ctx.config.metricsToken, readiness: options.readiness });
   await registerDocs(app);
   // Pages and callbacks outside /v1 (no API key: their own credentials), as the features declare them.
   for (const feature of features) if (feature.pages) await app.register(feature.pages);

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, testConfig, type TestApp } from '../../test/harness.js';
-import { createLogger, loggerOptions } from '../lib/logger.js';
+import { createLogger, loggerOptions, wantsPrettyLogs } from '../lib/logger.js';
 
 const lines: string[] = [];
 const sink = new Writable({
@@ -30,6 +30,35 @@ describe('structured logs', () => {
     expect(records().some((r) => r.reqId === 'log-check-2' && r.res?.statusCode === 401)).toBe(true);
     const secret = token.split('_')[2];
     for (const line of lines) expect(line).not.toContain(secret);
+  });
+
+  it('are one line per request, with the request, the status and the response time', async () => {
+    const { token } = await t.tenant();
+    await t.get(token, '/v1/me', { 'x-request-id': 'log-check-once' });
+    const mine = records().filter((r) => r.reqId === 'log-check-once');
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ msg: 'request completed', req: { method: 'GET', url: '/v1/me' }, res: { statusCode: 200 }, responseTime: expect.any(Number) });
+  });
+
+  it('are readable lines on a terminal, still redacted, and JSON elsewhere', () => {
+    expect(wantsPrettyLogs({ production: false }, { isTTY: true })).toBe(true);
+    expect(wantsPrettyLogs({ production: false }, { isTTY: false })).toBe(false);
+    expect(wantsPrettyLogs({ production: true }, { isTTY: true })).toBe(false);
+    const shown: string[] = [];
+    const screen = new Writable({
+      write(chunk, _encoding, done) {
+        shown.push(String(chunk));
+        done();
+      },
+    });
+    const pretty = createLogger({ logLevel: 'info' }, screen, { pretty: true });
+    const req = { method: 'GET', url: '/v1/me', headers: { authorization: 'Bearer qk_live_leak' } };
+    pretty.info({ req, res: { statusCode: 200 }, responseTime: 3.5 }, 'request completed');
+    pretty.flush();
+    const text = shown.join('');
+    expect(text).toMatch(/INFO.*GET \/v1\/me 200 3\.5 ms request completed\n$/);
+    expect(() => JSON.parse(text)).toThrow();
+    expect(text).not.toContain('leak');
   });
 
   it('never contain an invite token of a personal link', async () => {

@@ -90,9 +90,11 @@ describe('quorum CLI', { timeout: 180_000 }, () => {
     const fresh = mkdtempSync(join(tmpdir(), 'quorum-cli-nodb-'));
     const embedded = await quorum(['--json', 'company', 'list'], { DATABASE_URL: '', QUORUM_DATA_DIR: fresh });
     expect(embedded.code).toBe(1);
-    expect(JSON.parse(embedded.stdout).error.code).toBe('NO_DATABASE');
-    expect(embedded.stderr).toContain(`QUORUM_DATA_DIR=${fresh}`);
-    expect(embedded.stderr).toContain('DATABASE_URL');
+    const { error } = JSON.parse(embedded.stdout);
+    expect(error.code).toBe('NO_DATABASE');
+    expect(error.message).toContain(`QUORUM_DATA_DIR=${fresh}`);
+    expect(error.message).toContain('DATABASE_URL');
+    expect(embedded.stderr).toBe(''); // --json: the error object only
     expect(existsSync(join(fresh, 'pg'))).toBe(false);
 
     // A server without Quorum's tables (the admin database) is not silently migrated either.
@@ -109,7 +111,8 @@ describe('quorum CLI', { timeout: 180_000 }, () => {
     await quorum(['company', 'create', '--name', 'Scoped', '--slug', 'scoped']);
     const badScope = await quorum(['--json', 'key', 'create', '--company', 'scoped', '--name', 'x', '--scopes', 'surveys:write']);
     expect(badScope.code).toBe(1);
-    expect(badScope.stderr).toContain('scopes[0]');
+    expect(badScope.stderr).toBe('');
+    expect(JSON.parse(badScope.stdout).error.message).toContain('scopes[0]');
     expect(JSON.parse(badScope.stdout).error.details.fields[0]).toMatchObject({ path: 'scopes[0]', code: 'invalid_value' });
 
     const duplicate = await quorum(['company', 'create', '--name', 'Again', '--slug', 'scoped']);

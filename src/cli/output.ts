@@ -46,11 +46,11 @@ export function describeError(err: unknown): DescribedError {
   return { code: 'INTERNAL_ERROR', message: err instanceof Error ? err.message : String(err), details: null };
 }
 
-/** One line on stderr for people; with --json also the error object on stdout, so scripts parse one shape. */
+/** One line on stderr for people; with --json only the error object, on stdout, so scripts parse one shape. */
 export function printError(err: unknown, options: OutputOptions): void {
   const { code, message, details } = describeError(err);
   if (options.json) process.stdout.write(`${JSON.stringify({ error: { code, message, details: details ?? null } })}\n`);
-  process.stderr.write(`error: ${message}\n`);
+  else process.stderr.write(`error: ${message}\n`);
 }
 
 /** Renders rows as an aligned text table. */

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config.js';
 import type { Context } from '../context.js';
 import type pg from 'pg';
+import type { FormRecord } from '../features/forms/find-form.js';
 import { CliError, printError, printResult, type OutputOptions } from './output.js';
 
 // Start-up cost: the context, the database code and every service load inside the action that needs them
@@ -63,6 +64,14 @@ export async function companyIdForSlug(rt: CliRuntime, slug: string): Promise<st
   const company = await findCompanyBySlug(rt.ctx.db, rt.ctx, { slug });
   if (!company) throw new CliError(`no company with slug "${slug}" (see: quorum company list)`, 'NOT_FOUND');
   return company.id;
+}
+
+/** A company's form by id or slug; an unknown one is NOT_FOUND, as an unknown company is. */
+export async function formOfCompany(rt: CliRuntime, input: { companyId: string; companySlug: string; idOrSlug: string }): Promise<FormRecord> {
+  const { findFormByIdOrSlug } = await import('../features/forms/find-form.js');
+  const form = await findFormByIdOrSlug(rt.ctx.db, rt.ctx, { companyId: input.companyId, idOrSlug: input.idOrSlug });
+  if (!form) throw new CliError(`no form "${input.idOrSlug}" in company ${input.companySlug} (see: quorum form list --company ${input.companySlug})`, 'NOT_FOUND');
+  return form;
 }
 
 /** The --json flag of the root program, wherever the command sits. */

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { pino, type Logger, type LoggerOptions, type DestinationStream } from 'pino';
 import type { Config } from '../config.js';
 import { serializeRequest } from './log-redaction.js';
@@ -16,6 +17,26 @@ export function loggerOptions(config: Pick<Config, 'logLevel'>): LoggerOptions {
   };
 }
 
-export function createLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {
-  return destination ? pino(loggerOptions(config), destination) : pino(loggerOptions(config));
+/** A person at a terminal reads lines; pipes, files, collectors and production get JSON lines. */
+export function wantsPrettyLogs(config: Pick<Config, 'production'>, stdout: { isTTY?: boolean } = process.stdout): boolean {
+  return Boolean(stdout.isTTY) && !config.production;
+}
+
+/** pino-pretty is loaded only here, so JSON logging (production, tests) never pays for it. */
+function prettyStream(destination: DestinationStream | undefined): DestinationStream {
+  const pretty = createRequire(import.meta.url)('pino-pretty') as (options: Record<string, unknown>) => DestinationStream;
+  return pretty({
+    destination: destination ?? 1,
+    colorize: !destination,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,req,res,responseTime',
+    singleLine: true,
+    // A request reads as "GET /v1/me 200 3.2 ms request completed (reqId)" on one line.
+    messageFormat: '{if req.method}{req.method} {req.url} {res.statusCode} {responseTime} ms {end}{msg}',
+  });
+}
+
+export function createLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream, options: { pretty?: boolean } = {}): Logger {
+  const stream = options.pretty ? prettyStream(destination) : destination;
+  return stream ? pino(loggerOptions(config), stream) : pino(loggerOptions(config));
 }

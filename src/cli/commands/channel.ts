@@ -7,6 +7,7 @@ export function registerChannelCommands(program: Command): void {
   const whatsapp = program.command('channel').description("a company's messaging channels").command('whatsapp').description('the WhatsApp channel');
   whatsapp
     .command('set')
+    .description('set up the WhatsApp channel (Cloud API or a gateway); the token is sealed at rest')
     .requiredOption('--company <slug>', 'company slug')
     .requiredOption('--provider <provider>', WHATSAPP_PROVIDERS.join(' | '))
     .requiredOption('--token <token>', 'cloud-api: the access token; gateway: the bearer token (sealed at rest)')
@@ -31,6 +32,7 @@ export function registerChannelCommands(program: Command): void {
     );
   whatsapp
     .command('show')
+    .description('show the WhatsApp channel (never its token)')
     .requiredOption('--company <slug>', 'company slug')
     .action(
       runCommand(async (rt, { opts }) => {
@@ -42,6 +44,7 @@ export function registerChannelCommands(program: Command): void {
     );
   whatsapp
     .command('remove')
+    .description('remove the WhatsApp channel')
     .requiredOption('--company <slug>', 'company slug')
     .action(
       runCommand(async (rt, { opts }) => {

@@ -20,7 +20,9 @@ export function registerDatabaseCommands(program: Command): void {
     .action(
       runCommand(
         async (rt) => {
-          const announced = await (await import('../../features/demo/announce-demo.js')).announceDemo(rt.ctx);
+          const announced = await (await import('../../features/demo/announce-demo.js')).announceDemo(rt.ctx, {
+            onProgress: (line) => process.stderr.write(`${line}\n`),
+          });
           banner = announced.banner;
           return { ...announced.demo, links: announced.links };
         },

@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import type { DevMail } from '../../features/messaging/dev-mailbox.js';
-import { CliError } from '../output.js';
+import { CliError, table } from '../output.js';
 import { runCommand } from '../runtime.js';
 
 export function registerMailCommands(program: Command): void {
   const group = program.command('mail').description('the development mailbox (e-mail kept in the database when SMTP_URL is unset)');
   group
     .command('list')
+    .description('the newest messages: id, date, recipient, subject')
     .option('--limit <n>', 'newest n messages', '20')
     .action(
       runCommand(
@@ -14,7 +15,7 @@ export function registerMailCommands(program: Command): void {
           const { listDevMail } = await import('../../features/messaging/dev-mailbox.js');
           return listDevMail(rt.ctx.db, rt.ctx, { limit: Math.min(Math.max(Number.parseInt(opts.limit, 10) || 20, 1), 500) });
         },
-        (rows: DevMail[]) => (rows.length === 0 ? 'the mailbox is empty' : rows.map((m) => `${m.id}\t${m.createdAt}\t${m.to}\t${m.subject}`).join('\n')),
+        (rows: DevMail[]) => (rows.length === 0 ? 'the mailbox is empty' : table(rows, ['id', 'createdAt', 'to', 'subject'])),
       ),
     );
   group
@@ -24,7 +25,7 @@ export function registerMailCommands(program: Command): void {
       runCommand(async (rt, { args }) => {
         const { findDevMail } = await import('../../features/messaging/dev-mailbox.js');
         const mail = await findDevMail(rt.ctx.db, rt.ctx, { id: args[0] });
-        if (!mail) throw new CliError(`no message ${args[0]}`);
+        if (!mail) throw new CliError(`no message ${args[0]} (see: quorum mail list)`, 'NOT_FOUND');
         return mail;
       }, (m: DevMail) => [`From: ${m.from}`, `To: ${m.to}`, `Subject: ${m.subject}`, `Date: ${m.createdAt}`, ...Object.entries(m.headers).map(([k, v]) => `${k}: ${v}`), '', m.text].join('\n')),
     );

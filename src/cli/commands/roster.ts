@@ -4,15 +4,13 @@ import type { ImportMode, ImportOutcome, ImportRosterInput, RosterCounts } from 
 import { readJsonFile } from '../input.js';
 import { CliError } from '../output.js';
 import { companyIdForSlug, runCommand, type CliRuntime, type CommandInput } from '../runtime.js';
+import { IMPORT_EXIT, importExitCode } from '../import-exit.js';
 
 const MODES: readonly ImportMode[] = ['upsert', 'sync'];
 const LISTS = ['people', 'classGroups', 'classes', 'enrollments'] as const;
 
-/**
- * Exit codes of `roster import`, so a scheduled import cannot fail quietly. A failure (unreadable
- * input, a refused sync) is 1 as for every command; these say how much of a printed result held.
- */
-export const ROSTER_EXIT = { ok: 0, someRefused: 2, allRefused: 3 } as const;
+/** Exit codes of `roster import`: those of every import command. */
+export const ROSTER_EXIT = IMPORT_EXIT;
 
 type RosterInput = Omit<ImportRosterInput, 'mode'>;
 /** The import's answer (its diff too on a dry run), with what the CLI adds: unrecognised files and row counts. */
@@ -93,8 +91,7 @@ function describeChanges(changes: ImportOutcome['changes']): string[] {
 
 /** 0 when every row was accepted; else ROSTER_EXIT.someRefused, or allRefused when no row was. */
 export function rosterExitCode(output: RosterOutput): number {
-  if (output.refusedRows === 0) return ROSTER_EXIT.ok;
-  return output.refusedRows === output.readRows ? ROSTER_EXIT.allRefused : ROSTER_EXIT.someRefused;
+  return importExitCode(output.refusedRows, output.readRows);
 }
 
 export function describeRosterImport(output: RosterOutput): string {

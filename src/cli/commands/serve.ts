@@ -37,10 +37,15 @@ function closeOnSignals(stop: Stop): void {
 
 async function startTiers(config: Config, tiers: Tiers, closers: Closer[], stop: Stop): Promise<void> {
   // Loaded here, not at registration: other commands and --help must not pay for the server.
-  const [{ createContext }, { migrate }] = await Promise.all([import('../../context.js'), import('../../db/migrate.js')]);
+  const [{ createContext }, { migrate }, { createLogger, wantsPrettyLogs }] = await Promise.all([
+    import('../../context.js'),
+    import('../../db/migrate.js'),
+    import('../../lib/logger.js'),
+  ]);
   const ctx = await createContext(config, {
     poolSize: 20,
     log,
+    logger: createLogger(config, undefined, { pretty: wantsPrettyLogs(config) }),
     // Answering with a dead database helps no one: exit non-zero so the supervisor restarts us (and it).
     connect: { onUnexpectedExit: (reason) => void stop(`${reason}`, 1) },
   });
@@ -55,15 +60,20 @@ async function startTiers(config: Config, tiers: Tiers, closers: Closer[], stop:
     });
     closers.push(() => worker.stop());
   }
+  // The server listens only once migrated; /readyz then still answers 503 until the demo and its key exist.
+  const { Readiness } = await import('../../features/health/readiness.js');
+  const readiness = new Readiness();
+  const demoDone = tiers.demo ? readiness.hold('preparing the demo data') : () => undefined;
   if (tiers.api) {
     const { buildApp } = await import('../../app/build-app.js');
-    const app = await buildApp(ctx);
+    const app = await buildApp(ctx, { readiness });
     closers.push(() => app.close());
     await app.listen({ port: config.port, host: config.host });
   }
   if (tiers.demo) {
     const { announceDemo } = await import('../../features/demo/announce-demo.js');
-    log((await announceDemo(ctx)).banner);
+    log((await announceDemo(ctx, { onProgress: log })).banner);
+    demoDone();
   }
 }
 

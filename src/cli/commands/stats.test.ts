@@ -48,7 +48,10 @@ describe('quorum stats', () => {
     await expect(statsCommand(rt, { args: [], opts: { company: 'no-such-company', form: 'x' } }).catch((e) => describeError(e).message)).resolves.toBe(
       'no company with slug "no-such-company" (see: quorum company list)',
     );
-    await expect(statsCommand(rt, { args: [], opts: { company: company.slug, form: 'nope' } }).catch((e) => describeError(e).message)).resolves.toMatch(/no form "nope"/);
+    await expect(statsCommand(rt, { args: [], opts: { company: company.slug, form: 'nope' } }).catch((e) => describeError(e))).resolves.toMatchObject({
+      code: 'NOT_FOUND', // as an unknown company is
+      message: expect.stringMatching(/no form "nope"/),
+    });
   });
 });
 

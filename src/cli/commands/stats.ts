@@ -1,8 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { StatisticsFigures } from '../../features/statistics/shape-figures.js';
 import type { GroupBy } from '../../features/statistics/statistics-request.js';
-import { CliError } from '../output.js';
-import { companyIdForSlug, runCommand, type CliRuntime, type CommandInput } from '../runtime.js';
+import { companyIdForSlug, formOfCompany, runCommand, type CliRuntime, type CommandInput } from '../runtime.js';
 import { dayArgument } from '../input.js';
 
 const BAR_WIDTH = 24;
@@ -22,14 +21,12 @@ function parseGroupBy(value: string): GroupBy {
 
 /** The statistics of the cut, or its report per group with --group-by; the API's shapes. */
 export async function statsCommand(rt: CliRuntime, { opts }: CommandInput) {
-  const [{ findFormByIdOrSlug }, { getReport }, { getStatistics }] = await Promise.all([
-    import('../../features/forms/find-form.js'),
+  const [{ getReport }, { getStatistics }] = await Promise.all([
     import('../../features/statistics/get-report.js'),
     import('../../features/statistics/get-statistics.js'),
   ]);
   const companyId = await companyIdForSlug(rt, opts.company);
-  const form = await findFormByIdOrSlug(rt.ctx.db, rt.ctx, { companyId, idOrSlug: opts.form });
-  if (!form) throw new CliError(`no form "${opts.form}" in company ${opts.company}`);
+  const form = await formOfCompany(rt, { companyId, companySlug: opts.company, idOrSlug: opts.form });
   const query = { companyId, formId: form.id, from: opts.from, to: opts.to, dims: opts.dim ?? {} };
   const deps = { scanCeiling: rt.ctx.config.statisticsScanCeiling };
   if (opts.groupBy) return { form: form.slug, statistics: null, report: await getReport(rt.ctx.db, deps, { ...query, groupBy: opts.groupBy }) };

@@ -18,6 +18,7 @@ export function registerSuppressionCommands(program: Command): void {
   const group = program.command('suppression').description("a company's suppression list (never sent to: bounced, complained, unsubscribed, manual)");
   group
     .command('add')
+    .description('suppress an e-mail address or phone number: no message is sent to it')
     .requiredOption('--company <slug>', 'company slug')
     .option('--email <email>', 'e-mail address')
     .option('--phone <phone>', "phone (E.164, or national in the company's default country)")
@@ -34,6 +35,7 @@ export function registerSuppressionCommands(program: Command): void {
     );
   group
     .command('list')
+    .description('list suppressed addresses with their reason')
     .requiredOption('--company <slug>', 'company slug')
     .action(
       runCommand(
@@ -46,6 +48,7 @@ export function registerSuppressionCommands(program: Command): void {
     );
   group
     .command('remove')
+    .description('take an address off the suppression list')
     .requiredOption('--company <slug>', 'company slug')
     .option('--email <email>', 'e-mail address')
     .option('--phone <phone>', 'phone')

@@ -95,7 +95,8 @@ describe('quorum webhook (process)', () => {
 
     const bad = await quorum(['--json', 'webhook', 'create', '--company', slug, '--url', 'not a url']);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('url: The URL is not a valid absolute URL.');
+    expect(bad.stderr).toBe(''); // --json: the error object only
+    expect(JSON.parse(bad.stdout).error.message).toContain('url: The URL is not a valid absolute URL.');
     expect(JSON.parse(bad.stdout).error.details.fields[0]).toMatchObject({ path: 'url', code: 'invalid_format' });
   });
 });

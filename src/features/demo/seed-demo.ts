@@ -11,6 +11,7 @@ import { seedDemoInvites } from '../invites/seed-demo-invites.js';
 import type { DemoLinks } from '../respondent/pages/demo-links.js';
 import { seedDemoGoals } from '../goals/seed-demo-goals.js';
 import { seedDemoTreatments } from '../treatments/seed-demo-treatments.js';
+import { countDemoData, describeDemoProgress } from './describe-demo-progress.js';
 
 export const DEMO_SLUG = 'demo';
 
@@ -28,16 +29,28 @@ export const demoSeeders: DemoSeeder[] = [seedFormsAndEntities, seedDemoResponse
 
 export type DemoResult = { created: true; company: DemoCompany; token: string } | { created: false; company: DemoCompany };
 
-/** Creates the demo company, an all-scopes key and every feature's demo data, once. */
-export async function ensureDemo(ctx: WorkerContext): Promise<DemoResult> {
+/**
+ * Creates the demo company, an all-scopes key and every feature's demo data, once. Seeding takes
+ * tens of seconds: `onProgress` hears a line before it starts and one per seeder with what it made.
+ */
+export async function ensureDemo(ctx: WorkerContext, options: { onProgress?: (line: string) => void } = {}): Promise<DemoResult> {
   const existing = await findCompanyBySlug(ctx.db, ctx, { slug: DEMO_SLUG });
   if (existing) return { created: false, company: { id: existing.id, name: existing.name, slug: existing.slug } };
   // A Brazilian school: treatment deadlines skip Brazil's public holidays (off by default for other companies).
   const row = await createCompany(ctx.db, ctx, { name: 'Demo School', slug: DEMO_SLUG, settings: { holidayCountry: 'BR' } });
   const company = { id: row.id, name: row.name, slug: row.slug };
   const { token } = await createKey(ctx.db, ctx, { companyId: company.id, name: 'demo (all scopes)', scopes: [...SCOPES], rateLimitPerMin: 600 });
+  const { onProgress = () => undefined } = options;
+  onProgress(`demo: creating company "${DEMO_SLUG}" and its data (first start only; about a minute)...`);
   try {
-    for (const seed of demoSeeders) await seed(ctx, company);
+    let counts = await countDemoData(ctx.db, ctx, { companyId: company.id });
+    for (const seed of demoSeeders) {
+      await seed(ctx, company);
+      const after = await countDemoData(ctx.db, ctx, { companyId: company.id });
+      const made = describeDemoProgress(counts, after);
+      if (made) onProgress(`demo: ${made}`);
+      counts = after;
+    }
   } catch (err) {
     // A half-seeded demo would be reused as if complete on the next start: remove it so a retry starts clean.
     await ctx.db.delete(companies).where(eq(companies.id, company.id));

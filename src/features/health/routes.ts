@@ -6,6 +6,7 @@ import type { Registry } from 'prom-client';
 import { ErrorEnvelope, successEnvelope } from '../../app/envelope.js';
 import { ApiError } from '../../lib/errors.js';
 import { isLoopbackClient } from '../../lib/loopback-client.js';
+import type { Readiness } from './readiness.js';
 
 const Status = successEnvelope(Type.Object({ status: Type.String() }));
 
@@ -21,18 +22,23 @@ function metricsAllowed(request: FastifyRequest, token: string | null): boolean 
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** Operational endpoints: liveness, readiness (the database answers) and Prometheus metrics. */
-export async function healthRoutes(app: FastifyInstance, opts: { pool: pg.Pool; registry: Registry; metricsToken: string | null }) {
+const notReady = (message: string, details: Record<string, unknown> | null) => ({ success: false, error: { code: 'SERVICE_UNAVAILABLE', message, details } });
+
+/** Operational endpoints: liveness, readiness (start-up work done, the database answers) and Prometheus metrics. */
+export async function healthRoutes(app: FastifyInstance, opts: { pool: pg.Pool; registry: Registry; metricsToken: string | null; readiness?: Readiness }) {
   const hidden = { hide: true };
   // Probes arrive every few seconds: their request lines only when the service itself logs at debug.
   const logLevel = app.log.level === 'debug' || app.log.level === 'trace' ? 'debug' : 'warn';
   app.get('/healthz', { logLevel, schema: { ...hidden, response: { 200: Status } } }, async () => ({ success: true, data: { status: 'ok' } }));
   app.get('/readyz', { logLevel, schema: { ...hidden, response: { 200: Status, 503: Type.Ref(ErrorEnvelope) } } }, async (_request, reply) => {
+    // Listening is not ready: a first start answers /healthz while the demo and its key are still being made.
+    const pending = opts.readiness?.pending() ?? [];
+    if (pending.length > 0) return reply.code(503).send(notReady(`Starting: ${pending.join('; ')}.`, { pending }));
     try {
       await opts.pool.query('SELECT 1');
     } catch {
       // 503, not 500: load balancers take the instance out until the database is back.
-      return reply.code(503).send({ success: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'The database does not answer.', details: null } });
+      return reply.code(503).send(notReady('The database does not answer.', null));
     }
     return { success: true, data: { status: 'ready' } };
   });

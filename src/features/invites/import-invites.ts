@@ -31,6 +31,8 @@ export interface ImportedRow {
 
 export interface ImportSummary {
   batchId: string;
+  /** The form the invites were made on (the send call's path names it). */
+  formId: string;
   rows: number;
   created: number;
   duplicates: number;
@@ -43,6 +45,8 @@ export interface ImportSummary {
 export interface ImportProgress {
   rows: number;
   created: number;
+  /** Bytes of the source the parser has consumed: against the file's size, the share done. */
+  bytes: number;
 }
 
 type PendingInvite = PreparedInvite & { id: string; token: string; line: number };
@@ -134,7 +138,7 @@ export async function importInvites(
   if (!form || form.companyId !== companyId) throw notFound('Form');
   const now = deps.clock.now();
   const rules = await inviteRules(db, companyId, form, now);
-  const summary: ImportSummary = { batchId: deps.newId(), rows: 0, created: 0, duplicates: 0, invalid: 0, duplicateRows: [], invalidRows: [] };
+  const summary: ImportSummary = { batchId: deps.newId(), formId: form.id, rows: 0, created: 0, duplicates: 0, invalid: 0, duplicateRows: [], invalidRows: [] };
   // Written with the first chunk, once the header was accepted: a refused file leaves nothing behind.
   let batchWritten = false;
   const writeBatch = async () => {
@@ -164,6 +168,7 @@ export async function importInvites(
   source.pipe(parser);
 
   let chunk: ReadRow[] = [];
+  let bytes = 0;
   const flush = async () => {
     await writeBatch();
     const valid = await prepareChunk(db, rules, chunk, reportInvalid, deps.newId);
@@ -172,12 +177,15 @@ export async function importInvites(
     summary.duplicates += duplicates.length;
     for (const { line, email, phone } of duplicates.slice(0, LISTED_ROWS_LIMIT - summary.duplicateRows.length)) summary.duplicateRows.push({ line, email, phone });
     chunk = [];
-    onProgress({ rows: summary.rows, created: summary.created });
+    onProgress({ rows: summary.rows, created: summary.created, bytes });
   };
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+    for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number; bytes: number } }>) {
       summary.rows += 1;
+      bytes = info.bytes;
       chunk.push({ ...readRecord(record), line: info.lines });
+      // Each record, not each chunk: a file of a few thousand rows would otherwise jump to 100% at once.
+      onProgress({ rows: summary.rows, created: summary.created, bytes });
       if (chunk.length >= CHUNK_ROWS) await flush();
     }
   } catch (err) {
@@ -187,6 +195,7 @@ export async function importInvites(
     summary.rows += 1;
     reportInvalid(lines, [{ path: 'row', code: 'invalid_format', message: (err as Error).message }]);
   }
+  bytes = parser.info.bytes;
   await flush();
   // Malformed records are reported as the parser meets them, ahead of the rows of their chunk.
   summary.invalidRows.sort((a, b) => a.line - b.line);

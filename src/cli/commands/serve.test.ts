@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cloneDatabase } from '../../../test/harness.js';
+
+const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+const MAIN = join(process.cwd(), 'src', 'cli', 'main.ts');
+
+let database: Awaited<ReturnType<typeof cloneDatabase>>;
+let child: ChildProcess | null = null;
+
+beforeAll(async () => {
+  database = await cloneDatabase();
+});
+afterAll(async () => {
+  if (child && child.exitCode === null) {
+    const exited = new Promise((resolve) => child!.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  await database?.drop();
+});
+
+/** A port nothing listens on now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('quorum start on a first start', () => {
+  it('prints what the demo seeding makes, and /readyz is 503 with the reason until the demo and its key exist', { timeout: 300_000 }, async () => {
+    const port = await freePort();
+    child = spawn(TSX, [MAIN, 'start'], {
+      env: { ...process.env, DATABASE_URL: database.url, QUORUM_DATA_DIR: mkdtempSync(join(tmpdir(), 'quorum-start-')), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
+    child.stdout!.resume();
+
+    // Poll /readyz from the moment the server listens until the banner with the key is printed.
+    const answers: { status: number; body: unknown }[] = [];
+    while (!stderr.includes('API key (shown once')) {
+      expect(child.exitCode, stderr).toBeNull();
+      const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null);
+      if (res) answers.push({ status: res.status, body: await res.json() });
+      await sleep(250);
+    }
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ success: true, data: { status: 'ready' } });
+
+    // Not ready while seeding; ready only at the very end (the banner and the 200 race through two pipes).
+    expect(answers.map((a) => a.status).join(',')).toMatch(/^503(,503)*(,200)*$/);
+    for (const answer of answers.filter((a) => a.status === 503)) {
+      expect(answer.body).toEqual({
+        success: false,
+        error: { code: 'SERVICE_UNAVAILABLE', message: 'Starting: preparing the demo data.', details: { pending: ['preparing the demo data'] } },
+      });
+    }
+
+    // Progress while seeding, with counts, before the banner.
+    const progress = stderr.slice(0, stderr.indexOf('API key (shown once')).split('\n').filter((line) => line.startsWith('demo: '));
+    expect(progress[0]).toMatch(/^demo: creating company "demo" and its data/);
+    expect(progress).toContain('demo: 3,000 responses (1,000/1,000/1,000)');
+    expect(progress.some((line) => /^demo: 3 forms, \d+ entities$/.test(line))).toBe(true);
+    expect(progress.some((line) => /\d+ people, 1 class group, 600 enrollments$/.test(line))).toBe(true);
+    expect(progress).toContain('demo: 6 invites');
+    expect(progress.some((line) => /^demo: \d+ responses, \d+ treatment cases$/.test(line))).toBe(true);
+    expect(progress.some((line) => /\d+ goal rules?$/.test(line))).toBe(true);
+  });
+});
