@@ -6,7 +6,7 @@ import { deliveryClaimer, type ClaimedDelivery } from './deliver-claim.js';
 import { recordAttempts } from './deliver-record.js';
 import { sendDelivery, type AttemptResult } from './deliver-send.js';
 import { DELIVERIES_CHANNEL } from './queue-deliveries.js';
-import { secretBox } from './secret-box.js';
+import { secretBox } from '../../lib/secret-box.js';
 
 export interface DeliveryLoopOptions extends Omit<OutboundLoopOptions, 'perTarget'> {
   /** Requests under way per subscription in this process: a slow endpoint only slows itself. */

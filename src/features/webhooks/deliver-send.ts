@@ -3,8 +3,8 @@ import type { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 import type { ClaimedDelivery } from './deliver-claim.js';
 import type { AttemptOutcome } from './retry-policy.js';
-import type { SecretBox } from './secret-box.js';
-import { webhookHeaders } from './signature.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import { webhookHeaders } from '../../lib/webhook-signature.js';
 import { targetRefusal } from '../outbound/target-guard.js';
 
 /** How much of a receiver's answer is read and kept; beyond it the connection is dropped. */
