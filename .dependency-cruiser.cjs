@@ -4,6 +4,12 @@
  * @type {import('dependency-cruiser').IConfiguration}
  */
 const HTTP_FILE = '(/routes\\.ts|/plugin\\.ts|/pages/.+)$';
+/**
+ * Bundled by esbuild for the browser (scripts/copy-assets.mjs): the respondent page script and the
+ * code it shares with the server. An index would load the server's code, so these import files.
+ */
+const BROWSER_SAFE =
+  '^src/features/(respondent/pages/(client/|read-answers\\.ts$)|forms/rules/|forms/definition/(types|vocabulary|tree)\\.ts$|dims/canonical\\.ts$)';
 
 module.exports = {
   forbidden: [
@@ -18,8 +24,15 @@ module.exports = {
       name: 'feature-public-face',
       comment: 'A feature uses another feature only through its index.ts.',
       severity: 'error',
-      from: { path: '^src/features/([^/]+)/' },
+      from: { path: '^src/features/([^/]+)/', pathNot: BROWSER_SAFE },
       to: { path: '^src/features/[^/]+/', pathNot: ['^src/features/$1/', '^src/features/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'browser-safe-stays-safe',
+      comment: 'Code bundled for the browser uses no other feature code than the browser-safe files.',
+      severity: 'error',
+      from: { path: BROWSER_SAFE },
+      to: { path: '^src/features/', pathNot: BROWSER_SAFE, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'no-route-to-route',

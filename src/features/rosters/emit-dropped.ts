@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/database.js';
-import { enrollmentDroppedData, type EnrollmentDroppedInput } from '../events/catalog.js';
-import { emitEvents, type EmitDeps } from '../events/emit-event.js';
+import { enrollmentDroppedData, type EnrollmentDroppedInput } from '../events/index.js';
+import { emitEvents, type EmitDeps } from '../events/index.js';
 import type { EnrollmentChange } from './apply-enrollments.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { WorkerContext } from '../../jobs/define-task.js';
-import type { LogFn, OutboundKind } from '../outbound/kind.js';
-import { startOutboundLoop, type OutboundLoop, type OutboundLoopOptions } from '../outbound/loop.js';
-import { outboundDispatcher } from '../outbound/target-guard.js';
+import type { LogFn, OutboundKind } from '../outbound/index.js';
+import { startOutboundLoop, type OutboundLoop, type OutboundLoopOptions } from '../outbound/index.js';
+import { outboundDispatcher } from '../outbound/index.js';
 import { deliveryClaimer, type ClaimedDelivery } from './deliver-claim.js';
 import { recordAttempts } from './deliver-record.js';
 import { sendDelivery, type AttemptResult } from './deliver-send.js';
