@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import type { EmitDeps } from '../events/emit-event.js';
-import { inviteOf, moveInvites } from '../invites/lifecycle/move-invites.js';
-import type { SuppressionReason } from '../suppression/reasons.js';
-import { suppress } from '../suppression/suppressions.js';
+import type { EmitDeps } from '../events/index.js';
+import { inviteOf, moveInvites } from '../invites/index.js';
+import type { SuppressionReason } from '../suppression/index.js';
+import { suppress } from '../suppression/index.js';
 
 /** delivered and failed move the invite; the others suppress the address for that reason (bounced also fails the invite). */
 export type ReceiptOutcome = 'delivered' | 'failed' | SuppressionReason;

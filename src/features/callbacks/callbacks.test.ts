@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { createSurvey } from '../../../test/responses.js';
 import { startOutboundLoop } from '../outbound/loop.js';
 import { emailKind } from '../messaging/email-kind.js';
-import { generateWebhookSecret, signPayload } from '../webhooks/signature.js';
+import { generateWebhookSecret, signPayload } from '../../lib/webhook-signature.js';
 
 const SECRET = generateWebhookSecret();
 let t: TestApp;

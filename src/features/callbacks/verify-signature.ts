@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { signPayload } from '../webhooks/signature.js';
+import { signPayload } from '../../lib/webhook-signature.js';
 
 /** How far a signed callback's timestamp may be from our clock (replay window). */
 const TOLERANCE_S = 5 * 60;

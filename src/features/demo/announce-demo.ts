@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { demoLinks, type DemoLinks } from '../respondent/pages/demo-links.js';
+import { demoLinks, type DemoLinks } from '../respondent/index.js';
 import { demoBanner, ensureDemo, type DemoResult } from './seed-demo.js';
 
 /**

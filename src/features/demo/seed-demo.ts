@@ -1,17 +1,18 @@
 import { eq } from 'drizzle-orm';
 import { companies } from '../../db/schema.js';
 import type { WorkerContext } from '../../jobs/define-task.js';
-import { createCompany, findCompanyBySlug } from '../companies/create-company.js';
-import { createKey } from '../keys/create-key.js';
-import { SCOPES } from '../keys/scopes.js';
+import { createCompany, findCompanyBySlug } from '../companies/index.js';
+import { createKey } from '../keys/index.js';
+import { SCOPES } from '../keys/index.js';
 import { seedFormsAndEntities } from './seed-forms.js';
-import { seedDemoResponses } from '../responses/seed-demo-responses.js';
-import { seedDemoRoster } from '../rosters/seed-demo-roster.js';
-import { seedDemoInvites } from '../invites/seed-demo-invites.js';
-import type { DemoLinks } from '../respondent/pages/demo-links.js';
-import { seedDemoGoals } from '../goals/seed-demo-goals.js';
-import { seedDemoTreatments } from '../treatments/seed-demo-treatments.js';
 import { countDemoData, describeDemoProgress } from './describe-demo-progress.js';
+import { seedDemoResponses } from '../responses/index.js';
+import { seedDemoRoster } from '../rosters/index.js';
+import { seedDemoInvites } from '../invites/index.js';
+import { seedDemoMail } from '../messaging/index.js';
+import type { DemoLinks } from '../respondent/index.js';
+import { seedDemoGoals } from '../goals/index.js';
+import { seedDemoTreatments } from '../treatments/index.js';
 
 export const DEMO_SLUG = 'demo';
 
@@ -25,7 +26,7 @@ export interface DemoCompany {
 export type DemoSeeder = (ctx: WorkerContext, company: DemoCompany) => Promise<void>;
 
 /** Features add their seeders here so a newcomer sees every capability on the first start. */
-export const demoSeeders: DemoSeeder[] = [seedFormsAndEntities, seedDemoResponses, seedDemoRoster, seedDemoInvites, seedDemoTreatments, seedDemoGoals];
+export const demoSeeders: DemoSeeder[] = [seedFormsAndEntities, seedDemoResponses, seedDemoRoster, seedDemoInvites, seedDemoMail, seedDemoTreatments, seedDemoGoals];
 
 export type DemoResult = { created: true; company: DemoCompany; token: string } | { created: false; company: DemoCompany };
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { importEntityFile } from '../entities/import-entities.js';
-import { importForm } from '../forms/import-form.js';
+import { importEntityFile } from '../entities/index.js';
+import { importForm } from '../forms/index.js';
 import type { DemoSeeder } from './seed-demo.js';
 
 /** Demo definitions ship in dist beside this file (scripts/copy-assets.mjs copies data/). */

@@ -1,9 +1,9 @@
 import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import type { FieldError } from '../../lib/errors.js';
-import { resolveEntityRefs, type EntityRef, type ResolvedEntities } from '../entities/resolve-entity.js';
-import type { EntityKind } from '../entities/parse-entities.js';
-import type { DimKind } from '../forms/definition/index.js';
+import { resolveEntityRefs, type EntityRef, type ResolvedEntities } from '../entities/index.js';
+import type { EntityKind } from '../entities/index.js';
+import type { DimKind } from '../forms/index.js';
 import { canonicalScalarDim, decimalText, type ScalarDimKind } from './canonical.js';
 
 /** A dim as a form declares it (ResolvedDim fits). */

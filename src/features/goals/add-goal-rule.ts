@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { notFound, validationError } from '../../lib/errors.js';
 import type { IdGenerator } from '../../lib/ids.js';
-import { findFormByIdOrSlug } from '../forms/find-form.js';
+import { findFormByIdOrSlug } from '../forms/index.js';
 import { findGoalRules, type GoalRule } from './goal-rule.js';
 import { formAlertRules } from './table.js';
 

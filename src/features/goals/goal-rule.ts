@@ -1,6 +1,6 @@
 import { and, asc, eq, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
-import { forms } from '../forms/table.js';
+import { forms } from '../forms/index.js';
 import { formAlertRules as r } from './table.js';
 
 /** An alert rule as operators see it, with the form it watches and its last crossing. */

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import { notFound } from '../../lib/errors.js';
-import { findFormByIdOrSlug } from '../forms/find-form.js';
+import { findFormByIdOrSlug } from '../forms/index.js';
 import { findGoalRules, type GoalRule } from './goal-rule.js';
 import { formAlertRules } from './table.js';
 

@@ -1,8 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { emitEvents } from '../events/emit-event.js';
-import { goalReachedData } from '../events/families/form.js';
-import { forms } from '../forms/table.js';
-import type { ResponseConsumer } from '../responses/response-consumer.js';
+import { emitEvents } from '../events/index.js';
+import { goalReachedData } from '../events/index.js';
+import { forms } from '../forms/index.js';
+import type { ResponseConsumer } from '../responses/index.js';
 
 /**
  * Decides, in the response's transaction, which armed rules of the form this response crossed.

@@ -1,5 +1,5 @@
-import type { DemoSeeder } from '../demo/seed-demo.js';
-import { findFormBySlug } from '../forms/find-form.js';
+import type { DemoSeeder } from '../demo/index.js';
+import { findFormBySlug } from '../forms/index.js';
 import { addGoalRule } from './add-goal-rule.js';
 
 /** The demo's public forms, each watched by a rule one response away from its goal. */

@@ -1,6 +1,6 @@
 import type { Tx } from '../../db/database.js';
-import { inviteEventData, type FailReason, type InviteEventType } from '../events/catalog.js';
-import { buildEvent, storeEvents, type EmitDeps } from '../events/emit-event.js';
+import { inviteEventData, type FailReason, type InviteEventType } from '../events/index.js';
+import { buildEvent, storeEvents, type EmitDeps } from '../events/index.js';
 import type { InviteRow } from './invite-view.js';
 
 /** An invite row with its form's name, as the invite.* events carry it. */

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { inBatches } from '../../jobs/define-sweep.js';
-import type { EmitDeps } from '../events/emit-event.js';
+import type { EmitDeps } from '../events/index.js';
 import { moveInvites, notFinal } from './lifecycle/move-invites.js';
 
 const BATCH = 500;

@@ -7,9 +7,9 @@ import type { Clock } from '../../lib/clock.js';
 import { notFound, validationError, type FieldError } from '../../lib/errors.js';
 import { parseInstant } from '../../lib/date-time.js';
 import type { IdGenerator } from '../../lib/ids.js';
-import type { FormRecord } from '../forms/find-form.js';
+import type { FormRecord } from '../forms/index.js';
 import { inviteRules, newInviteToken } from './create-invite.js';
-import { resolveEntityRefs } from '../entities/resolve-entity.js';
+import { resolveEntityRefs } from '../entities/index.js';
 import { inviteEntityRefs, prepareInviteResolved, type InviteRules, type PreparedInvite } from './prepare-invite.js';
 import { CreateInviteBody, DIM_VALUE_MAX_LENGTH, type CreateInviteInput } from './schemas.js';
 

@@ -3,8 +3,8 @@ import { noDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import type { FieldError } from '../../lib/errors.js';
 import { parseInstant } from '../../lib/date-time.js';
-import { canonicalDimsResolved, dimEntityRefs, type DeclaredDim } from '../dims/canonical-dims.js';
-import { resolveEntityRefs, type EntityRef, type ResolvedEntities } from '../entities/resolve-entity.js';
+import { canonicalDimsResolved, dimEntityRefs, type DeclaredDim } from '../dims/index.js';
+import { resolveEntityRefs, type EntityRef, type ResolvedEntities } from '../entities/index.js';
 import { normaliseContact } from './normalise-contact.js';
 import type { CreateInviteInput } from './schemas.js';
 

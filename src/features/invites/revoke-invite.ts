@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import type { EmitDeps } from '../events/emit-event.js';
+import type { EmitDeps } from '../events/index.js';
 import { ApiError, notFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { INVITE_COLUMNS_NEWEST_SEND, type InviteRow } from './invite-view.js';
 import { inviteOf, moveInvites } from './lifecycle/move-invites.js';
-import { deleteDraft } from '../respondent/delete-draft.js';
+import { deleteDraft } from '../respondent/index.js';
 
 /**
  * Revokes an invite: the link dies at once, its pending and scheduled messages are cancelled

@@ -1,10 +1,7 @@
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
-import type { WorkerContext } from '../../jobs/define-task.js';
-import type { DemoSeeder } from '../demo/seed-demo.js';
-import { findFormBySlug } from '../forms/find-form.js';
-import { devMailbox } from '../messaging/dev-mailbox.js';
-import { emailKind } from '../messaging/email-kind.js';
+import type { DemoSeeder } from '../demo/index.js';
+import { findFormBySlug } from '../forms/index.js';
 import { importInvites } from './import-invites.js';
 import { revokeInvite } from './revoke-invite.js';
 import { sendInvites } from './send-invites.js';
@@ -21,22 +18,10 @@ const CONTACTS = [
   'Felipe Ribeiro,felipe.ribeiro@demo.school,,S-1006',
 ].join('\n');
 
-/** Delivers the due e-mail messages once through the e-mail kind of the outbound loop, into the development mailbox. */
-async function deliverDueEmail(ctx: WorkerContext): Promise<void> {
-  const kind = emailKind(ctx, devMailbox(ctx.db, ctx));
-  try {
-    const items = await kind.claim(ctx, { now: ctx.clock.now(), limit: 100, perTarget: 100, held: new Map(), leaseMs: 60_000, sweep: true });
-    const results = await Promise.all(items.map(async (item) => ({ item, result: await kind.send(item, ctx.clock.now()) })));
-    await kind.record(ctx, results);
-  } finally {
-    await kind.close?.();
-  }
-}
-
 /**
- * The demo's invites, one import batch on the library form in several states: two sent into the
- * development mailbox (readable at /dev/mail), one scheduled for tomorrow, one revoked, the rest
- * created and ready for a first send.
+ * The demo's invites, one import batch on the library form in several states: two sent (the
+ * messaging seeder, next, delivers them into the development mailbox), one scheduled for tomorrow,
+ * one revoked, the rest created and ready for a first send.
  */
 export const seedDemoInvites: DemoSeeder = async (ctx, company) => {
   const form = await findFormBySlug(ctx.db, ctx, { companyId: company.id, slug: DEMO_INVITE_FORM });
@@ -47,7 +32,6 @@ export const seedDemoInvites: DemoSeeder = async (ctx, company) => {
     sendInvites(ctx.db, ctx, { companyId: company.id, formId: form!.id, channel: 'email', inviteIds: ids, scheduleAt: scheduleAt?.toISOString() });
 
   await send([id['S-1001'], id['S-1002']]);
-  await deliverDueEmail(ctx);
   await send([id['S-1003']], new Date(ctx.clock.now().getTime() + 24 * 3600_000));
   await revokeInvite(ctx.db, ctx, { companyId: company.id, inviteId: id['S-1004'] });
 };

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { WorkerContext } from '../../jobs/define-task.js';
-import { ASYNC_COMMIT } from '../outbound/async-commit.js';
-import type { ClaimRequest, OutboundItem } from '../outbound/kind.js';
-import type { InviteStatus } from '../invites/schemas.js';
+import { ASYNC_COMMIT } from '../outbound/index.js';
+import type { ClaimRequest, OutboundItem } from '../outbound/index.js';
+import type { InviteStatus } from '../invites/index.js';
 import type { WhatsappChannel, WhatsappProvider, WhatsappSettings } from './channel-settings.js';
 import { emailTemplate, type EmailTemplate } from './email-template.js';
 

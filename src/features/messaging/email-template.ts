@@ -1,4 +1,4 @@
-import type { FormRecord } from '../forms/find-form.js';
+import type { FormRecord } from '../forms/index.js';
 
 export interface EmailTemplate {
   subject: string;

@@ -1,5 +1,5 @@
-import { inviteUrl } from '../invites/invite-view.js';
-import type { OutboundKind } from '../outbound/kind.js';
+import { inviteUrl } from '../invites/index.js';
+import type { OutboundKind } from '../outbound/index.js';
 import { claimMessages, type ClaimedMessage, type MessageChannel } from './claim-messages.js';
 import { recordMessages, type MessageResult } from './record-messages.js';
 import type { MessageVariables } from './render-email.js';

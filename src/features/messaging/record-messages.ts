@@ -1,11 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/database.js';
 import type { WorkerContext } from '../../jobs/define-task.js';
-import type { InviteWithForm } from '../invites/emit-invite-event.js';
-import { emitInviteMoves, moveInvites, moveInvitesSql } from '../invites/lifecycle/move-invites.js';
-import { quotaSettlement, settleQuota } from '../invites/quota.js';
-import { ASYNC_COMMIT } from '../outbound/async-commit.js';
-import { retryDelay, type RetrySchedule } from '../outbound/retry-schedule.js';
+import type { InviteWithForm } from '../invites/index.js';
+import { emitInviteMoves, moveInvites, moveInvitesSql } from '../invites/index.js';
+import { quotaSettlement, settleQuota } from '../invites/index.js';
+import { ASYNC_COMMIT } from '../outbound/index.js';
+import { retryDelay, type RetrySchedule } from '../outbound/index.js';
 import type { ClaimedMessage } from './claim-messages.js';
 
 /** What one attempt came to. */

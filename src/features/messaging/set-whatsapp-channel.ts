@@ -4,8 +4,8 @@ import type { DbOrTx } from '../../db/database.js';
 import type { Config } from '../../config.js';
 import type { Clock } from '../../lib/clock.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
-import { targetUrlErrors } from '../outbound/check-target-url.js';
-import { secretBox } from '../webhooks/secret-box.js';
+import { targetUrlErrors } from '../outbound/index.js';
+import { secretBox } from '../../lib/secret-box.js';
 import type { WhatsappProvider, WhatsappSettings } from './channel-settings.js';
 
 export interface WhatsappChannelInput {

@@ -1,8 +1,8 @@
 import { request } from 'undici';
 import type { WorkerContext } from '../../jobs/define-task.js';
-import type { OutboundKind } from '../outbound/kind.js';
-import { outboundDispatcher, targetRefusal } from '../outbound/target-guard.js';
-import { secretBox } from '../webhooks/secret-box.js';
+import type { OutboundKind } from '../outbound/index.js';
+import { outboundDispatcher, targetRefusal } from '../outbound/index.js';
+import { secretBox } from '../../lib/secret-box.js';
 import { DEFAULT_GATEWAY_TEXT, type WhatsappChannel } from './channel-settings.js';
 import type { ClaimedMessage } from './claim-messages.js';
 import { messageKind, messageVariables } from './message-kind.js';

@@ -1,8 +1,8 @@
 import { ApiError, validationError, type FieldError } from '../../lib/errors.js';
 import { fieldError, childPath } from '../../lib/field-errors.js';
-import type { Answers, ResolvedForm } from '../forms/definition/index.js';
-import { questionsOf } from '../forms/definition/tree.js';
-import { dropHidden, validateAnswers } from '../forms/rules/index.js';
+import type { Answers, ResolvedForm } from '../forms/index.js';
+import { questionsOf } from '../forms/index.js';
+import { dropHidden, validateAnswers } from '../forms/index.js';
 
 /**
  * Serialised size bound of a response's answers: they travel whole in response.created, whose

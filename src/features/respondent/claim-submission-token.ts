@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../../db/database.js';
 import { publicLinkSubmissions } from '../../db/schema.js';
-import type { FormRecord } from '../forms/find-form.js';
+import type { FormRecord } from '../forms/index.js';
 import type { SubmissionToken } from './submission-token.js';
 
 /**

@@ -4,9 +4,9 @@ import { respondentUploads } from '../../db/schema.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
 import { childPath, fieldError } from '../../lib/field-errors.js';
 import { isUuid } from '../../lib/ids.js';
-import type { Answers } from '../forms/definition/index.js';
-import { questionsOf } from '../forms/definition/tree.js';
-import type { FormRecord } from '../forms/find-form.js';
+import type { Answers } from '../forms/index.js';
+import { questionsOf } from '../forms/index.js';
+import type { FormRecord } from '../forms/index.js';
 
 interface FileAnswer {
   fileId: string;

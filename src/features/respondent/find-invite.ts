@@ -2,9 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { companies, forms, invites } from '../../db/schema.js';
 import { ApiError, notFound } from '../../lib/errors.js';
-import { companySettings, type Locale } from '../companies/company-settings.js';
-import type { FormRecord } from '../forms/find-form.js';
-import { effectiveStatus, type InviteRow } from '../invites/invite-view.js';
+import { companySettings, type Locale } from '../companies/index.js';
+import type { FormRecord } from '../forms/index.js';
+import { effectiveStatus, type InviteRow } from '../invites/index.js';
 
 export type InviteRecord = typeof invites.$inferSelect;
 

@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/database.js';
 import { invites } from '../../db/schema.js';
-import type { EmitDeps } from '../events/emit-event.js';
-import { moveInvites } from '../invites/lifecycle/move-invites.js';
+import type { EmitDeps } from '../events/index.js';
+import { moveInvites } from '../invites/index.js';
 import type { InviteRecord } from './find-invite.js';
 
 export type RespondentStage = 'opened' | 'started' | 'responded';

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { companies, forms } from '../../db/schema.js';
 import { ApiError, notFound } from '../../lib/errors.js';
-import type { FormRecord } from '../forms/find-form.js';
+import type { FormRecord } from '../forms/index.js';
 import { formClosed, respondentCompany, type RespondentCompany } from './find-invite.js';
 import { publicForm, type PublicForm } from './public-form.js';
 

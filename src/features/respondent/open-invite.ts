@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { inviteDrafts } from '../../db/schema.js';
-import type { EmitDeps } from '../events/emit-event.js';
-import type { FormRecord } from '../forms/find-form.js';
-import type { InviteStatus } from '../invites/schemas.js';
+import type { EmitDeps } from '../events/index.js';
+import type { FormRecord } from '../forms/index.js';
+import type { InviteStatus } from '../invites/index.js';
 import { findInviteByToken, formClosed, inviteGone, isGone, type RespondentCompany } from './find-invite.js';
 import { stampStage } from './invite-stage.js';
 import { isLinkPreview } from './link-preview.js';

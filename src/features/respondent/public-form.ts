@@ -1,6 +1,6 @@
-import { toPublicContent, type PublicFormContent } from '../forms/definition/index.js';
-import type { FormLanguage } from '../forms/definition/vocabulary.js';
-import type { FormRecord } from '../forms/find-form.js';
+import { toPublicContent, type PublicFormContent } from '../forms/index.js';
+import type { FormLanguage } from '../forms/index.js';
+import type { FormRecord } from '../forms/index.js';
 
 /** The form as a respondent sees it: the API's public content (no keys, no internal settings). */
 export interface PublicForm {

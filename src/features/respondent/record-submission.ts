@@ -1,9 +1,9 @@
 import type { Tx } from '../../db/database.js';
-import { responseCreatedData } from '../events/catalog.js';
-import { emitEvent, type EmitDeps } from '../events/emit-event.js';
-import type { FormRecord } from '../forms/find-form.js';
-import { recordResponse, type RecordResponseDeps, type RecordResponseInput } from '../responses/record-response.js';
-import type { OrgSource } from '../responses/respondent.js';
+import { responseCreatedData } from '../events/index.js';
+import { emitEvent, type EmitDeps } from '../events/index.js';
+import type { FormRecord } from '../forms/index.js';
+import { recordResponse, type RecordResponseDeps, type RecordResponseInput } from '../responses/index.js';
+import type { OrgSource } from '../responses/index.js';
 
 export type SubmissionDeps = RecordResponseDeps & EmitDeps;
 

@@ -1,12 +1,12 @@
 import { noDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import { validationError } from '../../lib/errors.js';
-import { canonicalDims } from '../dims/canonical-dims.js';
-import type { Answers } from '../forms/definition/index.js';
-import { questionsOf } from '../forms/definition/tree.js';
-import type { FormRecord } from '../forms/find-form.js';
-import type { RecordResponseInput } from '../responses/record-response.js';
-import type { OrgSource } from '../responses/respondent.js';
+import { canonicalDims } from '../dims/index.js';
+import type { Answers } from '../forms/index.js';
+import { questionsOf } from '../forms/index.js';
+import type { FormRecord } from '../forms/index.js';
+import type { RecordResponseInput } from '../responses/index.js';
+import type { OrgSource } from '../responses/index.js';
 
 type Org = NonNullable<RecordResponseInput['org']>;
 

@@ -2,11 +2,11 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { inviteDrafts, invites } from '../../db/schema.js';
 import { validationError } from '../../lib/errors.js';
-import type { EmitDeps } from '../events/emit-event.js';
-import { isAnswered } from '../forms/rules/index.js';
+import type { EmitDeps } from '../events/index.js';
+import { isAnswered } from '../forms/index.js';
 import { acceptAnswers } from './answers.js';
 import { assertWritable, findInviteByToken, refuseChanged } from './find-invite.js';
-import { liveInvite } from '../invites/lifecycle/move-invites.js';
+import { liveInvite } from '../invites/index.js';
 import { stampStage } from './invite-stage.js';
 
 export interface SaveDraftInput {

@@ -4,12 +4,12 @@ import type { Clock } from '../../lib/clock.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { respondentData, type OrgSource, type RespondentInput } from './respondent.js';
-import type { Answers } from '../forms/definition/index.js';
-import { validateAnswers } from '../forms/rules/index.js';
-import type { FormRecord } from '../forms/find-form.js';
-import { applyResponseToRollups } from '../statistics/apply-response-to-rollups.js';
+import type { Answers } from '../forms/index.js';
+import { validateAnswers } from '../forms/index.js';
+import type { FormRecord } from '../forms/index.js';
+import { applyResponseToRollups } from '../statistics/index.js';
 import type { ResponseConsumer } from './response-consumer.js';
-import type { EventConsumer } from '../events/event-consumer.js';
+import type { EventConsumer } from '../events/index.js';
 
 export interface RecordResponseInput {
   /** The answered form as read by findForm: the response belongs to its company. */

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { OrgSource } from './respondent.js';
-import type { Answers } from '../forms/definition/index.js';
+import type { Answers } from '../forms/index.js';
 
 /**
  * The select lists of the response routes, named as the API names its fields. Timestamps leave

@@ -1,6 +1,6 @@
 import type { Tx } from '../../db/database.js';
-import type { EmitDeps } from '../events/emit-event.js';
-import type { FormRecord } from '../forms/find-form.js';
+import type { EmitDeps } from '../events/index.js';
+import type { FormRecord } from '../forms/index.js';
 import type { responses } from './table.js';
 
 export type StoredResponse = typeof responses.$inferSelect;

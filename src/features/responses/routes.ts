@@ -2,23 +2,16 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { CURSOR_DEFAULT_LIMIT, cursorMeta, cursorQueryFields, rejectPageParameter } from '../../app/pagination.js';
 import { CursorMeta, errorResponses, ok, okJsonBody, successEnvelope } from '../../app/envelope.js';
+import { DIM_PARAM, dimFilters, periodQueryFields } from '../../lib/query-parameters.js';
 import { getResponse } from './get-response.js';
 import { listResponses } from './list-responses.js';
 import { ResponseItem, ResponseRecord } from './schemas.js';
-
-/** `dim.<key>` parameters; the key follows the dim keys forms may declare. */
-export const DIM_PARAM = '^dim\\.[a-z][a-zA-Z0-9_]{0,39}$';
-const DIM_PREFIX = 'dim.';
-
-/** YYYY-MM-DD naming a real day (format: date checks the calendar); year 0000 does not exist in Postgres. */
-export const Day = (description: string) => Type.String({ format: 'date', pattern: '^(?!0000)\\d{4}-\\d{2}-\\d{2}$', description });
 
 const ListResponsesQuery = Type.Object(
   {
     ...cursorQueryFields,
     include: Type.Optional(Type.Literal('answers', { description: 'answers adds the answers field to every item.' })),
-    from: Type.Optional(Day('Only responses created on or after this UTC day (YYYY-MM-DD, inclusive).')),
-    to: Type.Optional(Day('Only responses created on or before this UTC day (YYYY-MM-DD, inclusive).')),
+    ...periodQueryFields,
   },
   {
     additionalProperties: false,
@@ -28,14 +21,6 @@ const ListResponsesQuery = Type.Object(
 );
 
 const IdParams = (description: string) => Type.Object({ id: Type.String({ description }) });
-
-export function dimFilters(query: Record<string, unknown>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(query)
-      .filter(([name]) => name.startsWith(DIM_PREFIX))
-      .map(([name, value]) => [name.slice(DIM_PREFIX.length), String(value)]),
-  );
-}
 
 export async function responseRoutes(app: FastifyInstance) {
   app.get<{ Params: Static<ReturnType<typeof IdParams>>; Querystring: Static<typeof ListResponsesQuery> }>(

@@ -4,14 +4,14 @@ import type { Db } from '../../db/database.js';
 import { forms } from '../../db/schema.js';
 import { ManualClock } from '../../lib/clock.js';
 import { idGeneratorFor } from '../../lib/ids.js';
-import type { DemoSeeder } from '../demo/seed-demo.js';
-import { canonicalScalarDim, type ScalarDimKind } from '../dims/canonical.js';
-import { listEntities } from '../entities/list-entities.js';
+import type { DemoSeeder } from '../demo/index.js';
+import { canonicalScalarDim, type ScalarDimKind } from '../dims/index.js';
+import { listEntities } from '../entities/index.js';
 import type { OrgSource } from './respondent.js';
-import { RANGE_DEFAULT_STEP, STAR_DEFAULT_MAX, type Answers, type ResolvedDim, type ResolvedForm, type ResolvedQuestion } from '../forms/definition/index.js';
-import { isVisible } from '../forms/rules/index.js';
-import type { FormRecord } from '../forms/find-form.js';
-import { rebuildRollupsOfForm } from '../statistics/rebuild-rollups.js';
+import { RANGE_DEFAULT_STEP, STAR_DEFAULT_MAX, type Answers, type ResolvedDim, type ResolvedForm, type ResolvedQuestion } from '../forms/index.js';
+import { isVisible } from '../forms/index.js';
+import type { FormRecord } from '../forms/index.js';
+import { rebuildRollupsOfForm } from '../statistics/index.js';
 import { recordResponse, type RecordResponseInput } from './record-response.js';
 
 /**

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/database.js';
 import { sqlArray } from '../../lib/sql-array.js';
-import { enrollmentDroppedData, type EnrollmentDroppedInput } from '../events/catalog.js';
-import { emitEvents, type EmitDeps } from '../events/emit-event.js';
+import { enrollmentDroppedData, type EnrollmentDroppedInput } from '../events/index.js';
+import { emitEvents, type EmitDeps } from '../events/index.js';
 import type { EnrollmentChange } from './apply-enrollments.js';
 
 /**

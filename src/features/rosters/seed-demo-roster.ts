@@ -1,5 +1,5 @@
-import type { DemoSeeder } from '../demo/seed-demo.js';
-import { importForm } from '../forms/import-form.js';
+import type { DemoSeeder } from '../demo/index.js';
+import { importForm } from '../forms/index.js';
 import { importRoster } from './import-roster.js';
 
 /** Six classes of the demo's courses, units and teachers (seed-forms.ts registers them). */

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
-import type { ResolvedForm } from '../forms/definition/index.js';
+import type { ResolvedForm } from '../forms/index.js';
 import { notFound } from '../../lib/errors.js';
 import type { NoDeps } from '../../lib/service.js';
 import { isUuid } from '../../lib/ids.js';

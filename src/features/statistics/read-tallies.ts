@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
-import type { ResolvedForm } from '../forms/definition/index.js';
-import { filterSql, type ResponseFilter } from '../responses/list-responses.js';
+import type { ResolvedForm } from '../forms/index.js';
+import { filterSql, type ResponseFilter } from '../responses/index.js';
 import { responseCuts, responseFacts } from './response-facts.js';
 import { spanCondition } from './rollup-spans.js';
 import { addCounter, addFacts, type Tally } from './tally.js';

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import { sqlArray } from '../../lib/sql-array.js';
-import type { ResolvedForm } from '../forms/definition/index.js';
+import type { ResolvedForm } from '../forms/index.js';
 import { lockFormRollups } from './lock-form-rollups.js';
 import { responseCuts, responseFacts, type FactSource } from './response-facts.js';
 import { monthOf } from './rollup-spans.js';

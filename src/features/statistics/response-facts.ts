@@ -1,5 +1,5 @@
-import type { Answers, QuestionType, ResolvedForm, ResolvedQuestion } from '../forms/definition/index.js';
-import { isAnswered } from '../forms/rules/index.js';
+import type { Answers, QuestionType, ResolvedForm, ResolvedQuestion } from '../forms/index.js';
+import { isAnswered } from '../forms/index.js';
 import { sketchBucket } from './number-sketch.js';
 
 /**

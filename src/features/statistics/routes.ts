@@ -1,21 +1,17 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { errorResponses, ok, successEnvelope } from '../../app/envelope.js';
-import { Day, DIM_PARAM, dimFilters } from '../responses/routes.js';
+import { DIM_PARAM, dimFilters, periodQueryFields } from '../../lib/query-parameters.js';
 import { getReport } from './get-report.js';
 import { getStatistics } from './get-statistics.js';
 import type { GroupBy } from './statistics-request.js';
 
-const period = {
-  from: Type.Optional(Day('Only responses created on or after this UTC day (YYYY-MM-DD, inclusive).')),
-  to: Type.Optional(Day('Only responses created on or before this UTC day (YYYY-MM-DD, inclusive).')),
-};
 const cutOptions = { additionalProperties: false, patternProperties: { [DIM_PARAM]: Type.String({ maxLength: 200 }) } };
 
-const StatisticsQuery = Type.Object(period, cutOptions);
+const StatisticsQuery = Type.Object(periodQueryFields, cutOptions);
 const ReportQuery = Type.Object(
   {
-    ...period,
+    ...periodQueryFields,
     groupBy: Type.String({
       pattern: '^(dim\\.[a-z][a-zA-Z0-9_]{0,39}|orgUnit)$',
       description: 'dim.<key>: one group per value of the dim; orgUnit: one group per org unit, holding its subtree.',

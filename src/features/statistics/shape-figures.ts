@@ -1,4 +1,4 @@
-import type { ResolvedChoice, ResolvedForm, ResolvedQuestion } from '../forms/definition/index.js';
+import type { ResolvedChoice, ResolvedForm, ResolvedQuestion } from '../forms/index.js';
 import { sketchBucketRange } from './number-sketch.js';
 import { counterOf, type Tally } from './tally.js';
 

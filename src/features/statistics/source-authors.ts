@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
-import type { FormRecord } from '../forms/find-form.js';
+import type { FormRecord } from '../forms/index.js';
 
 /** How a cut is split: the whole form, by one dim, or by org unit subtree. */
 export type AuthorGrouping = { kind: 'whole' } | { kind: 'dim'; key: string } | { kind: 'org' };

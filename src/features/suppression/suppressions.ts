@@ -5,7 +5,7 @@ import type { DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { validationError } from '../../lib/errors.js';
 import { sqlArray } from '../../lib/sql-array.js';
-import { normaliseEmail, normalisePhone } from '../invites/normalise-contact.js';
+import { normaliseEmail, normalisePhone } from '../invites/index.js';
 import type { SuppressionReason } from './reasons.js';
 
 export type Suppression = {

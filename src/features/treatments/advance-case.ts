@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
-import type { EmitDeps } from '../events/emit-event.js';
+import type { EmitDeps } from '../events/index.js';
 import type { CaseRow } from './case-event.js';
 import { closeLockedCase } from './close-case.js';
 import { lockCase } from './lock-case.js';

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/database.js';
-import { emitEvents, type EmitDeps } from '../events/emit-event.js';
-import { treatmentEventData, type TreatmentEventType } from '../events/catalog.js';
+import { emitEvents, type EmitDeps } from '../events/index.js';
+import { treatmentEventData, type TreatmentEventType } from '../events/index.js';
 import type { treatments } from './table.js';
 
 export type CaseRow = typeof treatments.$inferSelect;

@@ -2,9 +2,9 @@ import { and, eq, getTableColumns, gt, inArray, isNull, lt, sql, type SQLWrapper
 import type { Db, Tx } from '../../db/database.js';
 import { forms, responses } from '../../db/schema.js';
 import { defineSweep, inBatches } from '../../jobs/define-sweep.js';
-import { isVisible } from '../forms/rules/index.js';
-import type { EmitDeps } from '../events/emit-event.js';
-import type { ResponseConsumer } from '../responses/response-consumer.js';
+import { isVisible } from '../forms/index.js';
+import type { EmitDeps } from '../events/index.js';
+import type { ResponseConsumer } from '../responses/index.js';
 import type { CaseRow } from './case-event.js';
 import { openCase, respondentKey } from './open-case.js';
 import { treatments } from './table.js';

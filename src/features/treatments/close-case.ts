@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/database.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
-import type { EmitDeps } from '../events/emit-event.js';
-import { EARLY_OUTCOMES, type TreatmentOutcome } from '../events/catalog.js';
+import type { EmitDeps } from '../events/index.js';
+import { EARLY_OUTCOMES, type TreatmentOutcome } from '../events/index.js';
 import { emitCaseEvents, type CaseRow } from './case-event.js';
 import { lockCase } from './lock-case.js';
 import { treatmentHistory, treatments } from './table.js';

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { validationError, type FieldError } from '../../lib/errors.js';
 import { childPath, fieldError, schemaErrors } from '../../lib/field-errors.js';
-import { resolveConditionOnForm, storedFormConditionErrors, type ConditionDefinition, type ResolvedCondition, type ResolvedForm } from '../forms/definition/index.js';
-import { isRecord } from '../forms/definition/tree.js';
+import { resolveConditionOnForm, storedFormConditionErrors, type ConditionDefinition, type ResolvedCondition, type ResolvedForm } from '../forms/index.js';
+import { isRecord } from '../forms/index.js';
 import { MAX_WORKING_DAYS } from './working-days.js';
 
 /** The flow file (contract decisions, "Treatments"); conditions are checked like a form's visibleIf. */

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/database.js';
 import { ApiError } from '../../lib/errors.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import type { Clock } from '../../lib/clock.js';
-import { findFormByIdOrSlug, type FormRecord } from '../forms/find-form.js';
+import { findFormByIdOrSlug, type FormRecord } from '../forms/index.js';
 import { parseFlowFile } from './flow-definition.js';
 import { treatmentFlows } from './table.js';
 

@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/database.js';
 import { forms } from '../../db/schema.js';
-import { isVisible } from '../forms/rules/index.js';
-import type { EmitDeps } from '../events/emit-event.js';
-import type { ResponseConsumer, StoredResponse } from '../responses/response-consumer.js';
+import { isVisible } from '../forms/index.js';
+import type { EmitDeps } from '../events/index.js';
+import type { ResponseConsumer, StoredResponse } from '../responses/index.js';
 import { emitCaseEvents, type CaseRow } from './case-event.js';
 import type { EffectivenessCheck, FlowStep } from './flow-definition.js';
 import { treatmentFlows, treatmentHistory, treatments } from './table.js';

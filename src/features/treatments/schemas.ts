@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable, NullableString, OneOf, Timestamp } from '../../lib/schema-pieces.js';
-import { TREATMENT_OUTCOMES } from '../events/catalog.js';
+import { TREATMENT_OUTCOMES } from '../events/index.js';
 import { TREATMENT_ACTIONS, TREATMENT_STATUSES } from './table.js';
 
 /** The case as the read routes show it (published in the OpenAPI document). */

@@ -1,8 +1,8 @@
 import { ManualClock } from '../../lib/clock.js';
 import { idGeneratorFor } from '../../lib/ids.js';
-import type { DemoSeeder } from '../demo/seed-demo.js';
-import { findFormBySlug } from '../forms/find-form.js';
-import { recordResponse } from '../responses/record-response.js';
+import type { DemoSeeder } from '../demo/index.js';
+import { findFormBySlug } from '../forms/index.js';
+import { recordResponse } from '../responses/index.js';
 import { advanceCase } from './advance-case.js';
 import { closeCase } from './close-case.js';
 import { addFlow } from './flows.js';

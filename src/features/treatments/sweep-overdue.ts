@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { uuidv7SqlAt } from '../../db/uuidv7-sql.js';
 import { defineSweep, inBatches } from '../../jobs/define-sweep.js';
-import { storeEventsFrom, type EmitDeps } from '../events/emit-event.js';
+import { storeEventsFrom, type EmitDeps } from '../events/index.js';
 import { caseEventDataSql } from './case-event.js';
 
 const BATCH = 5_000;

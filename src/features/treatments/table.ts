@@ -1,6 +1,6 @@
 import { bigint, date, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { companyId, ts } from '../../db/columns.js';
-import type { TreatmentOutcome } from '../events/catalog.js';
+import type { TreatmentOutcome } from '../events/index.js';
 import type { EffectivenessCheck, FlowDefinition, FlowStep } from './flow-definition.js';
 
 /** Drizzle mirror of migrations/0600_treatments.sql (the migration is the source of truth). */

@@ -1,7 +1,7 @@
 import type { DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { validationError } from '../../lib/errors.js';
-import { updateCompanySettings, type Settings, type SettingsPatch } from '../companies/company-settings.js';
+import { updateCompanySettings, type Settings, type SettingsPatch } from '../companies/index.js';
 import { recomputeOpenDeadlines } from './holidays.js';
 import { hasPublicHolidays } from './working-days.js';
 

@@ -3,7 +3,7 @@ import Holidays from 'date-holidays';
 import { DateTime } from 'luxon';
 import { noDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
-import { readCompanySettings } from '../companies/company-settings.js';
+import { readCompanySettings } from '../companies/index.js';
 import { companyHolidays } from './table.js';
 
 /**

@@ -5,10 +5,10 @@ import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
 import { fieldError, schemaErrors } from '../../lib/field-errors.js';
-import { isEventType } from '../events/catalog.js';
-import { targetUrlErrors } from '../outbound/check-target-url.js';
-import { secretBox } from './secret-box.js';
-import { generateWebhookSecret } from './signature.js';
+import { isEventType } from '../events/index.js';
+import { targetUrlErrors } from '../outbound/index.js';
+import { secretBox } from '../../lib/secret-box.js';
+import { generateWebhookSecret } from '../../lib/webhook-signature.js';
 import { webhookSubscriptions } from './table.js';
 import { ALL_TYPES } from './vocabulary.js';
 

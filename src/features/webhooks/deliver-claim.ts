@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import { eventEnvelope, type EventEnvelope, type EventType } from '../events/catalog.js';
-import { ASYNC_COMMIT } from '../outbound/async-commit.js';
-import type { ClaimRequest, OutboundItem } from '../outbound/kind.js';
+import { eventEnvelope, type EventEnvelope, type EventType } from '../events/index.js';
+import { ASYNC_COMMIT } from '../outbound/index.js';
+import type { ClaimRequest, OutboundItem } from '../outbound/index.js';
 import { MAX_ATTEMPTS } from './retry-policy.js';
 
 export interface ClaimedDelivery extends OutboundItem {

@@ -1,12 +1,12 @@
 import type { WorkerContext } from '../../jobs/define-task.js';
-import type { LogFn, OutboundKind } from '../outbound/kind.js';
-import { startOutboundLoop, type OutboundLoop, type OutboundLoopOptions } from '../outbound/loop.js';
-import { outboundDispatcher } from '../outbound/target-guard.js';
+import type { LogFn, OutboundKind } from '../outbound/index.js';
+import { startOutboundLoop, type OutboundLoop, type OutboundLoopOptions } from '../outbound/index.js';
+import { outboundDispatcher } from '../outbound/index.js';
 import { deliveryClaimer, type ClaimedDelivery } from './deliver-claim.js';
 import { recordAttempts } from './deliver-record.js';
 import { sendDelivery, type AttemptResult } from './deliver-send.js';
 import { DELIVERIES_CHANNEL } from './queue-deliveries.js';
-import { secretBox } from './secret-box.js';
+import { secretBox } from '../../lib/secret-box.js';
 
 export interface DeliveryLoopOptions extends Omit<OutboundLoopOptions, 'perTarget'> {
   /** Requests under way per subscription in this process: a slow endpoint only slows itself. */

@@ -3,9 +3,9 @@ import type { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 import type { ClaimedDelivery } from './deliver-claim.js';
 import type { AttemptOutcome } from './retry-policy.js';
-import type { SecretBox } from './secret-box.js';
-import { webhookHeaders } from './signature.js';
-import { targetRefusal } from '../outbound/target-guard.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import { webhookHeaders } from '../../lib/webhook-signature.js';
+import { targetRefusal } from '../outbound/index.js';
 
 /** How much of a receiver's answer is read and kept; beyond it the connection is dropped. */
 export const RESPONSE_BODY_LIMIT = 4096;

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { EventConsumer } from '../events/event-consumer.js';
+import type { EventConsumer } from '../events/index.js';
 import { insertDeliveries, wakeDeliveries } from './queue-deliveries.js';
 
 /**

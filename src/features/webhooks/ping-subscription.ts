@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../db/database.js';
-import { buildEvent, storeEvent, type EmitDeps } from '../events/emit-event.js';
-import { pingData } from '../events/catalog.js';
+import { buildEvent, storeEvent, type EmitDeps } from '../events/index.js';
+import { pingData } from '../events/index.js';
 import { findEnabledSubscription } from './find-subscription.js';
 
 export const DEFAULT_PING_MESSAGE = 'Test event from Quorum';

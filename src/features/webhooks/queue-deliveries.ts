@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
-import { wakeSleepers } from '../outbound/wake-sleepers.js';
+import { wakeSleepers } from '../outbound/index.js';
 
 /** LISTENed to by the delivery loops; Postgres delivers it at commit, never for a rolled-back transaction. */
 export const DELIVERIES_CHANNEL = 'quorum_webhook_deliveries';

@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import type { Config } from '../../config.js';
 import type { Clock } from '../../lib/clock.js';
-import { secretBox } from './secret-box.js';
-import { generateWebhookSecret } from './signature.js';
+import { secretBox } from '../../lib/secret-box.js';
+import { generateWebhookSecret } from '../../lib/webhook-signature.js';
 import { webhookSubscriptions } from './table.js';
 import { updateSubscription } from './update-subscription.js';
 

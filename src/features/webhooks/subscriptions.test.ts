@@ -8,7 +8,7 @@ import { disableSubscription } from './disable-subscription.js';
 import { enableSubscription } from './enable-subscription.js';
 import { listSubscriptions } from './list-subscriptions.js';
 import { ROTATION_OVERLAP_MS, rotateSubscriptionSecret } from './rotate-subscription-secret.js';
-import { secretBox } from './secret-box.js';
+import { secretBox } from '../../lib/secret-box.js';
 
 const bed = webhookTestbed();
 let t: TestApp;

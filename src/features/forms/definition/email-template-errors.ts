@@ -1,7 +1,7 @@
 /** The form's invitation e-mail: its templates may use only the variables an invite can fill. */
 import type { FieldError } from '../../../lib/errors.js';
 import { childPath } from '../../../lib/field-errors.js';
-import { templateFieldErrors, templateVariables } from '../../messaging/template-variables.js';
+import { templateFieldErrors, templateVariables } from '../../../lib/template-variables.js';
 import { isRecord } from './tree.js';
 
 const VARIABLES_HINT = 'name, email, phone, externalId, url, formName, expiresAt or dims.<key>';

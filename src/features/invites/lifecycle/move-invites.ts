@@ -1,8 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../../db/database.js';
 import { sqlArray } from '../../../lib/sql-array.js';
-import type { FailReason } from '../../events/catalog.js';
-import type { EmitDeps } from '../../events/emit-event.js';
+import type { FailReason } from '../../events/index.js';
+import type { EmitDeps } from '../../events/index.js';
 import { cancelPendingMessages } from '../cancel-messages.js';
 import { emitInviteEvents, type InviteWithForm } from '../emit-invite-event.js';
 import { INVITE_COLUMNS, INVITE_COLUMNS_NEWEST_SEND } from '../invite-view.js';

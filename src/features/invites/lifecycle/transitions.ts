@@ -1,4 +1,4 @@
-import type { InviteEventType } from '../../events/catalog.js';
+import type { InviteEventType } from '../../events/index.js';
 import { INVITE_STATUSES, type InviteStatus } from '../schemas.js';
 
 /** The main line of stored statuses (contract decisions): it only moves forward. */

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { NoDeps } from '../../../lib/service.js';
 import type { DbOrTx } from '../../../db/database.js';
-import { DEMO_INVITE_FORM } from '../../invites/seed-demo-invites.js';
+import { DEMO_INVITE_FORM } from '../../invites/index.js';
 
 export interface DemoLinks {
   /** the public link of the demo's invite form (it is public) */

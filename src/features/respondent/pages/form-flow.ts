@@ -5,8 +5,8 @@
  * before moving on; the last visible section submits.
  */
 import type { FieldError } from '../../../lib/errors.js';
-import type { Answers, ResolvedForm } from '../../forms/definition/types.js';
-import { dropHidden, isVisible, validateAnswers, visibleQuestionIds } from '../../forms/rules/index.js';
+import type { Answers, ResolvedForm } from '../../forms/index.js';
+import { dropHidden, isVisible, validateAnswers, visibleQuestionIds } from '../../forms/index.js';
 
 export type FlowOutcome =
   /** answers: as posted, to show again; fitting: those a draft can keep */

@@ -1,7 +1,7 @@
 /** A posted section, urlencoded or multipart, as plain values: the page's control fields, the answer fields and the files. */
 import type { FastifyRequest } from 'fastify';
-import { isRecord } from '../../forms/definition/tree.js';
-import type { Answers, ResolvedForm } from '../../forms/definition/types.js';
+import { isRecord } from '../../forms/index.js';
+import type { Answers, ResolvedForm } from '../../forms/index.js';
 import type { FieldValues } from './read-answers.js';
 
 export interface PostedFile {

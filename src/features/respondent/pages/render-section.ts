@@ -1,7 +1,7 @@
 /** The whole form page for one section: layout, step, error summary and the section's questions. */
 import type { FieldError } from '../../../lib/errors.js';
-import type { Answers, ResolvedForm } from '../../forms/definition/types.js';
-import { visibleQuestionIds } from '../../forms/rules/index.js';
+import type { Answers, ResolvedForm } from '../../forms/index.js';
+import { visibleQuestionIds } from '../../forms/index.js';
 import { visibleSections } from './form-flow.js';
 import { errorsByQuestion, scriptRules, sectionQuestions } from './section-view.js';
 import { fill, type PageStrings } from './strings.js';

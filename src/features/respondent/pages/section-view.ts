@@ -5,8 +5,8 @@
  * the server shows them on the next step (see form-flow.ts).
  */
 import type { FieldError } from '../../../lib/errors.js';
-import type { Answers, ResolvedForm, ResolvedQuestion, ResolvedSection } from '../../forms/definition/types.js';
-import { STAR_DEFAULT_MAX } from '../../forms/definition/vocabulary.js';
+import type { Answers, ResolvedForm, ResolvedQuestion, ResolvedSection } from '../../forms/index.js';
+import { STAR_DEFAULT_MAX } from '../../forms/index.js';
 import { fieldName } from './read-answers.js';
 import { fill, type PageStrings } from './strings.js';
 

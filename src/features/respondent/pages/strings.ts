@@ -4,7 +4,7 @@
  * error messages of its language from the same tables.
  */
 import type { FieldErrorCode } from '../../../lib/field-errors.js';
-import { FORM_LANGUAGES, type FormLanguage } from '../../forms/definition/vocabulary.js';
+import { FORM_LANGUAGES, type FormLanguage } from '../../forms/index.js';
 
 export interface PageStrings {
   required: string;

@@ -1,5 +1,5 @@
 import Mustache from 'mustache';
-import type { FieldError } from '../../lib/errors.js';
+import type { FieldError } from './errors.js';
 
 /**
  * Message templates are Mustache: {{name}} is HTML-escaped where the HTML part is rendered,

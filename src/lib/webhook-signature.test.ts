@@ -1,6 +1,6 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { generateWebhookSecret, signPayload, webhookHeaders } from './signature.js';
+import { generateWebhookSecret, signPayload, webhookHeaders } from './webhook-signature.js';
 
 const body = JSON.stringify({ id: 'evt_1', type: 'ping', version: 1, data: { message: 'hello' } });
 

@@ -1,0 +1,2 @@
+/** The treatments feature's public face: what other features may use (docs/CONTRIBUTING.md). */
+export { seedDemoTreatments } from './seed-demo-treatments.js';
