@@ -42,7 +42,8 @@ export async function openInvite(db: Db, deps: EmitDeps, input: OpenInviteInput)
   if (isGone(invite, now)) throw inviteGone();
   if (form.isClosed) throw formClosed();
   if (input.opener.method === 'GET' && !isLinkPreview(input.opener.userAgent) && invite.openedAt === null) {
-    invite = (await db.transaction((tx) => stampStage(tx, deps, invite.id, 'opened'))) ?? invite;
+    const stamped = await db.transaction((tx) => stampStage(tx, deps, invite.id, 'opened'));
+    if (stamped) invite = { ...invite, status: stamped.status, openedAt: now };
   }
   const [draft] = await db
     .select()

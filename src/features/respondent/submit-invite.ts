@@ -27,15 +27,16 @@ export async function submitInvite(db: Db, deps: SubmissionDeps, input: SubmitIn
   assertWritable({ invite, form }, now);
   const answers = acceptAnswers(form.content, input.answers);
   return db.transaction(async (tx) => {
+    // The invite read above is the one stamped: name, contact, dims and unit never change after creation.
     const responded = await stampStage(tx, deps, invite.id, 'responded');
     if (!responded) return refuseChanged(tx, input.token, now);
     const fromAnswers = await answerDims(tx, form, answers);
-    const org = responded.orgUnitId && responded.orgPath ? { unitId: responded.orgUnitId, path: responded.orgPath, source: 'invite' as const } : fromAnswers.org;
+    const org = invite.orgUnitId && invite.orgPath ? { unitId: invite.orgUnitId, path: invite.orgPath, source: 'invite' as const } : fromAnswers.org;
     const response = await recordSubmission(tx, deps, {
       form,
       answers,
-      dims: { ...declaredDims(form, responded.dims, 'invite'), ...fromAnswers.dims },
-      respondent: { name: responded.name, email: responded.email, phone: responded.phone, externalId: responded.externalId },
+      dims: { ...declaredDims(form, invite.dims, 'invite'), ...fromAnswers.dims },
+      respondent: { name: invite.name, email: invite.email, phone: invite.phone, externalId: invite.externalId },
       inviteId: invite.id,
       org,
     });
