@@ -4,6 +4,20 @@ import type { FastifyInstance } from 'fastify';
 import { SCOPES } from '../features/keys/scopes.js';
 import { RESPONDENT_PREFIX, withResponseHeaders } from './openapi-headers.js';
 import { withWebhooks } from './openapi-webhooks.js';
+import { docsTheme } from './docs-theme.js';
+
+/** The reference's sections in the order a reader meets them (the contract's route table), respondent API last. */
+const API_TAGS = [
+  { name: 'Account', description: 'The key and company behind a token.' },
+  { name: 'Forms', description: 'Surveys as the management panel publishes them.' },
+  { name: 'Responses', description: 'Answers, read by cursor.' },
+  { name: 'Invites', description: 'Personal links: create, send, revoke.' },
+  { name: 'Rosters', description: 'Enrollments and class groups, and their import.' },
+  { name: 'Statistics', description: 'Tallies and reports over responses, behind the anonymity floor.' },
+  { name: 'Treatments', description: 'Follow-up cases opened by answers that need action.' },
+  { name: 'Events', description: 'Webhook subscriptions and the event catalog.' },
+  { name: 'Respondent', description: 'What the respondent pages call; the credential is the link itself, no key.' },
+];
 
 /** PUBLIC_API_URL without its /v1: where /r/v1 lives. */
 function serverRoot(publicApiUrl: string): string {
@@ -61,6 +75,7 @@ export async function registerOpenApi(app: FastifyInstance, publicApiUrl: string
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
       servers: [{ url: publicApiUrl, description: 'This installation' }],
+      tags: API_TAGS,
       components: {
         securitySchemes: {
           bearerAuth: {
@@ -96,7 +111,7 @@ export async function registerOpenApi(app: FastifyInstance, publicApiUrl: string
 
 /** The document at /v1/openapi.json (no key needed) and an interactive reference at /docs. */
 export async function registerDocs(app: FastifyInstance): Promise<void> {
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: false }, ...docsTheme });
 }
 
 export async function openApiRoute(v1: FastifyInstance): Promise<void> {
