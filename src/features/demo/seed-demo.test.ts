@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { demoLinks } from '../respondent/pages/demo-links.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
@@ -42,6 +43,13 @@ describe('ensureDemo', () => {
     const banner = demoBanner(first, { api: 'http://localhost:3000/v1', docs: 'http://localhost:3000/docs' });
     expect(banner).toContain(`curl -H "Authorization: Bearer ${first.token}" http://localhost:3000/v1/me`);
     expect(banner).toContain('http://localhost:3000/dev/mail');
+    expect(banner).toContain(`export BASE=http://localhost:3000 KEY=${first.token}`);
+    // The tour's anonymous report by unit: the pilot unit, with 3 responses, is under the floor of 5.
+    const anon = (await t.get(first.token, '/v1/forms?limit=100')).json().data.find((f: { slug: string }) => f.slug === 'orientation-week-2025');
+    const groups = (await t.get(first.token, `/v1/forms/${anon.id}/report?groupBy=orgUnit`)).json().data.groups as { key: string; suppressed: boolean }[];
+    const { rows: pilot } = await t.ctx.db.execute<{ id: string }>(sql`SELECT id FROM entities WHERE company_id = ${first.company.id} AND kind = 'unit' AND code = 'ONLINE-PILOT'`);
+    expect(groups.filter((group) => group.suppressed)).toEqual([{ key: pilot[0].id, suppressed: true }]);
+    expect(groups.filter((group) => !group.suppressed).length).toBeGreaterThan(3);
 
     // The invites of the demo: one import batch in several states, two of them in the dev mailbox.
     const form = (await t.get(first.token, '/v1/forms?limit=100')).json().data.find((f: { slug: string }) => f.slug === DEMO_INVITE_FORM);
@@ -85,6 +93,7 @@ describe('ensureDemo', () => {
     expect(again).not.toContain('qk_');
     expect(again).toContain('quorum key create --company demo');
     expect(again).toContain('/dev/mail');
+    expect(again).toContain('export BASE=http://localhost:3000 KEY=<the new key>');
     expect(await demoCompanies()).toBe(1);
   }, 180_000);
 });

@@ -70,6 +70,7 @@ export function demoBanner(result: DemoResult, urls: { api: string; docs: string
       `Demo company "${result.company.slug}" is ready (its first key was printed on the first start and is not stored).`,
       `Mint a new key:  npx quorum key create --company ${result.company.slug} --name "my key" --scopes all`,
       `API:  ${urls.api}    Docs:  ${urls.docs}    Dev mailbox:  ${new URL(urls.api).origin}/dev/mail`,
+      `For the README's tour:  export BASE=${new URL(urls.api).origin} KEY=<the new key>`,
       ...answer.map((line) => line.slice(2)),
     ].join('\n');
   }
@@ -85,6 +86,9 @@ export function demoBanner(result: DemoResult, urls: { api: string; docs: string
     '',
     '  Try it:',
     `    curl -H "Authorization: Bearer ${result.token}" ${urls.api}/me`,
+    '',
+    "  The README's tour starts from these two variables; paste them into your shell:",
+    `    export BASE=${new URL(urls.api).origin} KEY=${result.token}`,
     '',
   ].join('\n');
 }

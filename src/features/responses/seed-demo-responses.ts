@@ -114,6 +114,12 @@ interface DemoEntity {
 type EntitiesByKind = Map<string, DemoEntity[]>;
 
 const ENTITY_DIM_KINDS = new Set(['course', 'teacher', 'unit']);
+/**
+ * A unit that joined lately: only the last few responses of a form with a unit dim name it, so an
+ * anonymous form's report by unit shows one unit under the anonymity floor (the README's tour).
+ */
+const PILOT_UNIT = 'ONLINE-PILOT';
+const PILOT_RESPONSES = 3;
 const SCALAR_SAMPLES: Record<ScalarDimKind, (random: Random, nowMs: number) => unknown> = {
   text: (random) => pick(random, ['Cohort A', 'Cohort B', 'Evening']),
   number: (random) => between(random, 2024, 2026),
@@ -121,22 +127,23 @@ const SCALAR_SAMPLES: Record<ScalarDimKind, (random: Random, nowMs: number) => u
 };
 
 /** What the invite, the link or the answer would have carried: an entity code, or a raw scalar. */
-function rawDimValue(random: Random, dim: ResolvedDim, content: ResolvedForm, answers: Answers, entities: EntitiesByKind, nowMs: number): unknown {
+function rawDimValue(random: Random, dim: ResolvedDim, content: ResolvedForm, answers: Answers, entities: EntitiesByKind, nowMs: number, pilot: boolean): unknown {
   if (dim.source === 'answer') {
     const question = content.sections.flatMap((s) => s.questions).find((q) => q.id === dim.questionId);
     const answer = answers[dim.questionId!];
     return question?.options?.find((option) => option.id === answer)?.key ?? answer;
   }
-  if (ENTITY_DIM_KINDS.has(dim.kind)) return pick(random, entities.get(dim.kind) ?? [])?.code;
+  if (dim.kind === 'unit' && pilot) return PILOT_UNIT;
+  if (ENTITY_DIM_KINDS.has(dim.kind)) return pick(random, (entities.get(dim.kind) ?? []).filter((entity) => entity.code !== PILOT_UNIT))?.code;
   return SCALAR_SAMPLES[dim.kind as ScalarDimKind](random, nowMs);
 }
 
 /** Canonical dims (entity ids, decimal text, YYYY-MM-DD) and the org unit the unit dim gives. */
-function demoDims(random: Random, form: FormRecord, answers: Answers, entities: EntitiesByKind, nowMs: number) {
+function demoDims(random: Random, form: FormRecord, answers: Answers, entities: EntitiesByKind, nowMs: number, pilot: boolean) {
   const dims: Record<string, string> = {};
   let org: RecordResponseInput['org'] = null;
   for (const dim of form.dims) {
-    const raw = rawDimValue(random, dim, form.content, answers, entities, nowMs);
+    const raw = rawDimValue(random, dim, form.content, answers, entities, nowMs, pilot);
     if (raw === undefined) continue;
     if (ENTITY_DIM_KINDS.has(dim.kind)) {
       const entity = entities.get(dim.kind)?.find((e) => e.code === raw);
@@ -164,7 +171,7 @@ async function seedForm(db: Db, form: FormRecord, entities: EntitiesByKind, nowM
     for (const [n, at] of times.entries()) {
       clock.set(at);
       const answers = demoAnswers(random, form.content, at);
-      const { dims, org } = demoDims(random, form, answers, entities, at);
+      const { dims, org } = demoDims(random, form, answers, entities, at, n >= times.length - PILOT_RESPONSES);
       await recordResponse(tx, deps, { form, answers, dims, org, respondent: demoRespondent(random, form, n), deferRollups: true });
     }
     await rebuildRollupsOfForm(tx, noDeps, { companyId: form.companyId, formId: form.id, form: form.content });
