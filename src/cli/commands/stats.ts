@@ -77,7 +77,7 @@ export function describeStats(result: Awaited<ReturnType<typeof statsCommand>>):
   const r = result.report!;
   const lines = [`form ${result.form} by ${r.groupBy}: ${r.groups.length} group(s)${r.truncated ? `; truncated: the newest ${r.scanned} responses` : ''}`];
   for (const group of r.groups) {
-    lines.push('', `== ${group.key}`);
+    lines.push('', `== ${group.name ? `${group.name} (${group.key})` : group.key}`);
     lines.push(...('statistics' in group && group.statistics ? renderFigures(group.statistics) : ['suppressed (under the anonymity floor)']));
   }
   return lines.join('\n');

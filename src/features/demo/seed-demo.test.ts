@@ -48,7 +48,7 @@ describe('ensureDemo', () => {
     const anon = (await t.get(first.token, '/v1/forms?limit=100')).json().data.find((f: { slug: string }) => f.slug === 'orientation-week-2025');
     const groups = (await t.get(first.token, `/v1/forms/${anon.id}/report?groupBy=orgUnit`)).json().data.groups as { key: string; suppressed: boolean }[];
     const { rows: pilot } = await t.ctx.db.execute<{ id: string }>(sql`SELECT id FROM entities WHERE company_id = ${first.company.id} AND kind = 'unit' AND code = 'ONLINE-PILOT'`);
-    expect(groups.filter((group) => group.suppressed)).toEqual([{ key: pilot[0].id, suppressed: true }]);
+    expect(groups.filter((group) => group.suppressed)).toEqual([{ key: pilot[0].id, name: 'Evening pilot programme (Online)', suppressed: true }]);
     expect(groups.filter((group) => !group.suppressed).length).toBeGreaterThan(3);
 
     // The invites of the demo: one import batch in several states, two of them in the dev mailbox.

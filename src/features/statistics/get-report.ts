@@ -1,6 +1,15 @@
 import type { Db } from '../../db/database.js';
+import { nameEntities } from '../entities/index.js';
+import type { FormRecord } from '../forms/index.js';
 import { shapeStatistics } from './shape-figures.js';
 import { groupTallies, inRequestSnapshot, scopeRequest, type GroupBy, type StatisticsDeps, type StatisticsQuery } from './statistics-request.js';
+
+const ENTITY_KINDS = new Set(['unit', 'course', 'teacher']);
+
+/** Groups keyed by an entity id (org units, entity dims) are named after the entity; scalar dims have no name. */
+function namesEntities(form: FormRecord, groupBy: GroupBy): boolean {
+  return groupBy.kind === 'org' || form.dims.some((dim) => dim.key === groupBy.key && ENTITY_KINDS.has(dim.kind));
+}
 
 /**
  * GET /forms/{id}/report: the figures per group, in key order. Responses with no value for the
@@ -10,11 +19,14 @@ export function getReport(db: Db, deps: StatisticsDeps, input: StatisticsQuery &
   return inRequestSnapshot(db, input, async (tx, form) => {
     const scope = await scopeRequest(tx, form, input, input.groupBy);
     const grouped = await groupTallies(tx, scope, input.groupBy, deps.scanCeiling);
+    const keys = [...grouped.byValue.keys()];
+    const names = namesEntities(form, input.groupBy) ? await nameEntities(tx, {}, { companyId: form.companyId, ids: keys }) : new Map<string, string>();
     const groups = [...grouped.byValue.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([key, tally]) =>
-        grouped.suppressed.has(key) ? { key, suppressed: true } : { key, suppressed: false, statistics: shapeStatistics(form.content, tally) },
-      );
+      .map(([key, tally]) => {
+        const name = names.get(key) ?? null;
+        return grouped.suppressed.has(key) ? { key, name, suppressed: true } : { key, name, suppressed: false, statistics: shapeStatistics(form.content, tally) };
+      });
     return {
       groupBy: input.groupBy.kind === 'dim' ? `dim.${input.groupBy.key}` : 'orgUnit',
       groups,

@@ -38,8 +38,8 @@ describe('possible authors of an invite form', () => {
     expect((await call(tenant.token, survey, 'statistics', 'dim.course=B')).body.data).toMatchObject({ responseCount: 1 });
     const report = (await call(tenant.token, survey, 'report', 'groupBy=dim.course')).body.data;
     expect(report.groups).toMatchObject([
-      { key: 'A', suppressed: false, statistics: { responseCount: 2 } },
-      { key: 'B', suppressed: false, statistics: { responseCount: 1 } },
+      { key: 'A', name: null, suppressed: false, statistics: { responseCount: 2 } },
+      { key: 'B', name: null, suppressed: false, statistics: { responseCount: 1 } },
     ]);
 
     // A revoked invite is no possible author: B drops to 4, and A with it (12 - 1 - 7 = 4 left to subtract).
@@ -48,8 +48,8 @@ describe('possible authors of an invite form', () => {
     expect(isolated.status).toBe(409);
     expect(isolated.body.error).toMatchObject({ code: 'ANONYMITY_SUPPRESSED', details: { floor: 5, authors: 4 } });
     expect((await call(tenant.token, survey, 'report', 'groupBy=dim.course')).body.data.groups).toEqual([
-      { key: 'A', suppressed: true },
-      { key: 'B', suppressed: true },
+      { key: 'A', name: null, suppressed: true },
+      { key: 'B', name: null, suppressed: true },
     ]);
 
     for (const id of ids.slice(4, 11)) await revoke(tenant.token, id);
@@ -137,6 +137,6 @@ describe('possible authors of a class-linked form', () => {
     expect(isolated.status).toBe(409);
     expect(isolated.body.error.details).toEqual({ floor: 5, authors: 4 });
     const report = (await call(token, survey, 'report', 'groupBy=dim.course')).body.data.groups;
-    expect(report.find((g: { key: string }) => g.key === courses.HIST.id)).toEqual({ key: courses.HIST.id, suppressed: true });
+    expect(report.find((g: { key: string }) => g.key === courses.HIST.id)).toEqual({ key: courses.HIST.id, name: 'History', suppressed: true });
   });
 });

@@ -110,6 +110,9 @@ export const Report = Type.Object(
       Type.Object(
         {
           key: Type.String({ description: 'The canonical dim value, or the unit id (orgUnit: the unit and its subtree)' }),
+          name: Type.Union([Type.String(), Type.Null()], {
+            description: "(extension) The unit's, course's or teacher's name when the key is an entity id; null for other dims.",
+          }),
           suppressed: Type.Boolean({
             description:
               'true: the group is under the anonymity floor, or suppressed so that no combination of groups reveals one that is; no figures.',
