@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { PERMISSIONS, isPermission, type Permission } from '../../features/members/permissions.js';
 import { table } from '../output.js';
-import { companyIdForSlug, runCommand } from '../runtime.js';
+import { companyIdForSlug, runCommand, type CliRuntime, type CommandInput } from '../runtime.js';
 
 function parsePermissions(value: string): Permission[] {
   const names = value.split(',').map((name) => name.trim()).filter(Boolean);
@@ -9,6 +9,51 @@ function parsePermissions(value: string): Permission[] {
   if (unknown.length > 0) throw new InvalidArgumentError(`unknown permission ${unknown.join(', ')}; one of ${PERMISSIONS.join(', ')}`);
   return names as Permission[];
 }
+
+const services = () => import('../../features/sessions/index.js');
+
+interface ListedUser {
+  email: string;
+  name: string;
+  passwordSet: boolean;
+  companies: Array<{ company: string; owner: boolean; permissions: string[] }>;
+}
+
+/** The commands' work, callable in-process (tests) as well as from the binary. */
+export const userCommands = {
+  create: async (rt: CliRuntime, { opts }: CommandInput) => {
+    if (opts.owner && opts.permissions) throw new InvalidArgumentError('give --permissions or --owner, not both');
+    const companyId = await companyIdForSlug(rt, opts.company);
+    const owner = Boolean(opts.owner);
+    const permissions: Permission[] = owner ? [...PERMISSIONS] : (opts.permissions ?? []);
+    const { user, created, setPasswordUrl } = await (await services()).createPanelUser(rt.ctx.db, rt.ctx, { companyId, email: opts.email, name: opts.name, permissions, owner, actor: null });
+    return { id: user.id, email: user.email, name: user.name, company: opts.company as string, created, owner, permissions, setPasswordUrl };
+  },
+  list: async (rt: CliRuntime, { opts }: CommandInput) =>
+    (await services()).listUsers(rt.ctx.db, rt.ctx, { companyId: opts.company ? await companyIdForSlug(rt, opts.company) : undefined }),
+  remove: async (rt: CliRuntime, { opts }: CommandInput) =>
+    (await services()).removeUser(rt.ctx.db, rt.ctx, { email: opts.email, companyId: opts.company ? await companyIdForSlug(rt, opts.company) : undefined }),
+};
+
+export const describeUser = {
+  create: (r: Awaited<ReturnType<typeof userCommands.create>>) =>
+    [
+      `${r.created ? 'created user' : 'added existing user'} ${r.email} to ${r.company} (${r.owner ? 'owner' : r.permissions.join(', ') || 'no permissions'})`,
+      r.setPasswordUrl ? `set-password link (works once, for 30 minutes; hand it to them): ${r.setPasswordUrl}` : 'they already have a password: they sign in as usual',
+    ].join('\n'),
+  list: (rows: ListedUser[]) =>
+    table(
+      rows.map((row) => ({
+        email: row.email,
+        name: row.name,
+        password: row.passwordSet ? 'set' : 'not yet',
+        companies: row.companies.map((c) => `${c.company}:${c.owner ? 'owner' : c.permissions.join('+') || '-'}`).join(' '),
+      })),
+      ['email', 'name', 'password', 'companies'],
+    ),
+  remove: (r: { email: string; removedFrom: string[]; accountRemoved: boolean }) =>
+    r.accountRemoved ? `removed the account ${r.email} (from ${r.removedFrom.length} companies)` : `removed ${r.email} from the company`,
+};
 
 /** Panel users: the operator makes the first owner of a company here; owners manage the rest in the panel. */
 export function registerUserCommands(program: Command): void {
@@ -21,63 +66,16 @@ export function registerUserCommands(program: Command): void {
     .option('--name <name>', 'their name (default: the part of the address before @)')
     .option('--permissions <a,b>', `comma-separated permissions: ${PERMISSIONS.join(', ')}`, parsePermissions)
     .option('--owner', 'an owner: every permission, and manages members')
-    .action(
-      runCommand(
-        async (rt, { opts }) => {
-          if (opts.owner && opts.permissions) throw new InvalidArgumentError('give --permissions or --owner, not both');
-          const { createPanelUser } = await import('../../features/sessions/index.js');
-          const companyId = await companyIdForSlug(rt, opts.company);
-          const { user: row, created, setPasswordUrl } = await createPanelUser(rt.ctx.db, rt.ctx, {
-            companyId,
-            email: opts.email,
-            name: opts.name,
-            permissions: opts.permissions ?? [],
-            owner: Boolean(opts.owner),
-            actor: null,
-          });
-          return { id: row.id, email: row.email, name: row.name, company: opts.company, created, owner: Boolean(opts.owner), permissions: opts.owner ? [...PERMISSIONS] : (opts.permissions ?? []), setPasswordUrl };
-        },
-        (r) =>
-          [
-            `${r.created ? 'created user' : 'added existing user'} ${r.email} to ${r.company} (${r.owner ? 'owner' : r.permissions.join(', ') || 'no permissions'})`,
-            r.setPasswordUrl ? `set-password link (works once, for 30 minutes; hand it to them): ${r.setPasswordUrl}` : 'they already have a password: they sign in as usual',
-          ].join('\n'),
-      ),
-    );
+    .action(runCommand(userCommands.create, describeUser.create));
   user
     .command('list')
     .description('list panel users and their companies')
     .option('--company <slug>', 'only the members of this company')
-    .action(
-      runCommand(
-        async (rt, { opts }) => {
-          const { listUsers } = await import('../../features/sessions/index.js');
-          return listUsers(rt.ctx.db, rt.ctx, { companyId: opts.company ? await companyIdForSlug(rt, opts.company) : undefined });
-        },
-        (rows) =>
-          table(
-            rows.map((row: { email: string; name: string; passwordSet: boolean; companies: Array<{ company: string; owner: boolean; permissions: string[] }> }) => ({
-              email: row.email,
-              name: row.name,
-              password: row.passwordSet ? 'set' : 'not yet',
-              companies: row.companies.map((c) => `${c.company}:${c.owner ? 'owner' : c.permissions.join('+') || '-'}`).join(' '),
-            })),
-            ['email', 'name', 'password', 'companies'],
-          ),
-      ),
-    );
+    .action(runCommand(userCommands.list, describeUser.list));
   user
     .command('remove')
     .description('remove a person from a company, or (without --company) their account everywhere; the last owner of a company stays')
     .requiredOption('--email <address>', 'their e-mail address')
     .option('--company <slug>', 'remove only their membership of this company')
-    .action(
-      runCommand(
-        async (rt, { opts }) => {
-          const { removeUser } = await import('../../features/sessions/index.js');
-          return removeUser(rt.ctx.db, rt.ctx, { email: opts.email, companyId: opts.company ? await companyIdForSlug(rt, opts.company) : undefined });
-        },
-        (r) => (r.accountRemoved ? `removed the account ${r.email} (from ${r.removedFrom.length} companies)` : `removed ${r.email} from the company`),
-      ),
-    );
+    .action(runCommand(userCommands.remove, describeUser.remove));
 }
