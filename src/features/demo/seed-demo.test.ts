@@ -86,6 +86,23 @@ describe('ensureDemo', () => {
     expect(announced.banner).toContain(`${new URL(t.ctx.config.publicApiUrl).origin}/f/demo/${DEMO_INVITE_FORM}  (public link)`);
     expect(announced.banner).toContain(`${t.ctx.config.publicFormUrl}/`);
     expect(announced.banner).not.toContain('qk_');
+    // The panel: the demo owner is made on this start, with a one-time sign-in link (never a password).
+    expect(announced.banner).toContain(`Panel:         ${t.ctx.config.publicPanelUrl}`);
+    expect(announced.owner.signInUrl).toMatch(/\/link#token=[A-Za-z0-9_-]{43}$/);
+    expect(announced.banner).toContain(announced.owner.signInUrl);
+    expect(announced.banner).not.toMatch(/password:/i);
+    const signedIn = await t.app.inject({
+      method: 'POST',
+      url: '/panel/api/session/link',
+      headers: { origin: new URL(t.ctx.config.publicPanelUrl).origin },
+      payload: { token: new URL(announced.owner.signInUrl!).hash.slice('#token='.length) },
+    });
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.json().data).toMatchObject({ company: { id: first.company.id }, owner: true });
+    // later starts print the address only
+    const later = await announceDemo(t.ctx);
+    expect(later.owner.signInUrl).toBeNull();
+    expect(later.banner).not.toContain('#token=');
 
     const second = await ensureDemo(t.ctx);
     expect(second.created).toBe(false);
