@@ -21,6 +21,9 @@ export function openPool(connectionString: string, max = 10): Database {
   const pool = new pg.Pool({ connectionString, max, application_name: 'quorum' });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  // Nor may a checked-out one between two queries (a Postgres crash or restart mid-transaction):
+  // pg-pool listens only while a client is idle, and an unheard 'error' event is thrown. Its next query fails instead.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzle(pool, { schema });
   return { pool, db, close: () => pool.end() };
 }

@@ -9,6 +9,8 @@ export interface OutgoingMail {
   text: string;
   html: string;
   headers?: Record<string, string>;
+  /** The Message-ID header, angle brackets included; the same for every attempt of one message (receivers drop repeats by it). */
+  messageId?: string;
 }
 
 export interface Mailer {

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import type { WorkerContext } from '../../jobs/define-task.js';
-import { ASYNC_COMMIT } from '../outbound/index.js';
 import type { ClaimRequest, OutboundItem } from '../outbound/index.js';
 import type { InviteStatus } from '../invites/index.js';
 import type { WhatsappChannel, WhatsappProvider, WhatsappSettings } from './channel-settings.js';
@@ -36,7 +35,6 @@ interface ClaimedRow extends Omit<ClaimedMessage, 'emailTemplate' | 'whatsapp' |
   provider: WhatsappProvider | null;
   settings: WhatsappSettings | null;
   credentialsSealed: Buffer | null;
-  commitMode: string;
 }
 
 /**
@@ -45,8 +43,8 @@ interface ClaimedRow extends Omit<ClaimedMessage, 'emailTemplate' | 'whatsapp' |
  * moves to the lease end, so a crashed worker's message simply becomes due again. The invite and
  * suppression state come along (checked when the message's turn comes), and what the channel
  * needs to send: the form's e-mail template only (not its whole definition), or the company's
- * WhatsApp channel. Commits without waiting for its WAL flush (ASYNC_COMMIT): a claim lost to a
- * crash only means the message is claimed again when its lease would have ended.
+ * WhatsApp channel. The commit waits for its WAL flush: a claim lost to a Postgres crash would
+ * be claimed again under the same attempt number while this worker still sends it.
  */
 export async function claimMessages(ctx: WorkerContext, channel: MessageChannel, request: ClaimRequest): Promise<ClaimedMessage[]> {
   const leaseEnd = new Date(request.now.getTime() + request.leaseMs);
@@ -69,14 +67,13 @@ export async function claimMessages(ctx: WorkerContext, channel: MessageChannel,
            mc.provider, mc.settings, mc.credentials_sealed AS "credentialsSealed",
            EXISTS (SELECT 1 FROM suppressions s WHERE s.company_id = m.company_id
                     AND s.address = ${email ? sql`i.email` : sql`i.phone`}) AS suppressed,
-           ${email ? sql`'smtp'` : sql`m.company_id::text`} AS target,
-           ${sql.raw(ASYNC_COMMIT)} AS "commitMode"
+           ${email ? sql`'smtp'` : sql`m.company_id::text`} AS target
       FROM claimed m
       JOIN invites i ON i.company_id = m.company_id AND i.id = m.invite_id
       JOIN forms f ON f.company_id = i.company_id AND f.id = i.form_id
       JOIN companies co ON co.id = m.company_id
       LEFT JOIN messaging_channels mc ON ${email ? sql`false` : sql`mc.company_id = m.company_id AND mc.channel = 'whatsapp'`}`);
-  return rows.map(({ formEmail, provider, settings, credentialsSealed, commitMode: _commitMode, expiresAt, ...row }) => ({
+  return rows.map(({ formEmail, provider, settings, credentialsSealed, expiresAt, ...row }) => ({
     ...row,
     expiresAt: expiresAt === null ? null : new Date(expiresAt),
     emailTemplate: email ? emailTemplate(formEmail) : null,

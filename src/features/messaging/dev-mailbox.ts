@@ -10,7 +10,7 @@ export function devMailbox(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator 
   return {
     async send(mail) {
       const id = deps.newId();
-      const messageId = `<${id}@dev-mailbox.quorum>`;
+      const messageId = mail.messageId ?? `<${id}@dev-mailbox.quorum>`;
       await db.execute(sql`
         INSERT INTO dev_mail (id, message_id, sender, recipient, subject, text_body, html_body, headers, created_at)
         VALUES (${id}, ${messageId}, ${mail.from}, ${mail.to}, ${mail.subject}, ${mail.text}, ${mail.html}, ${JSON.stringify(mail.headers ?? {})}::jsonb, ${deps.clock.now()})`);

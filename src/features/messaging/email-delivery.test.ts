@@ -17,6 +17,8 @@ import { listDevMail } from './dev-mailbox.js';
 /** A real SMTP server on a local port; `refuse` answers the next DATA commands with these codes. */
 class SmtpSink {
   readonly received: ParsedMail[] = [];
+  /** Messages answered with a refusal (the server had the whole message). */
+  readonly refused: ParsedMail[] = [];
   refuse: number[] = [];
   private server = new SMTPServer({
     authOptional: true,
@@ -27,8 +29,11 @@ class SmtpSink {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const code = this.refuse.shift();
-        if (code) return callback(Object.assign(new Error(code < 500 ? 'try again later' : 'no such user'), { responseCode: code }));
         simpleParser(Buffer.concat(chunks)).then((mail) => {
+          if (code) {
+            this.refused.push(mail);
+            return callback(Object.assign(new Error(code < 500 ? 'try again later' : 'no such user'), { responseCode: code }));
+          }
           this.received.push(mail);
           callback();
         }, callback);
@@ -57,6 +62,7 @@ afterEach(async () => {
   await loop?.stop();
   loop = null;
   sink.received.length = 0;
+  sink.refused.length = 0;
   sink.refuse = [];
 });
 afterAll(async () => {
@@ -172,6 +178,11 @@ describe('e-mail through the outbound loop', () => {
     expect(sink.received).toHaveLength(1);
     const after = await state(s.company.id, s.invite.id);
     expect(after.messages).toEqual([{ status: 'sent', attempts: 3 }]);
+    // Every attempt carried the same Message-ID, the message's own id at the form host.
+    const { rows: message } = await t.ctx.db.execute<{ id: string; provider_message_id: string }>(sql`SELECT id, provider_message_id FROM invite_messages WHERE invite_id = ${s.invite.id}`);
+    const stable = `<${message[0].id}@${new URL(t.ctx.config.publicFormUrl).hostname}>`;
+    expect([...sink.refused, ...sink.received].map((mail) => mail.messageId)).toEqual([stable, stable, stable]);
+    expect(message[0].provider_message_id).toBe(stable.slice(1, -1));
     expect(after.events.map((e) => e.type)).toEqual(['invite.sent']);
     expect(after.quota).toEqual({ used: 1, reserved: 0 });
   });

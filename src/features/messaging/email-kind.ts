@@ -15,6 +15,14 @@ export function unsubscribeUrl(formUrl: string, token: string): string {
   return new URL(`/u/${token}`, formUrl).toString();
 }
 
+/**
+ * One Message-ID per message, whatever the attempt: a retry, or a send again after a crash lost
+ * its outcome, carries the id of the first, so the receiving side can tell it is the same mail.
+ */
+export function stableMessageId(formUrl: string, messageId: string): string {
+  return `<${messageId}@${new URL(formUrl).hostname}>`;
+}
+
 /** The e-mail kind of the outbound loop: SMTP_URL through a pooled nodemailer transport, or the development mailbox. */
 export function emailKind(ctx: WorkerContext, mailer: Mailer = ctx.mailer ?? (ctx.config.smtpUrl ? smtpMailer(ctx.config.smtpUrl) : devMailbox(ctx.db, ctx))): OutboundKind<ClaimedMessage, MessageResult> {
   const formUrl = ctx.config.publicFormUrl;
@@ -25,6 +33,7 @@ export function emailKind(ctx: WorkerContext, mailer: Mailer = ctx.mailer ?? (ct
       const { messageId } = await mailer.send({
         from: item.mailFrom ?? ctx.config.mailFrom,
         to: item.email!,
+        messageId: stableMessageId(formUrl, item.id),
         ...rendered,
         headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click', ...postmarkMetadataHeaders(item.id) },
       });

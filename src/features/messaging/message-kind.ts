@@ -46,6 +46,8 @@ export function messageKind(
       return blocked ? { outcome: 'blocked', reason: blocked } : sendOne(item, now);
     },
     record: (ctx, items) => recordMessages(ctx, items),
+    // A message's slot is its SMTP connection or HTTP request: a crash re-sends at most one message per slot.
+    slotUntilRecorded: true,
     close,
   };
 }

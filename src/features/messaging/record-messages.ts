@@ -4,7 +4,6 @@ import type { WorkerContext } from '../../jobs/define-task.js';
 import type { InviteWithForm } from '../invites/index.js';
 import { emitInviteMoves, moveInvites, moveInvitesSql } from '../invites/index.js';
 import { quotaSettlement, settleQuota } from '../invites/index.js';
-import { ASYNC_COMMIT } from '../outbound/index.js';
 import { retryDelay, type RetrySchedule } from '../outbound/index.js';
 import type { ClaimedMessage } from './claim-messages.js';
 
@@ -86,15 +85,15 @@ async function recordOne(tx: Tx, ctx: WorkerContext, item: ClaimedMessage, resul
 
 /**
  * Records a batch of attempts in one transaction (the loop's group commit): the sent ones
- * set-wise, with their invite.sent events in one statement. The transaction commits without
- * waiting for its WAL flush (ASYNC_COMMIT): losing it to a Postgres crash leaves the messages
- * pending under their lease, so they are sent again (at least once), never lost.
+ * set-wise, with their invite.sent events in one statement. The commit waits for its WAL flush:
+ * a message counts as done only once its outcome survives a Postgres crash, so such a crash
+ * re-sends only what was still being sent or recorded (the loop's slots, see slotUntilRecorded),
+ * where an unflushed commit could lose the outcomes of the last few hundred milliseconds.
  */
 export async function recordMessages(ctx: WorkerContext, items: { item: ClaimedMessage; result: MessageResult }[], random: () => number = Math.random): Promise<void> {
   const now = ctx.clock.now();
   const sent = items.flatMap(({ item, result }) => (result.outcome === 'sent' ? [{ item, providerMessageId: result.providerMessageId }] : []));
   await ctx.db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT ${sql.raw(ASYNC_COMMIT)}`);
     if (sent.length > 0) await emitInviteMoves(tx, ctx, { move: 'sent', invites: await recordSent(tx, sent, now) });
     for (const { item, result } of items) if (result.outcome !== 'sent') await recordOne(tx, ctx, item, result, now, random);
   });

@@ -44,6 +44,13 @@ export interface OutboundKind<I extends OutboundItem, R> {
   send(item: I, now: Date): Promise<R>;
   /** Writes a batch of results (group commit); the retry schedule is applied here. */
   record(ctx: WorkerContext, items: { item: I; result: R }[]): Promise<void>;
+  /**
+   * A target's slot stays taken until the attempt's result is recorded, not only answered, and a
+   * record that fails (the database away) is tried again, the slot still taken, until the lease
+   * would have ended. With a record that waits for its commit to be flushed, what a crash of this
+   * process or of the database can send twice is then at most the slots of each target.
+   */
+  slotUntilRecorded?: boolean;
   /** Releases the transport (sockets, SMTP pool). */
   close?(): Promise<void>;
 }

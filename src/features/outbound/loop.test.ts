@@ -19,6 +19,10 @@ function memoryKind(queue: OutboundItem[]) {
     records: [] as string[][],
     mostAtOnce: new Map<string, number>(),
     failRecord: false,
+    slotUntilRecorded: false,
+    /** Items sent whose result is not recorded yet: what a crash now would send again. */
+    unrecorded: new Set<string>(),
+    mostUnrecorded: 0,
     async claim(_ctx: WorkerContext, request: ClaimRequest) {
       kind.claims.push(request);
       const taken: OutboundItem[] = [];
@@ -34,11 +38,14 @@ function memoryKind(queue: OutboundItem[]) {
       kind.mostAtOnce.set(item.target, Math.max(now, kind.mostAtOnce.get(item.target) ?? 0));
       if (item.target === 'slow') await new Promise<void>((resolve) => gates.set(item.id, resolve));
       sending.set(item.target, sending.get(item.target)! - 1);
+      kind.unrecorded.add(item.id);
+      kind.mostUnrecorded = Math.max(kind.mostUnrecorded, kind.unrecorded.size);
       return item.id;
     },
     async record(_ctx: WorkerContext, results: { item: OutboundItem; result: string }[]) {
       if (kind.failRecord) throw new Error('database away');
       kind.records.push(results.map(({ result }) => result));
+      for (const { result } of results) kind.unrecorded.delete(result);
     },
     release: () => [...gates.values()].forEach((open) => open()),
   } satisfies OutboundKind<OutboundItem, string> & Record<string, unknown>;
@@ -100,6 +107,27 @@ describe('the outbound loop', () => {
     kind.failRecord = false;
     await loop.drain();
     expect(kind.records).toEqual([['next-0']]);
+    await loop.stop();
+  });
+
+  it('slotUntilRecorded: a slot frees only when its result is recorded, so sent-but-unrecorded items never pass the slots; a failed record is tried again, sending nothing meanwhile', async () => {
+    const queue: OutboundItem[] = [];
+    const kind = memoryKind(queue);
+    kind.slotUntilRecorded = true;
+    const warnings: string[] = [];
+    const loop = await startOutboundLoop(ctx, kind, { ...manual, perTarget: 3, log: (level, message) => level === 'warn' && warnings.push(message) });
+    queue.push(...items('fast', 30));
+    kind.failRecord = true;
+    const pass = loop.runOnce();
+    await expect.poll(() => warnings.length).toBeGreaterThanOrEqual(3);
+    // The database is away: the three slots hold their answered items, and nothing else is sent.
+    expect([...kind.unrecorded].sort()).toEqual(['fast-0', 'fast-1', 'fast-2']);
+    expect(warnings[0]).toMatch(/^memory: \d results not recorded \(database away\), trying again in 100 ms$/);
+    kind.failRecord = false;
+    await pass;
+    await loop.drain();
+    expect(kind.records.flat().sort()).toEqual(items('fast', 30).map((i) => i.id).sort());
+    expect(kind.mostUnrecorded).toBe(3);
     await loop.stop();
   });
 });

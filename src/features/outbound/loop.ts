@@ -50,6 +50,9 @@ const AWAKE_PASS_MS = 50;
 
 /** Most results written by one record call. */
 const MAX_BATCH = 200;
+/** A failed record (slotUntilRecorded) is tried again after this long, doubling up to RECORD_RETRY_MAX_MS. */
+const RECORD_RETRY_MS = 100;
+const RECORD_RETRY_MAX_MS = 2000;
 
 class Loop<I extends OutboundItem, R> implements OutboundLoop {
   private readonly inFlight = new Set<Promise<void>>();
@@ -73,7 +76,7 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
   /** The last pass found every place taken (maxInFlight held): the next recorded item wakes the loop. */
   private full = false;
   /** Results waiting for the record call under way: written together by the next one (group commit). */
-  private readonly unrecorded: { item: I; result: R; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  private readonly unrecorded: { item: I; result: R; retryUntil: number; resolve: () => void; reject: (err: unknown) => void }[] = [];
   private recording = false;
 
   constructor(
@@ -206,27 +209,33 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
   }
 
   private async deliver(item: I): Promise<void> {
+    const untilRecorded = this.kind.slotUntilRecorded === true;
     try {
-      await this.record(item, await this.send(item));
+      await this.record(item, await this.send(item, !untilRecorded));
     } catch (err) {
       // Unrecorded, the lease runs out and the item is tried again: nothing is lost.
       this.settings.log('error', `${this.kind.name} ${item.id} attempt ${item.attempt} not recorded: ${(err as Error).message}`);
     } finally {
+      if (untilRecorded) this.freeSlot(item.target);
       this.held--;
     }
   }
 
-  /** The slot frees as soon as the answer is in (before it is recorded): the next waiting item starts. */
-  private async send(item: I): Promise<R> {
+  /** Unless the kind keeps it until the record, the slot frees as soon as the answer is in: the next waiting item starts. */
+  private async send(item: I, freeSlot: boolean): Promise<R> {
     try {
       return await this.kind.send(item, this.ctx.clock.now());
     } finally {
-      this.lanes.get(item.target)!.sending--;
-      this.startWaiting(item.target);
-      // Wake-ups while a pass is under way collapse into the next one: passes run back to back
-      // while items finish, each claiming what finished during the last.
-      this.wake();
+      if (freeSlot) this.freeSlot(item.target);
     }
+  }
+
+  private freeSlot(target: string): void {
+    this.lanes.get(target)!.sending--;
+    this.startWaiting(target);
+    // Wake-ups while a pass is under way collapse into the next one: passes run back to back
+    // while items finish, each claiming what finished during the last.
+    this.wake();
   }
 
   /**
@@ -235,20 +244,30 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
    */
   private record(item: I, result: R): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.unrecorded.push({ item, result, resolve, reject });
+      this.unrecorded.push({ item, result, retryUntil: performance.now() + this.settings.leaseMs, resolve, reject });
       if (!this.recording) void this.recordQueued();
     });
   }
 
   private async recordQueued(): Promise<void> {
     this.recording = true;
+    let retryMs = RECORD_RETRY_MS;
     while (this.unrecorded.length > 0) {
       const batch = this.unrecorded.splice(0, MAX_BATCH);
       try {
         await this.kind.record(this.ctx, batch.map(({ item, result }) => ({ item, result })));
         for (const entry of batch) entry.resolve();
+        retryMs = RECORD_RETRY_MS;
       } catch (err) {
-        for (const entry of batch) entry.reject(err);
+        // Past its lease an item may be claimed again elsewhere (and the fencing token refuses a late record): given up.
+        const now = performance.now();
+        const retried = this.kind.slotUntilRecorded ? batch.filter((entry) => entry.retryUntil > now) : [];
+        for (const entry of batch) if (!retried.includes(entry)) entry.reject(err);
+        if (retried.length === 0) continue;
+        this.settings.log('warn', `${this.kind.name}: ${retried.length} results not recorded (${(err as Error).message}), trying again in ${retryMs} ms`);
+        this.unrecorded.unshift(...retried);
+        await new Promise((resolve) => setTimeout(resolve, retryMs));
+        retryMs = Math.min(2 * retryMs, RECORD_RETRY_MAX_MS);
       }
     }
     this.recording = false;
