@@ -5,7 +5,7 @@ import { decodeCursor, encodeCursor, type CursorBinding } from '../../lib/cursor
 import { notFound, validationError } from '../../lib/errors.js';
 import { parseDay } from '../../lib/date-time.js';
 import { isUuid } from '../../lib/ids.js';
-import { rollupResponseCountSql } from '../statistics/index.js';
+import { rollupResponseCountSql } from '../rollups/index.js';
 import { itemColumns, itemJson, type ResponseItemTextRow } from './response-columns.js';
 
 export interface ListResponsesInput {

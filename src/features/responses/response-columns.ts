@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { OrgSource } from './respondent.js';
+import type { OrgSource } from '../events/index.js';
 import type { Answers } from '../forms/index.js';
 
 /**

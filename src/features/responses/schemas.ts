@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { ORG_SOURCES, type OrgSource } from './respondent.js';
+import { ORG_SOURCES, type OrgSource } from '../events/index.js';
 
 /**
  * Shared ($id) schemas of the response routes, registered in build-app's sharedSchemas. They
