@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import pg from 'pg';
-import type { ListResponsesInput, ScanPosition } from '../src/features/responses/list-responses.js';
+import type { ListResponsesInput } from '../src/features/responses/list-responses.js';
+import type { ScanPosition } from '../src/features/responses/scan-paths.js';
 import { filteredCases, pageQuery, percentile, round, scanInput, sqlPage, timed } from './responses-scan.js';
 import { ensureBenchData, type BenchData } from './responses-scan-seed.js';
 import { benchDatabase, benchDatabaseUrl, printTable } from './support.js';

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { Pool as HttpPool } from 'undici';
 import type { Database } from '../src/db/database.js';
-import { responsePageSql, type ListResponsesInput, type ScanPosition } from '../src/features/responses/list-responses.js';
+import { responsePageSql, type ListResponsesInput } from '../src/features/responses/list-responses.js';
+import type { ScanPosition } from '../src/features/responses/scan-paths.js';
 import { COURSE_IDS, ensureBenchData, RESPONSE_COUNT, type BenchData } from './responses-scan-seed.js';
 import type { ServerAddresses, ServerSetup } from './responses-scan-server.js';
 import { benchDatabase, printTable } from './support.js';
@@ -291,7 +292,7 @@ async function filteredScan(server: Server, data: BenchData, item: FilteredCase)
  * A single-dim scan's later pages through either path (walking responses_scan_idx, or
  * response_dim_scan's ids and a bitmap heap scan of their responses), raw, alternating per page over pages
  * 2-101: both must return the same rows. What the route's choice (WALK_SHARE in
- * list-responses.ts) rests on; the unfiltered raw p50 of the full scan is the yardstick.
+ * scan-paths.ts) rests on; the unfiltered raw p50 of the full scan is the yardstick.
  */
 async function dimPaths(pool: pg.Pool, data: BenchData, item: FilteredCase, unfilteredRawP50: number) {
   const input = scanInput(data, item.filters);

@@ -7,7 +7,7 @@ import { createRateLimiter, type RateLimiter } from './app/rate-limiter.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { idGeneratorFor, type IdGenerator } from './lib/ids.js';
 import { createLogger, type Logger } from './lib/logger.js';
-import type { Calendar, Mailer, MessagingProvider } from './lib/providers.js';
+import type { Mailer } from './lib/providers.js';
 import type { EventConsumer } from './features/events/event-consumer.js';
 import type { ResponseConsumer } from './features/responses/response-consumer.js';
 import { features } from './features/index.js';
@@ -28,8 +28,6 @@ export interface Context {
   logger: Logger;
   limiter: RateLimiter;
   mailer: Mailer | null;
-  messaging: MessagingProvider | null;
-  calendar: Calendar | null;
   /** Who acts on stored events (webhook fan-out), from the feature registry. */
   eventConsumers: readonly EventConsumer[];
   /** Who acts on every new response in its transaction (goals, treatments), from the feature registry. */
@@ -53,8 +51,6 @@ export interface ContextOverrides {
   logger?: Logger;
   limiter?: RateLimiter;
   mailer?: Mailer | null;
-  messaging?: MessagingProvider | null;
-  calendar?: Calendar | null;
 }
 
 type Closer = () => Promise<unknown>;
@@ -86,8 +82,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     const limiter = overrides.limiter ?? createRateLimiter(config.redisUrl);
     closers.push(() => limiter.close());
     const clock = overrides.clock ?? systemClock;
-    const providers = { mailer: overrides.mailer ?? null, messaging: overrides.messaging ?? null, calendar: overrides.calendar ?? null };
-    for (const provider of Object.values(providers)) if (provider?.close) closers.push(() => provider.close!());
+    const mailer = overrides.mailer ?? null;
+    if (mailer) closers.push(() => mailer.close());
     return {
       config,
       pool: database.pool,
@@ -97,7 +93,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       newId: overrides.newId ?? idGeneratorFor(clock),
       logger: overrides.logger ?? createLogger(config),
       limiter,
-      ...providers,
+      mailer,
       eventConsumers: features.flatMap((feature) => feature.eventConsumers ?? []),
       responseConsumers: features.flatMap((feature) => feature.responseConsumers ?? []),
       embedded,

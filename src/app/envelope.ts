@@ -110,26 +110,3 @@ export function errorResponsesOf(codes: ErrorCode[]): Record<number, TSchema> {
 export function ok<T>(data: T, meta?: Record<string, unknown>) {
   return meta ? { success: true as const, data, meta } : { success: true as const, data };
 }
-
-/**
- * The success envelope of ok() as UTF-8 JSON, around items that already are JSON text. Sent as a
- * Buffer with type application/json, it skips Fastify's schema serializer; the route keeps its
- * response schema for the OpenAPI document (and the tests check each answer against it).
- * Each item is encoded once, straight into one Buffer sized beforehand: a page of 100 responses
- * is ≈200 KB, and joining the items into one string first cost a copy (≈0.16 ms) and a string
- * that large in the collected heap (bench/README.md, responses-scan).
- */
-export function okJsonBody(items: string[], meta: Record<string, unknown>): Buffer {
-  const head = '{"success":true,"data":[';
-  const tail = `],"meta":${JSON.stringify(meta)}}`;
-  let size = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(items.length - 1, 0);
-  for (const item of items) size += Buffer.byteLength(item);
-  const body = Buffer.allocUnsafe(size);
-  let at = body.write(head, 0);
-  for (const [index, item] of items.entries()) {
-    if (index > 0) at = body.writeUInt8(0x2c, at); // ','
-    at += body.write(item, at);
-  }
-  body.write(tail, at);
-  return body;
-}

@@ -1,7 +1,9 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import type { Context } from '../context.js';
 import type { TaskDefinition } from '../jobs/define-task.js';
 import type { EventConsumer } from './events/event-consumer.js';
+import type { LogFn, OutboundKind, OutboundLoopOptions } from './outbound/index.js';
 import type { ResponseConsumer } from './responses/response-consumer.js';
 
 /**
@@ -20,6 +22,12 @@ export function lazyPlugin(load: () => Promise<Plugin>): Plugin {
   return async (app) => (await load())(app);
 }
 
+/** One kind of outbound work and the settings the worker's claim → send → record loop runs it with. */
+export interface OutboundLane {
+  kind: OutboundKind<any, any>;
+  options?: OutboundLoopOptions;
+}
+
 export interface Feature {
   name: string;
   /** Authenticated /v1 routes (each declares its scope in config.scope, or refuses to register), through lazyPlugin. */
@@ -33,8 +41,13 @@ export interface Feature {
   pages?: Plugin;
   /** Shared schemas (with $id) its routes reference; published in the OpenAPI document. */
   schemas?: TSchema[];
-  /** Jobs and sweeps the worker runs. */
+  /** Jobs and sweeps (defineSweep) the worker runs. */
   tasks?: TaskDefinition<any>[];
+  /**
+   * The outbound kinds the worker sends (webhooks, e-mail, WhatsApp), one loop each. Called once
+   * when a worker starts; a kind loads its transport there (await import), not with the registry.
+   */
+  outboundKinds?: (ctx: Context, log: LogFn) => Promise<OutboundLane[]>;
   /** Acts on every stored event, inside the event's statement. */
   eventConsumers?: EventConsumer[];
   /** Acts on every new response, inside the response's transaction (recordResponse). */

@@ -18,13 +18,3 @@ export interface Mailer {
   send(mail: OutgoingMail): Promise<{ messageId: string }>;
   close(): Promise<void>;
 }
-
-/** Refined by the invites feature (WhatsApp and gateway providers). */
-export interface MessagingProvider {
-  close?(): Promise<void>;
-}
-
-/** Refined by the treatments feature (working days, zoned dates). */
-export interface Calendar {
-  close?(): Promise<void>;
-}

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { updateCompanySettings } from './company-settings.js';
 import { showCompany } from './show-company.js';
-import { reserveQuota } from '../invites/quota.js';
+import { reserveQuota } from './quota.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -4,3 +4,4 @@ export {
   type SettingsPatch,
 } from './company-settings.js';
 export { createCompany, findCompanyBySlug } from './create-company.js';
+export { quotaExceeded, quotaPeriod, quotaSettlement, reservationSql, settleQuota } from './quota.js';

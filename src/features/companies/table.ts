@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { ts } from '../../db/columns.js';
+import { integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { companyId, ts } from '../../db/columns.js';
 
 /** Drizzle mirror of the companies table (migration 0001; the migration is the source of truth). */
 export interface CompanySettings {
@@ -22,3 +22,15 @@ export const companies = pgTable('companies', {
   createdAt: ts('created_at').notNull(),
   updatedAt: ts('updated_at').notNull(),
 });
+
+/** Each company's message quota by UTC month (migration 0400; quota.ts reserves and settles it). */
+export const quotaUsage = pgTable(
+  'quota_usage',
+  {
+    companyId: companyId(),
+    period: text('period').notNull(),
+    used: integer('used').notNull(),
+    reserved: integer('reserved').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.period] })],
+);

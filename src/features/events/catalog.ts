@@ -16,7 +16,6 @@ export * from './families/form.js';
 export * from './families/enrollment.js';
 export * from './families/treatment.js';
 export * from './families/ping.js';
-export { ORG_SOURCES, respondentData, type OrgSource, type Respondent, type RespondentInput } from '../responses/index.js';
 
 export const EVENT_TYPES = [
   ...RESPONSE_EVENT_TYPES,

@@ -9,4 +9,7 @@ export {
   buildEvent, emitEvent, emitEvents, storeEvent, storeEvents, storeEventsFrom, type EmitDeps,
 } from './emit-event.js';
 export { type EventConsumer } from './event-consumer.js';
+export {
+  ORG_SOURCES, RespondentSchema, respondentData, type OrgSource, type Respondent, type RespondentInput,
+} from './respondent.js';
 export { goalReachedData } from './families/form.js';

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { noDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
-import { settleQuota } from './quota.js';
+import { settleQuota } from '../companies/index.js';
 
 /**
  * Cancels the pending messages matched by `where` (a condition on invite_messages) and returns

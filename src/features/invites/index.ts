@@ -1,10 +1,11 @@
 /** The invites feature's public face: what other features may use (docs/CONTRIBUTING.md). */
+export { deleteDraft } from './delete-draft.js';
 export { type InviteWithForm } from './emit-invite-event.js';
 export { effectiveStatus, inviteUrl, type InviteRow } from './invite-view.js';
 export {
   emitInviteMoves, inviteOf, liveInvite, moveInvites, moveInvitesSql,
 } from './lifecycle/move-invites.js';
-export { normaliseEmail, normalisePhone } from './normalise-contact.js';
-export { quotaPeriod, quotaSettlement, quotaStatus, settleQuota, type QuotaStatus } from './quota.js';
+// Temporary: messaging/record-messages.ts (the crash work's file this round) still imports these from here.
+export { quotaSettlement, settleQuota } from '../companies/index.js';
 export { type InviteStatus } from './schemas.js';
 export { DEMO_INVITE_FORM, seedDemoInvites } from './seed-demo-invites.js';

@@ -5,7 +5,7 @@ import type { FieldError } from '../../lib/errors.js';
 import { parseInstant } from '../../lib/date-time.js';
 import { canonicalDimsResolved, dimEntityRefs, type DeclaredDim } from '../dims/index.js';
 import { resolveEntityRefs, type EntityRef, type ResolvedEntities } from '../entities/index.js';
-import { normaliseContact } from './normalise-contact.js';
+import { normaliseContact } from '../../lib/normalise-contact.js';
 import type { CreateInviteInput } from './schemas.js';
 
 /** What every new invite is checked against: the form's invite dims, the company's country, the clock. */

@@ -5,7 +5,7 @@ import { ApiError, notFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { INVITE_COLUMNS_NEWEST_SEND, type InviteRow } from './invite-view.js';
 import { inviteOf, moveInvites } from './lifecycle/move-invites.js';
-import { deleteDraft } from '../respondent/index.js';
+import { deleteDraft } from './delete-draft.js';
 
 /**
  * Revokes an invite: the link dies at once, its pending and scheduled messages are cancelled

@@ -2,9 +2,6 @@ import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import type { DemoSeeder } from '../demo/index.js';
 import { findFormBySlug } from '../forms/index.js';
-import { importInvites } from './import-invites.js';
-import { revokeInvite } from './revoke-invite.js';
-import { sendInvites } from './send-invites.js';
 
 export const DEMO_INVITE_FORM = 'library-services';
 
@@ -24,6 +21,12 @@ const CONTACTS = [
  * one revoked, the rest created and ready for a first send.
  */
 export const seedDemoInvites: DemoSeeder = async (ctx, company) => {
+  // Loaded here, not with the index: sending reaches messaging, whose kinds read this index.
+  const [{ importInvites }, { revokeInvite }, { sendInvites }] = await Promise.all([
+    import('./import-invites.js'),
+    import('./revoke-invite.js'),
+    import('./send-invites.js'),
+  ]);
   const form = await findFormBySlug(ctx.db, ctx, { companyId: company.id, slug: DEMO_INVITE_FORM });
   const { batchId } = await importInvites(ctx.db, ctx, { companyId: company.id, form, source: Readable.from([CONTACTS]) });
   const { rows } = await ctx.db.execute<{ id: string; external_id: string }>(sql`SELECT id, external_id FROM invites WHERE batch_id = ${batchId}`);

@@ -15,7 +15,7 @@ import { MESSAGES_CHANNEL } from '../messaging/index.js';
 import { templateFieldErrors, templateVariables, type TemplateVariables } from '../../lib/template-variables.js';
 import { wakeSleepers } from '../outbound/index.js';
 import { inviteStatusIn } from './invite-view.js';
-import { quotaExceeded, quotaPeriod, reservationSql } from './quota.js';
+import { quotaExceeded, quotaPeriod, reservationSql } from '../companies/index.js';
 import type { SendInvitesInput, SkipReason, TemplateInput } from './schemas.js';
 
 export interface SendResultData {

@@ -1,4 +1,4 @@
-import { integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { companyId, ts } from '../../db/columns.js';
 import type { InviteStatus } from './schemas.js';
 
@@ -57,14 +57,3 @@ export const inviteMessages = pgTable('invite_messages', {
   createdAt: ts('created_at').notNull(),
   completedAt: ts('completed_at'),
 });
-
-export const quotaUsage = pgTable(
-  'quota_usage',
-  {
-    companyId: companyId(),
-    period: text('period').notNull(),
-    used: integer('used').notNull(),
-    reserved: integer('reserved').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.companyId, t.period] })],
-);

@@ -11,11 +11,9 @@ export function sleeperName(channel: string): string {
 
 /**
  * For the statement that queues work: NOTIFY `channel` when `queued` holds and some loop sleeps on
- * it. A NOTIFY makes its transaction's commit take a database-wide lock until the commit is
- * flushed, so one per event serialises every emitting transaction (≈200 commits/s with 8
- * sessions where ≈2,000 commit without it). A busy loop needs none: it claims again as each
- * item finishes. A loop falling asleep re-checks after it shows as a sleeper, for transactions
- * that looked before and commit after.
+ * it. A NOTIFY's commit holds a database-wide lock until flushed, so one per event serialised the
+ * emitting transactions (bench/README.md, webhooks, item 1); a busy loop claims again unprompted,
+ * and one falling asleep re-checks for transactions that looked before and commit after.
  */
 export function wakeSleepers(channel: string, queued: SQL): SQL {
   return sql`CASE WHEN ${queued} AND EXISTS (

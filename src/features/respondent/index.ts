@@ -1,3 +1,2 @@
 /** The respondent feature's public face: what other features may use (docs/CONTRIBUTING.md). */
-export { deleteDraft } from './delete-draft.js';
 export { demoLinks, type DemoLinks } from './pages/demo-links.js';

@@ -3,7 +3,7 @@ import { responseCreatedData } from '../events/index.js';
 import { emitEvent, type EmitDeps } from '../events/index.js';
 import type { FormRecord } from '../forms/index.js';
 import { recordResponse, type RecordResponseDeps, type RecordResponseInput } from '../responses/index.js';
-import type { OrgSource } from '../responses/index.js';
+import type { OrgSource } from '../events/index.js';
 
 export type SubmissionDeps = RecordResponseDeps & EmitDeps;
 

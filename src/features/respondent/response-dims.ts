@@ -6,7 +6,7 @@ import type { Answers } from '../forms/index.js';
 import { questionsOf } from '../forms/index.js';
 import type { FormRecord } from '../forms/index.js';
 import type { RecordResponseInput } from '../responses/index.js';
-import type { OrgSource } from '../responses/index.js';
+import type { OrgSource } from '../events/index.js';
 
 type Org = NonNullable<RecordResponseInput['org']>;
 

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { acceptAnswers } from './answers.js';
-import { deleteDraft } from './delete-draft.js';
+import { deleteDraft } from '../invites/index.js';
 import { claimFileAnswers } from './file-answers.js';
 import { assertWritable, findInviteByToken, refuseChanged } from './find-invite.js';
 import { stampStage } from './invite-stage.js';

@@ -36,7 +36,7 @@ const walks = (cursor: string) => JSON.parse(Buffer.from(cursor.split('.')[0], '
 
 /**
  * A value of at least 30% of the form walks responses_scan_idx, a rarer one takes response_dim_scan
- * (list-responses.ts, WALK_SHARE): the same tests for both, the values made rare by responses
+ * (scan-paths.ts, WALK_SHARE): the same tests for both, the values made rare by responses
  * without dims.
  */
 describe.each([

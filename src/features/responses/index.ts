@@ -1,9 +1,5 @@
 /** The responses feature's public face: what other features may use (docs/CONTRIBUTING.md). */
-export { checkPeriod, filterSql, type ResponseFilter } from './list-responses.js';
+export { checkPeriod, filterSql, type ResponseFilter } from './response-filter.js';
 export { recordResponse, type RecordResponseDeps, type RecordResponseInput } from './record-response.js';
-export {
-  ORG_SOURCES, RespondentSchema, respondentData, type OrgSource, type Respondent,
-  type RespondentInput,
-} from './respondent.js';
 export { type ResponseConsumer, type StoredResponse } from './response-consumer.js';
 export { seedDemoResponses } from './seed-demo-responses.js';

@@ -3,11 +3,10 @@ import { responses } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
 import type { IdGenerator } from '../../lib/ids.js';
-import { respondentData, type OrgSource, type RespondentInput } from './respondent.js';
+import { respondentData, type OrgSource, type RespondentInput } from '../events/index.js';
 import type { Answers } from '../forms/index.js';
 import { validateAnswers } from '../forms/index.js';
 import type { FormRecord } from '../forms/index.js';
-import { applyResponseToRollups } from '../statistics/index.js';
 import type { ResponseConsumer } from './response-consumer.js';
 import type { EventConsumer } from '../events/index.js';
 
@@ -32,27 +31,23 @@ function undeclaredDimErrors(form: RecordResponseInput['form'], dims: Record<str
     .map((key) => ({ path: `dims.${key}`, code: 'unknown_field', message: `The form declares no dim "${key}".` }));
 }
 
+/** Both lists are required: a caller that leaves a consumer out (the demo seeder) says so by passing the shorter list. */
 export interface RecordResponseDeps {
   clock: Clock;
   newId: IdGenerator;
   /** Handed to the response consumers so they can emit events in the same transaction. */
-  eventConsumers?: readonly EventConsumer[];
-  /** Features acting on each new response in its transaction (goals, treatments): the context's list. */
-  responseConsumers?: readonly ResponseConsumer[];
+  eventConsumers: readonly EventConsumer[];
+  /** Features acting on each new response in its transaction (statistics, goals, treatments): the context's list. */
+  responseConsumers: readonly ResponseConsumer[];
 }
 
 /**
  * Stores a finalized response, created now (the clock). The public form and the invite flow call
  * it inside their transaction; forms.response_count follows by trigger (migration 0100), then every
- * response consumer acts in the same transaction. The response.created event and the invite's move
+ * response consumer (the rollups, goals, cases) acts in the same transaction. The response.created event and the invite's move
  * to responded belong to the caller (the respondent feature), which knows the invite.
  */
-export async function recordResponse(
-  tx: Tx,
-  deps: RecordResponseDeps,
-  /** deferRollups: a bulk caller (the demo seeder) calls rebuildRollupsOfForm in the same transaction instead. */
-  input: RecordResponseInput & { deferRollups?: boolean },
-) {
+export async function recordResponse(tx: Tx, deps: RecordResponseDeps, input: RecordResponseInput) {
   const dims = input.dims ?? {};
   const errors = [...validateAnswers(input.form.content, input.answers), ...undeclaredDimErrors(input.form, dims)];
   if (errors.length > 0) throw validationError(errors, 'The response is invalid.');
@@ -74,8 +69,7 @@ export async function recordResponse(
       createdAt: now,
     })
     .returning();
-  if (!input.deferRollups) await applyResponseToRollups(tx, deps, { form: input.form.content, response: row });
-  const consumerDeps = { clock: deps.clock, newId: deps.newId, eventConsumers: deps.eventConsumers ?? [] };
-  for (const consumer of deps.responseConsumers ?? []) await consumer.onResponse(tx, consumerDeps, row, input.form);
+  const consumerDeps = { clock: deps.clock, newId: deps.newId, eventConsumers: deps.eventConsumers };
+  for (const consumer of deps.responseConsumers) await consumer.onResponse(tx, consumerDeps, row, input.form);
   return row;
 }

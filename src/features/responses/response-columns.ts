@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { OrgSource } from './respondent.js';
+import type { OrgSource } from '../events/index.js';
 import type { Answers } from '../forms/index.js';
 
 /**
@@ -50,18 +50,6 @@ export function itemColumns(withAnswers: boolean, jsonb: 'values' | 'text' = 'va
     ],
     sql`, `,
   );
-}
-
-/**
- * A Response as JSON text, in the field order of its schema, from a text row: a page of a scan
- * goes out without parsing the stored JSON and serializing it again (bench/README.md,
- * responses-scan). Ids and timestamps need no escaping (UUIDs, to_char digits); the jsonb text
- * is valid JSON as Postgres prints it.
- */
-export function itemJson(row: ResponseItemTextRow): string {
-  const completedAt = row.completedAt === null ? 'null' : `"${row.completedAt}"`;
-  const answers = row.answers === undefined ? '' : `,"answers":${row.answers}`;
-  return `{"id":"${row.id}","formId":"${row.formId}","respondent":${row.respondent ?? 'null'},"completedAt":${completedAt},"createdAt":"${row.createdAt}","dims":${row.dims}${answers}}`;
 }
 
 export const recordColumns = sql`${itemColumns(true)}, r.invite_id AS "inviteId", r.org_unit_id AS "orgUnitId", r.org_path AS "orgPath", r.org_source AS "orgSource"`;

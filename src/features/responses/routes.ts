@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { CURSOR_DEFAULT_LIMIT, cursorMeta, cursorQueryFields, rejectPageParameter } from '../../app/pagination.js';
-import { CursorMeta, errorResponses, ok, okJsonBody, successEnvelope } from '../../app/envelope.js';
+import { CursorMeta, errorResponses, ok, successEnvelope } from '../../app/envelope.js';
+import { okJsonBody } from '../../app/json-body.js';
 import { DIM_PARAM, dimFilters, periodQueryFields } from '../../lib/query-parameters.js';
 import { getResponse } from './get-response.js';
 import { listResponses } from './list-responses.js';
@@ -64,7 +65,7 @@ export async function responseRoutes(app: FastifyInstance) {
         to,
         dims: dimFilters(request.query as Record<string, unknown>),
       });
-      // The items come as JSON text from Postgres (response-columns.ts, itemJson).
+      // The items come as JSON text from Postgres (response-json.ts, itemJson).
       return reply.type('application/json').send(okJsonBody(page.items, cursorMeta(page, limit)));
     },
   );

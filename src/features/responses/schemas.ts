@@ -1,12 +1,12 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { ORG_SOURCES, type OrgSource } from './respondent.js';
+import { ORG_SOURCES, type OrgSource } from '../events/index.js';
 
 /**
  * Shared ($id) schemas of the response routes, registered in build-app's sharedSchemas. They
  * document both routes and serialize GET /responses/{id} (fast-json-stringify), so nullable
  * fields use type arrays, which it dispatches with typeof, rather than anyOf, which it resolves
  * by validating each branch. Pages of GET /forms/{id}/responses bypass the serializer: their
- * items are the stored JSON text (response-columns.ts, itemJson), so a scan no longer checks
+ * items are the stored JSON text (response-json.ts, itemJson), so a scan no longer checks
  * every answer against the AnswerValue anyOf (bench/README.md, responses-scan).
  */
 

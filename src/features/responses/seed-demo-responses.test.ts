@@ -5,6 +5,7 @@ import { seedFormsAndEntities } from '../demo/seed-forms.js';
 import { isIsoDate } from '../dims/canonical.js';
 import { validateAnswers } from '../forms/rules/index.js';
 import { findFormBySlug } from '../forms/find-form.js';
+import { seedDemoRollups } from '../statistics/seed-demo-rollups.js';
 import { seedDemoResponses } from './seed-demo-responses.js';
 
 let t: TestApp;
@@ -14,6 +15,7 @@ beforeAll(async () => {
   company = await t.company('Demo School');
   await seedFormsAndEntities(t.ctx, company);
   await seedDemoResponses(t.ctx, company);
+  await seedDemoRollups(t.ctx, company);
 });
 afterAll(async () => t?.close());
 
@@ -22,6 +24,17 @@ const query = async (text: string, values: unknown[] = [company.id]) => (await t
 describe('demo responses', () => {
   it('run after the demo forms and entities they answer', () => {
     expect(demoSeeders.indexOf(seedDemoResponses)).toBeGreaterThan(demoSeeders.indexOf(seedFormsAndEntities));
+  });
+
+  it('are recorded without consumers: no case, goal event or pending rollup row, the rollups built next from them', async () => {
+    expect(demoSeeders.indexOf(seedDemoRollups)).toBe(demoSeeders.indexOf(seedDemoResponses) + 1);
+    expect(await query('SELECT count(*)::int AS n FROM statistics_rollup_pending WHERE company_id = $1')).toEqual([{ n: 0 }]);
+    expect(await query('SELECT count(*)::int AS n FROM events WHERE company_id = $1')).toEqual([{ n: 0 }]);
+    const [{ counted, responses }] = await query(
+      `SELECT (SELECT coalesce(sum(responses), 0)::int FROM statistics_rollups WHERE company_id = $1 AND cut_key = '' AND span = 'month') AS counted,
+              (SELECT count(*)::int FROM responses WHERE company_id = $1) AS responses`,
+    );
+    expect(counted).toBe(responses);
   });
 
   it('give every demo form responses spread over several months', async () => {

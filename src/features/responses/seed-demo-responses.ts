@@ -1,5 +1,4 @@
 import { asc, eq } from 'drizzle-orm';
-import { noDeps } from '../../lib/service.js';
 import type { Db } from '../../db/database.js';
 import { forms } from '../../db/schema.js';
 import { ManualClock } from '../../lib/clock.js';
@@ -7,11 +6,10 @@ import { idGeneratorFor } from '../../lib/ids.js';
 import type { DemoSeeder } from '../demo/index.js';
 import { canonicalScalarDim, type ScalarDimKind } from '../dims/index.js';
 import { listEntities } from '../entities/index.js';
-import type { OrgSource } from './respondent.js';
+import type { OrgSource } from '../events/index.js';
 import { RANGE_DEFAULT_STEP, STAR_DEFAULT_MAX, type Answers, type ResolvedDim, type ResolvedForm, type ResolvedQuestion } from '../forms/index.js';
 import { isVisible } from '../forms/index.js';
 import type { FormRecord } from '../forms/index.js';
-import { rebuildRollupsOfForm } from '../statistics/index.js';
 import { recordResponse, type RecordResponseInput } from './record-response.js';
 
 /**
@@ -166,15 +164,16 @@ function demoRespondent(random: Random, form: FormRecord, n: number): RecordResp
 async function seedForm(db: Db, form: FormRecord, entities: EntitiesByKind, nowMs: number, random: Random): Promise<void> {
   const times = Array.from({ length: RESPONSES_PER_FORM }, () => nowMs - Math.floor(random() * DAYS_BACK * DAY_MS)).sort((a, b) => a - b);
   const clock = new ManualClock(times[0]);
-  const deps = { clock, newId: idGeneratorFor(clock) };
+  // A past with no consumer: no goal crossings or cases (their seeders make their own), and the
+  // rollups built once afterwards (statistics' seedDemoRollups) rather than a pending row each.
+  const deps = { clock, newId: idGeneratorFor(clock), eventConsumers: [], responseConsumers: [] };
   await db.transaction(async (tx) => {
     for (const [n, at] of times.entries()) {
       clock.set(at);
       const answers = demoAnswers(random, form.content, at);
       const { dims, org } = demoDims(random, form, answers, entities, at, n >= times.length - PILOT_RESPONSES);
-      await recordResponse(tx, deps, { form, answers, dims, org, respondent: demoRespondent(random, form, n), deferRollups: true });
+      await recordResponse(tx, deps, { form, answers, dims, org, respondent: demoRespondent(random, form, n) });
     }
-    await rebuildRollupsOfForm(tx, noDeps, { companyId: form.companyId, formId: form.id, form: form.content });
   });
 }
 

@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { CURSOR_DEFAULT_LIMIT, cursorMeta, cursorQueryFields, rejectPageParameter } from '../../app/pagination.js';
-import { CursorMeta, errorResponses, ok, okJsonBody, OffsetMeta, successEnvelope } from '../../app/envelope.js';
+import { CursorMeta, errorResponses, ok, OffsetMeta, successEnvelope } from '../../app/envelope.js';
+import { okJsonBody } from '../../app/json-body.js';
 import { importRoster, type ImportRosterInput } from './import-roster.js';
 import { listClassGroups } from './list-class-groups.js';
 import { listEnrollments } from './list-enrollments.js';

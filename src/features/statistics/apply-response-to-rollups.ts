@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
-import type { NoDeps } from '../../lib/service.js';
+import { noDeps, type NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import { sqlArray } from '../../lib/sql-array.js';
 import type { ResolvedForm } from '../forms/index.js';
+import type { ResponseConsumer } from '../responses/index.js';
 import { responseCuts, responseFacts, type FactSource } from './response-facts.js';
 import { tallyKey } from './tally.js';
 
@@ -38,3 +39,9 @@ export async function applyResponseToRollups(tx: DbOrTx, _deps: NoDeps, input: {
                             ${sqlArray('numeric', facts.map((f) => (f.value === null ? null : String(f.value))))}) AS f(k, x)
                 GROUP BY k) items) t`);
 }
+
+/** Statistics as a response consumer: every new response counts in its form's rollups, in its own transaction. */
+export const rollupsConsumer: ResponseConsumer = {
+  name: 'statistics',
+  onResponse: (tx, _deps, response, form) => applyResponseToRollups(tx, noDeps, { form: form.content, response }),
+};

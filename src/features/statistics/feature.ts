@@ -1,4 +1,5 @@
 import { lazyPlugin, type Feature } from '../feature.js';
+import { rollupsConsumer } from './apply-response-to-rollups.js';
 import { foldRollupsSweep } from './fold-pending-rollups.js';
 import { statisticsSchemas } from './schemas.js';
 
@@ -7,4 +8,5 @@ export const statisticsFeature: Feature = {
   routes: lazyPlugin(async () => (await import('./routes.js')).statisticsRoutes),
   schemas: statisticsSchemas,
   tasks: [foldRollupsSweep],
+  responseConsumers: [rollupsConsumer],
 };

@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../db/database.js';
 import type { ResolvedForm } from '../forms/index.js';
 import { filterSql, type ResponseFilter } from '../responses/index.js';
 import { responseCuts, responseFacts } from './response-facts.js';
-import { spanCondition } from './rollup-spans.js';
+import { spanCondition } from '../rollups/index.js';
 import { addCounter, addFacts, type Tally } from './tally.js';
 
 export interface RollupCut {

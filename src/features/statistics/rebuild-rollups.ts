@@ -5,7 +5,7 @@ import { sqlArray } from '../../lib/sql-array.js';
 import type { ResolvedForm } from '../forms/index.js';
 import { lockFormRollups } from './lock-form-rollups.js';
 import { responseCuts, responseFacts, type FactSource } from './response-facts.js';
-import { monthOf } from './rollup-spans.js';
+import { monthOf } from '../rollups/index.js';
 import { addFacts, counterOf, storedTally, type Tally } from './tally.js';
 
 type DayRow = FactSource & { dims: Record<string, string>; orgPath: string | null };

@@ -1,5 +1,6 @@
 import type { Answers, QuestionType, ResolvedForm, ResolvedQuestion } from '../forms/index.js';
 import { isAnswered } from '../forms/index.js';
+import { dimCutKey, ORG_CUT_KEY, WHOLE_FORM, type Cut } from '../rollups/index.js';
 import { sketchBucket } from './number-sketch.js';
 
 /**
@@ -14,15 +15,6 @@ export interface Fact {
   value: number | null;
 }
 
-/** A slice a response belongs to: the whole form, a dim value, an org unit's subtree. */
-export interface Cut {
-  key: string;
-  value: string;
-}
-
-export const WHOLE_FORM: Cut = { key: '', value: '' };
-export const ORG_CUT_KEY = 'org';
-export const dimCutKey = (dim: string) => `dim:${dim}`;
 
 /** Scales with few, declared values: their histogram counts each value (exact figures). */
 const SCALE_TYPES: readonly QuestionType[] = ['RANGE', 'STAR', 'NPS'];

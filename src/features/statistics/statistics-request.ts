@@ -7,7 +7,7 @@ import { findForm, type FormRecord } from '../forms/index.js';
 import { checkPeriod } from '../responses/index.js';
 import { readCompanySettings } from '../companies/index.js';
 import { possibleAuthors, responsesOf } from './possible-authors.js';
-import { dimCutKey, ORG_CUT_KEY, WHOLE_FORM } from './response-facts.js';
+import { dimCutKey, ORG_CUT_KEY, WHOLE_FORM } from '../rollups/index.js';
 import { rollupTallies, scanTallies } from './read-tallies.js';
 import { snapPeriod } from './snap-period.js';
 import { sourceAuthors } from './source-authors.js';

@@ -5,7 +5,7 @@ import type { DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { validationError } from '../../lib/errors.js';
 import { sqlArray } from '../../lib/sql-array.js';
-import { normaliseEmail, normalisePhone } from '../invites/index.js';
+import { normaliseEmail, normalisePhone } from '../../lib/normalise-contact.js';
 import type { SuppressionReason } from './reasons.js';
 
 export type Suppression = {

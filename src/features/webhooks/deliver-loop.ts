@@ -1,4 +1,5 @@
 import type { WorkerContext } from '../../jobs/define-task.js';
+import type { OutboundLane } from '../feature.js';
 import type { LogFn, OutboundKind } from '../outbound/index.js';
 import { startOutboundLoop, type OutboundLoop, type OutboundLoopOptions } from '../outbound/index.js';
 import { outboundDispatcher } from '../outbound/index.js';
@@ -42,9 +43,15 @@ export function webhookKind(ctx: WorkerContext, options: WebhookKindOptions): Ou
   };
 }
 
-/** Starts delivering webhooks in this process (see startOutboundLoop). */
-export function startDeliveryLoop(ctx: WorkerContext, options: DeliveryLoopOptions = {}): Promise<DeliveryLoop> {
+/** Webhooks as the worker runs them (options: startDeliveryLoop's). */
+export function webhookLane(ctx: WorkerContext, options: DeliveryLoopOptions = {}): OutboundLane {
   const { perSubscription, timeoutMs = 10_000, random = Math.random, ...loop } = options;
   const log = loop.log ?? (() => undefined);
-  return startOutboundLoop(ctx, webhookKind(ctx, { timeoutMs, random, log }), { ...loop, perTarget: perSubscription });
+  return { kind: webhookKind(ctx, { timeoutMs, random, log }), options: { ...loop, perTarget: perSubscription } };
+}
+
+/** Starts delivering webhooks in this process (see startOutboundLoop). */
+export function startDeliveryLoop(ctx: WorkerContext, options: DeliveryLoopOptions = {}): Promise<DeliveryLoop> {
+  const { kind, options: loop } = webhookLane(ctx, options);
+  return startOutboundLoop(ctx, kind, loop);
 }

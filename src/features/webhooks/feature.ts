@@ -2,4 +2,9 @@ import type { Feature } from '../feature.js';
 import { webhookFanOut } from './fan-out-event.js';
 import { pruneDeliveries } from './prune-deliveries.job.js';
 
-export const webhooksFeature: Feature = { name: 'webhooks', tasks: [pruneDeliveries], eventConsumers: [webhookFanOut] };
+export const webhooksFeature: Feature = {
+  name: 'webhooks',
+  tasks: [pruneDeliveries],
+  eventConsumers: [webhookFanOut],
+  outboundKinds: async (ctx, log) => [(await import('./deliver-loop.js')).webhookLane(ctx, { log })],
+};

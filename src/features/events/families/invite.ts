@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { closed, Nullable, NullableString, OneOf } from '../../../lib/schema-pieces.js';
-import { RespondentSchema, respondentData, type RespondentInput } from '../../responses/index.js';
+import { RespondentSchema, respondentData, type RespondentInput } from '../respondent.js';
 import { schemasByType } from './schemas-by-type.js';
 
 // invite.expired is the eighth invite type, named by the contract decisions.

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { dimCutKey, WHOLE_FORM } from './response-facts.js';
+import { dimCutKey, WHOLE_FORM } from './cut-keys.js';
 import { spanCondition } from './rollup-spans.js';
 
 export interface CountedCut {

@@ -1,7 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { closed, Nullable, NullableString } from '../../lib/schema-pieces.js';
 
-/** Who answered, as payloads carry it: all four contact fields, each possibly null; null when anonymous. */
+/**
+ * Who answered, as payloads carry it: all four contact fields, each possibly null; null when
+ * anonymous. Here with the event payloads, the lower feature: the response resource and the
+ * response and invite events share it.
+ */
 export const RespondentSchema = Nullable(
   Type.Object({ name: NullableString, email: NullableString, phone: NullableString, externalId: NullableString }, closed),
 );

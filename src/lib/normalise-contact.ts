@@ -1,5 +1,7 @@
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
-import type { FieldError } from '../../lib/errors.js';
+import type { FieldError } from './errors.js';
+
+// A contact (e-mail, phone) as invites and the suppression list store and compare it: one form for both.
 
 // Deliberately loose (the provider is the judge of deliverability): one @, no spaces or angle
 // brackets, a dotted domain. Normalised first so " Ana@School.EDU " and "ana@school.edu" are one contact.

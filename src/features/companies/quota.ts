@@ -3,6 +3,9 @@ import { noDeps, type NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import { ApiError } from '../../lib/errors.js';
 
+// A company's monthly message quota: the limit is its setting (monthlyQuota), the count is
+// quota_usage. Sending invites reserves units; a message that leaves or fails for good settles them.
+
 /** The quota month of an instant: its UTC calendar month, YYYY-MM. */
 export function quotaPeriod(now: Date): string {
   return now.toISOString().slice(0, 7);
