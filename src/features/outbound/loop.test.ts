@@ -19,7 +19,7 @@ function memoryKind(queue: OutboundItem[]) {
     records: [] as string[][],
     mostAtOnce: new Map<string, number>(),
     failRecord: false,
-    slotUntilRecorded: false,
+    slotUntilRecorded: false as boolean,
     /** Items sent whose result is not recorded yet: what a crash now would send again. */
     unrecorded: new Set<string>(),
     mostUnrecorded: 0,
