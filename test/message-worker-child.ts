@@ -12,8 +12,6 @@ import { startWorker } from '../src/jobs/worker.js';
 const channel = process.env.CHANNEL;
 const ctx = await createContext(loadConfig(), { poolSize: 4, clock: new ManualClock(process.env.CLOCK_AT) });
 await startWorker(ctx, {
-  deliveries: false,
-  email: channel === 'email' ? {} : false,
-  whatsapp: channel === 'whatsapp' ? {} : false,
+  kinds: [channel === 'whatsapp' ? 'whatsapp' : 'email'],
   log: (level, message) => level === 'error' && process.stderr.write(`worker: ${message}\n`),
 });

@@ -12,6 +12,8 @@ export interface WorkerOptions {
   concurrency?: number;
   tasks?: TaskDefinition<any>[];
   log?: (level: string, message: string) => void;
+  /** Only the outbound kinds of these names (webhook, email, whatsapp); all when absent (a crash test runs one). */
+  kinds?: readonly string[];
 }
 
 function taskListFor(tasks: TaskDefinition<any>[], ctx: WorkerContext): TaskList {
@@ -42,6 +44,7 @@ export async function startWorker(ctx: WorkerContext, options: WorkerOptions = {
   try {
     for (const feature of features) {
       for (const lane of (await feature.outboundKinds?.(ctx, log ?? (() => undefined))) ?? []) {
+        if (options.kinds && !options.kinds.includes(lane.kind.name)) continue;
         loops.push(await startOutboundLoop(ctx, lane.kind, { log, ...lane.options }));
       }
     }
