@@ -4,7 +4,6 @@ import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import type { Mailer, OutgoingMail } from '../../lib/providers.js';
 import { devMailbox } from './dev-mailbox.js';
-import { smtpMailer } from './smtp-mailer.js';
 
 export interface SendMailDeps {
   config: Pick<Config, 'smtpUrl' | 'mailFrom'>;
@@ -18,7 +17,8 @@ export interface SendMailDeps {
  * does: the context's mailer, else SMTP_URL, else the development mailbox (/dev/mail).
  */
 export async function sendMail(db: DbOrTx, deps: SendMailDeps, mail: Omit<OutgoingMail, 'from'>): Promise<{ messageId: string }> {
-  const own = deps.mailer ? null : deps.config.smtpUrl ? smtpMailer(deps.config.smtpUrl, { maxConnections: 1 }) : devMailbox(db, deps);
+  // nodemailer loads only when SMTP is used: the CLI and the context stay light (src/cli/start-up.test.ts)
+  const own = deps.mailer ? null : deps.config.smtpUrl ? (await import('./smtp-mailer.js')).smtpMailer(deps.config.smtpUrl, { maxConnections: 1 }) : devMailbox(db, deps);
   try {
     return await (deps.mailer ?? own!).send({ ...mail, from: deps.config.mailFrom });
   } finally {

@@ -1,4 +1,3 @@
-import type { RateLimiter } from '../../app/rate-limiter.js';
 import { ApiError } from '../../lib/errors.js';
 import type { Clock } from '../../lib/clock.js';
 
@@ -6,7 +5,13 @@ import type { Clock } from '../../lib/clock.js';
 export const FAILED_SIGN_INS_PER_ADDRESS = 20;
 export const FAILED_SIGN_INS_PER_ACCOUNT = 5;
 
-export type BudgetDeps = { limiter: RateLimiter; clock: Clock };
+/** The context's sliding-log limiter (src/app/rate-limiter.ts, memory or Redis), as much of it as a budget uses. */
+interface Limiter {
+  hit(key: string, limit: number, nowMs: number): Promise<{ allowed: boolean; resetSeconds: number }>;
+  peek(key: string, limit: number, nowMs: number): Promise<{ allowed: boolean; resetSeconds: number }>;
+}
+
+export type BudgetDeps = { limiter: Limiter; clock: Clock };
 
 /** The two budgets of an attempt; the account is the typed address, so unknown ones are limited alike. */
 function budgets(input: { ip: string | null; email: string }) {
