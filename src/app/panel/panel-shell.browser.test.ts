@@ -53,7 +53,7 @@ describe.skipIf(!chromiumRuns('the panel browser tests'))('panel shell in Chromi
     expect(cspErrors).toEqual([]);
     expect(requests.every((url) => url.startsWith(p.origin))).toBe(true);
     await context.close();
-  }, 120_000);
+  }, 240_000);
 
   it('switching to pt-BR shows Portuguese, marks the page pt-BR and is remembered; a Spanish browser starts in Spanish', async () => {
     const { context, page } = await p.open();
@@ -71,7 +71,7 @@ describe.skipIf(!chromiumRuns('the panel browser tests'))('panel shell in Chromi
     await spanish.page.goto(`${p.origin}/panel/sign-in`);
     await spanish.page.getByRole('heading', { name: 'Iniciar sesión' }).waitFor();
     await spanish.context.close();
-  }, 120_000);
+  }, 240_000);
 
   it('a one-time page without its token says the link does not work and takes the fragment out of the address', async () => {
     const { context, page } = await p.open();
@@ -143,7 +143,7 @@ describe.skipIf(!chromiumRuns('the panel browser tests'))('panel shell in Chromi
       await page.getByRole('heading', { name: 'Page not found' }).waitFor();
       await checkPage(page, 'not-found');
       await context.close();
-    }, 120_000);
+    }, 240_000);
 
     it('on a phone the burger opens the navigation; sign-out sends the CSRF token and lands on sign-in', async () => {
       const { context, page } = await p.open();
@@ -166,7 +166,7 @@ describe.skipIf(!chromiumRuns('the panel browser tests'))('panel shell in Chromi
       // the sign-in POST had no session yet, so no token
       expect(sent.find((call) => call.method === 'POST')?.csrf).toBeUndefined();
       await context.close();
-    }, 120_000);
+    }, 240_000);
   });
 
   // TODO-INTEGRATOR: enable once the panel API is merged: seed a user with the sessions feature's
