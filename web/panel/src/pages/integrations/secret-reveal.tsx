@@ -1,0 +1,41 @@
+/**
+ * A secret the server gives once (an API key's token, a webhook's signing secret): shown in a
+ * dialog with a copy button, and gone from the page when the dialog closes.
+ */
+import { Alert, Button, CopyButton, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { NAMESPACE } from './strings';
+
+export interface OnceSecret {
+  title: string;
+  label: string;
+  value: string;
+  note?: string;
+}
+
+export function SecretReveal({ secret, onClose }: { secret: OnceSecret | null; onClose: () => void }) {
+  const { t } = useTranslation(NAMESPACE);
+  return (
+    <Modal opened={secret !== null} onClose={onClose} title={secret?.title} size="lg" closeOnClickOutside={false}>
+      {secret && (
+        <Stack>
+          <Alert color="yellow" title={t('secret.onceTitle')}>
+            {t('secret.onceBody')}
+          </Alert>
+          {secret.note && <Text size="sm">{secret.note}</Text>}
+          <TextInput label={secret.label} value={secret.value} readOnly data-testid="once-secret" styles={{ input: { fontFamily: 'monospace' } }} />
+          <Group justify="space-between">
+            <CopyButton value={secret.value}>
+              {({ copied, copy }) => (
+                <Button variant="light" color={copied ? 'teal' : undefined} onClick={copy}>
+                  {copied ? t('secret.copied') : t('secret.copy')}
+                </Button>
+              )}
+            </CopyButton>
+            <Button onClick={onClose}>{t('secret.done')}</Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}
