@@ -1,5 +1,5 @@
 /** API keys: the list with last use, the new-key dialog (token shown once) and revocation. */
-import { Alert, Badge, Button, Group, Loader, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -12,6 +12,7 @@ import { CreateKeyForm } from './create-key-form';
 import { formatWhen } from './format';
 import { KEYS, keysQuery, type ApiKey } from './integrations-api';
 import { SecretReveal, type OnceSecret } from './secret-reveal';
+import { Dialog } from './dialog';
 import { NAMESPACE } from './strings';
 
 function keyStatus(key: ApiKey, now: number): 'revoked' | 'expired' | 'active' {
@@ -109,7 +110,7 @@ export function KeysSection() {
         </Table.ScrollContainer>
       )}
 
-      <Modal opened={creating} onClose={() => setCreating(false)} title={t('keys.create')} size="lg">
+      <Dialog opened={creating} onClose={() => setCreating(false)} title={t('keys.create')} size="lg">
         <CreateKeyForm
           onCancel={() => setCreating(false)}
           onCreated={(key, token) => {
@@ -117,11 +118,11 @@ export function KeysSection() {
             setSecret({ title: t('keys.createdTitle', { name: key.name }), label: t('keys.token'), value: token });
           }}
         />
-      </Modal>
+      </Dialog>
 
       <SecretReveal secret={secret} onClose={() => setSecret(null)} />
 
-      <Modal opened={revoking !== null} onClose={() => setRevoking(null)} title={revoking ? t('keys.revokeTitle', { name: revoking.name }) : ''}>
+      <Dialog opened={revoking !== null} onClose={() => setRevoking(null)} title={revoking ? t('keys.revokeTitle', { name: revoking.name }) : ''}>
         <Stack>
           <Text>{t('keys.revokeBody')}</Text>
           {revoke.isError && (
@@ -138,7 +139,7 @@ export function KeysSection() {
             </Button>
           </Group>
         </Stack>
-      </Modal>
+      </Dialog>
     </Stack>
   );
 }

@@ -2,8 +2,9 @@
  * A secret the server gives once (an API key's token, a webhook's signing secret): shown in a
  * dialog with a copy button, and gone from the page when the dialog closes.
  */
-import { Alert, Button, CopyButton, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, CopyButton, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { Dialog } from './dialog';
 import { NAMESPACE } from './strings';
 
 export interface OnceSecret {
@@ -16,7 +17,7 @@ export interface OnceSecret {
 export function SecretReveal({ secret, onClose }: { secret: OnceSecret | null; onClose: () => void }) {
   const { t } = useTranslation(NAMESPACE);
   return (
-    <Modal opened={secret !== null} onClose={onClose} title={secret?.title} size="lg" closeOnClickOutside={false}>
+    <Dialog opened={secret !== null} onClose={onClose} title={secret?.title} size="lg" closeOnClickOutside={false}>
       {secret && (
         <Stack>
           <Alert color="yellow" title={t('secret.onceTitle')}>
@@ -36,6 +37,6 @@ export function SecretReveal({ secret, onClose }: { secret: OnceSecret | null; o
           </Group>
         </Stack>
       )}
-    </Modal>
+    </Dialog>
   );
 }

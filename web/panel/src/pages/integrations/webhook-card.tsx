@@ -2,7 +2,7 @@
  * One subscription: its state, the Test button (a ping through the normal pipeline, whose delivery
  * is shown as it settles), enable or disable, rotate the secret, delete, and its delivery log.
  */
-import { Alert, Badge, Button, Group, Modal, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { AttemptList, DeliveryStatus } from './delivery-log';
 import { formatWhen } from './format';
 import { DELIVERIES, deliveriesQuery, WEBHOOKS, type Webhook } from './integrations-api';
 import type { OnceSecret } from './secret-reveal';
+import { Dialog } from './dialog';
 import { NAMESPACE } from './strings';
 
 /** The ping's delivery, asked for every second until it is no longer pending. */
@@ -124,7 +125,7 @@ export function WebhookCard({ webhook, onSecret, onShowLog, showingLog }: { webh
         {pingEvent && <TestDelivery webhook={webhook} eventId={pingEvent} />}
       </Stack>
 
-      <Modal opened={confirm !== null} onClose={() => setConfirm(null)} title={confirm === 'rotate' ? t('webhooks.rotateTitle') : t('webhooks.deleteTitle')}>
+      <Dialog opened={confirm !== null} onClose={() => setConfirm(null)} title={confirm === 'rotate' ? t('webhooks.rotateTitle') : t('webhooks.deleteTitle')}>
         <Stack>
           <Text style={{ wordBreak: 'break-word' }}>{confirm === 'rotate' ? t('webhooks.rotateBody') : t('webhooks.deleteBody', { url: webhook.url })}</Text>
           {dialogFailed.isError && (
@@ -147,7 +148,7 @@ export function WebhookCard({ webhook, onSecret, onShowLog, showingLog }: { webh
             )}
           </Group>
         </Stack>
-      </Modal>
+      </Dialog>
     </Paper>
   );
 }

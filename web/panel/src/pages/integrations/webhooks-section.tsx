@@ -1,5 +1,5 @@
 /** Webhooks: the subscriptions, the new-webhook dialog (secret shown once) and the chosen one's delivery log. */
-import { Alert, Button, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { CreateWebhookForm } from './create-webhook-form';
 import { DeliveryLog } from './delivery-log';
 import { webhooksQuery } from './integrations-api';
 import { SecretReveal, type OnceSecret } from './secret-reveal';
+import { Dialog } from './dialog';
 import { NAMESPACE } from './strings';
 import { WebhookCard } from './webhook-card';
 
@@ -51,7 +52,7 @@ export function WebhooksSection() {
       ))}
       {shown && <DeliveryLog webhook={shown} />}
 
-      <Modal opened={creating} onClose={() => setCreating(false)} title={t('webhooks.create')} size="lg">
+      <Dialog opened={creating} onClose={() => setCreating(false)} title={t('webhooks.create')} size="lg">
         <CreateWebhookForm
           onCancel={() => setCreating(false)}
           onCreated={(webhook, value) => {
@@ -60,7 +61,7 @@ export function WebhooksSection() {
             setSecret({ title: t('webhooks.createdTitle'), label: t('webhooks.secret'), value });
           }}
         />
-      </Modal>
+      </Dialog>
       <SecretReveal secret={secret} onClose={() => setSecret(null)} />
     </Stack>
   );
