@@ -18,7 +18,7 @@ const STATUS_COLOR = { pending: 'yellow', succeeded: 'green', failed: 'red' } as
 export function DeliveryStatus({ delivery }: { delivery: Delivery }) {
   const { t } = useTranslation(NAMESPACE);
   return (
-    <Badge color={STATUS_COLOR[delivery.status]} variant="light" data-testid="delivery-status">
+    <Badge color={STATUS_COLOR[delivery.status]} variant="light" c={`${STATUS_COLOR[delivery.status]}.9`} data-testid="delivery-status">
       {t(`deliveries.statusValue.${delivery.status}`)}
     </Badge>
   );
@@ -95,7 +95,7 @@ function RecoverForm({ webhook }: { webhook: Webhook }) {
             style={{ flex: '1 1 16rem' }}
             {...form.register('since', { required: tc('field.required') })}
           />
-          <Button type="submit" variant="light" loading={recover.isPending}>
+          <Button type="submit" variant="default" loading={recover.isPending}>
             {t('deliveries.recoverSubmit')}
           </Button>
         </Group>
@@ -124,7 +124,7 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
         <Title order={3} style={{ wordBreak: 'break-all' }}>
           {t('deliveries.heading', { url: webhook.url })}
         </Title>
-        <Button variant="subtle" onClick={() => void deliveries.refetch()} loading={deliveries.isFetching && !deliveries.isPending}>
+        <Button variant="default" onClick={() => void deliveries.refetch()} loading={deliveries.isFetching && !deliveries.isPending}>
           {t('deliveries.refresh')}
         </Button>
       </Group>
@@ -153,7 +153,7 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
                   {delivery.nextAttemptAt && <Text size="sm">{t('deliveries.next', { when: formatWhen(delivery.nextAttemptAt) })}</Text>}
                   <AttemptList delivery={delivery} />
                   <Group>
-                    <Button size="xs" variant="light" disabled={!webhook.enabled} loading={resend.isPending && resend.variables?.id === delivery.id} onClick={() => resend.mutate(delivery)}>
+                    <Button size="xs" variant="default" disabled={!webhook.enabled} loading={resend.isPending && resend.variables?.id === delivery.id} onClick={() => resend.mutate(delivery)}>
                       {t('deliveries.resend')}
                     </Button>
                   </Group>

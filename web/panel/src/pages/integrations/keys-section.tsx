@@ -54,7 +54,7 @@ export function KeysSection() {
         <Alert color="red" role="alert">
           <Group justify="space-between">
             <Text>{problemText(tc, keys.error)}</Text>
-            <Button variant="white" color="red" onClick={() => void keys.refetch()}>
+            <Button variant="default" onClick={() => void keys.refetch()}>
               {t('retry')}
             </Button>
           </Group>
@@ -89,7 +89,7 @@ export function KeysSection() {
                       <Text size="sm">{key.scopes.join(', ') || '—'}</Text>
                     </Table.Td>
                     <Table.Td>
-                      <Badge color={STATUS_COLOR[status]} variant="light">
+                      <Badge color={STATUS_COLOR[status]} variant="light" c={`${STATUS_COLOR[status]}.9`}>
                         {t(`keys.${status}`)}
                       </Badge>
                     </Table.Td>
@@ -97,7 +97,7 @@ export function KeysSection() {
                     <Table.Td>{key.expiresAt ? formatWhen(key.expiresAt) : t('never')}</Table.Td>
                     <Table.Td>
                       {status !== 'revoked' && (
-                        <Button size="xs" variant="light" color="red" onClick={() => setRevoking(key)} aria-label={`${t('keys.revoke')} ${key.name}`}>
+                        <Button size="xs" variant="default" c="red.9" onClick={() => setRevoking(key)} aria-label={`${t('keys.revoke')} ${key.name}`}>
                           {t('keys.revoke')}
                         </Button>
                       )}
@@ -134,7 +134,7 @@ export function KeysSection() {
             <Button variant="default" onClick={() => setRevoking(null)}>
               {t('cancel')}
             </Button>
-            <Button color="red" loading={revoke.isPending} onClick={() => revoking && revoke.mutate(revoking)}>
+            <Button color="red.9" loading={revoke.isPending} onClick={() => revoking && revoke.mutate(revoking)}>
               {t('keys.revokeConfirm')}
             </Button>
           </Group>

@@ -20,7 +20,7 @@ export function SecretReveal({ secret, onClose }: { secret: OnceSecret | null; o
     <Dialog opened={secret !== null} onClose={onClose} title={secret?.title} size="lg" closeOnClickOutside={false}>
       {secret && (
         <Stack>
-          <Alert color="yellow" title={t('secret.onceTitle')}>
+          <Alert color="yellow" title={t('secret.onceTitle')} styles={{ title: { color: 'var(--mantine-color-text)' } }}>
             {t('secret.onceBody')}
           </Alert>
           {secret.note && <Text size="sm">{secret.note}</Text>}
@@ -28,7 +28,7 @@ export function SecretReveal({ secret, onClose }: { secret: OnceSecret | null; o
           <Group justify="space-between">
             <CopyButton value={secret.value}>
               {({ copied, copy }) => (
-                <Button variant="light" color={copied ? 'teal' : undefined} onClick={copy}>
+                <Button variant="default" onClick={copy}>
                   {copied ? t('secret.copied') : t('secret.copy')}
                 </Button>
               )}

@@ -90,7 +90,7 @@ export function WebhookCard({ webhook, onSecret, onShowLog, showingLog }: { webh
               {t('webhooks.types')}: {webhook.types.includes('*') ? t('webhooks.allTypes') : webhook.types.join(', ')}
             </Text>
           </Stack>
-          <Badge color={webhook.enabled ? 'green' : 'gray'} variant="light">
+          <Badge color={webhook.enabled ? 'green' : 'gray'} variant="light" c={webhook.enabled ? 'green.9' : 'gray.9'}>
             {webhook.enabled ? t('webhooks.enabled') : t('webhooks.disabled')}
           </Badge>
         </Group>
@@ -109,16 +109,16 @@ export function WebhookCard({ webhook, onSecret, onShowLog, showingLog }: { webh
           <Button size="xs" onClick={() => ping.mutate()} loading={ping.isPending} disabled={!webhook.enabled}>
             {t('webhooks.test')}
           </Button>
-          <Button size="xs" variant="light" onClick={onShowLog} aria-pressed={showingLog}>
+          <Button size="xs" variant="default" onClick={onShowLog} aria-pressed={showingLog}>
             {t('webhooks.deliveries')}
           </Button>
-          <Button size="xs" variant="light" onClick={() => toggle.mutate()} loading={toggle.isPending}>
+          <Button size="xs" variant="default" onClick={() => toggle.mutate()} loading={toggle.isPending}>
             {webhook.enabled ? t('webhooks.disable') : t('webhooks.enable')}
           </Button>
-          <Button size="xs" variant="light" onClick={() => setConfirm('rotate')}>
+          <Button size="xs" variant="default" onClick={() => setConfirm('rotate')}>
             {t('webhooks.rotate')}
           </Button>
-          <Button size="xs" variant="light" color="red" onClick={() => setConfirm('delete')}>
+          <Button size="xs" variant="default" c="red.9" onClick={() => setConfirm('delete')}>
             {t('webhooks.delete')}
           </Button>
         </Group>
@@ -142,7 +142,7 @@ export function WebhookCard({ webhook, onSecret, onShowLog, showingLog }: { webh
                 {t('webhooks.rotateConfirm')}
               </Button>
             ) : (
-              <Button color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
+              <Button color="red.9" loading={remove.isPending} onClick={() => remove.mutate()}>
                 {t('webhooks.deleteConfirm')}
               </Button>
             )}

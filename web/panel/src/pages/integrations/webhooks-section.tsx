@@ -34,7 +34,7 @@ export function WebhooksSection() {
         <Alert color="red" role="alert">
           <Group justify="space-between">
             <Text>{problemText(tc, webhooks.error)}</Text>
-            <Button variant="white" color="red" onClick={() => void webhooks.refetch()}>
+            <Button variant="default" onClick={() => void webhooks.refetch()}>
               {t('retry')}
             </Button>
           </Group>
