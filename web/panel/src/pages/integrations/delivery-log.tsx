@@ -18,7 +18,7 @@ const STATUS_COLOR = { pending: 'yellow', succeeded: 'green', failed: 'red' } as
 export function DeliveryStatus({ delivery }: { delivery: Delivery }) {
   const { t } = useTranslation(NAMESPACE);
   return (
-    <Badge color={STATUS_COLOR[delivery.status]} variant="light" c={`${STATUS_COLOR[delivery.status]}.9`} data-testid="delivery-status">
+    <Badge color={STATUS_COLOR[delivery.status]} variant="light" c="dark.9" data-testid="delivery-status">
       {t(`deliveries.statusValue.${delivery.status}`)}
     </Badge>
   );

@@ -89,7 +89,7 @@ export function KeysSection() {
                       <Text size="sm">{key.scopes.join(', ') || '—'}</Text>
                     </Table.Td>
                     <Table.Td>
-                      <Badge color={STATUS_COLOR[status]} variant="light" c={`${STATUS_COLOR[status]}.9`}>
+                      <Badge color={STATUS_COLOR[status]} variant="light" c="dark.9">
                         {t(`keys.${status}`)}
                       </Badge>
                     </Table.Td>

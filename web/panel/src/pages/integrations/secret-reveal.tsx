@@ -2,7 +2,7 @@
  * A secret the server gives once (an API key's token, a webhook's signing secret): shown in a
  * dialog with a copy button, and gone from the page when the dialog closes.
  */
-import { Alert, Button, CopyButton, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, CopyButton, Group, Stack, Text, Textarea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from './dialog';
 import { NAMESPACE } from './strings';
@@ -24,7 +24,7 @@ export function SecretReveal({ secret, onClose }: { secret: OnceSecret | null; o
             {t('secret.onceBody')}
           </Alert>
           {secret.note && <Text size="sm">{secret.note}</Text>}
-          <TextInput label={secret.label} value={secret.value} readOnly data-testid="once-secret" styles={{ input: { fontFamily: 'monospace' } }} />
+          <Textarea label={secret.label} value={secret.value} readOnly autosize minRows={1} data-testid="once-secret" styles={{ input: { fontFamily: 'monospace', wordBreak: 'break-all' } }} />
           <Group justify="space-between">
             <CopyButton value={secret.value}>
               {({ copied, copy }) => (

@@ -90,7 +90,7 @@ export function WebhookCard({ webhook, onSecret, onShowLog, showingLog }: { webh
               {t('webhooks.types')}: {webhook.types.includes('*') ? t('webhooks.allTypes') : webhook.types.join(', ')}
             </Text>
           </Stack>
-          <Badge color={webhook.enabled ? 'green' : 'gray'} variant="light" c={webhook.enabled ? 'green.9' : 'gray.9'}>
+          <Badge color={webhook.enabled ? 'green' : 'gray'} variant="light" c="dark.9">
             {webhook.enabled ? t('webhooks.enabled') : t('webhooks.disabled')}
           </Badge>
         </Group>
