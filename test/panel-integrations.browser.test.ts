@@ -88,7 +88,7 @@ describe.skipIf(!chromiumRuns('the Integrations browser tests'))('Integrations i
     await eventually(async () => (await bed.t.get(token, '/v1/me')).statusCode === 401);
     expect(cspErrors).toEqual([]);
     await context.close();
-  }, 180_000);
+  }, 400_000);
 
   it('creates a webhook to a local receiver, shows the Test delivery, and rotates the secret', async () => {
     const { context, page, cspErrors } = await signIn();
@@ -137,12 +137,12 @@ describe.skipIf(!chromiumRuns('the Integrations browser tests'))('Integrations i
     expect(await card.getByRole('button', { name: 'Test' }).isDisabled()).toBe(true);
     expect(cspErrors).toEqual([]);
     await context.close();
-  }, 180_000);
+  }, 400_000);
 
   it('shows a member without the integrations permission the "no permission" page', async () => {
     const { context, page } = await signIn({ permissions: ['forms'] }, false);
     await page.getByRole('heading', { name: 'You do not have permission to see this' }).waitFor();
     expect(await page.getByRole('button', { name: 'New API key' }).count()).toBe(0);
     await context.close();
-  }, 180_000);
+  }, 400_000);
 });
