@@ -127,7 +127,8 @@ describe.skipIf(!chromiumRuns('the Integrations browser tests'))('Integrations i
     await eventually(async () => receiver.received.length === 2, 10_000);
     expect(verifiesWith(rotated, receiver.received[1], bed.t.clock)).toBe(true);
 
-    await card.getByRole('button', { name: 'Delivery log' }).click();
+    // A new webhook's delivery log is open beneath it (the button shows it pressed).
+    expect(await card.getByRole('button', { name: 'Delivery log' }).getAttribute('aria-pressed')).toBe('true');
     await page.getByRole('heading', { name: `Delivery log of ${receiver.url('/quorum')}` }).waitFor();
     await expect.poll(() => page.locator('[data-delivery-id]').count()).toBe(2);
     await checkPage(page, 'integrations-webhook-log');
