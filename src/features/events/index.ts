@@ -1,6 +1,6 @@
 /** The events feature's public face: what other features may use (docs/CONTRIBUTING.md). */
 export {
-  EARLY_OUTCOMES, TREATMENT_OUTCOMES, enrollmentDroppedData, eventEnvelope, inviteEventData,
+  EARLY_OUTCOMES, EVENT_TYPES, TREATMENT_OUTCOMES, enrollmentDroppedData, eventEnvelope, inviteEventData,
   isEventType, pingData, responseCreatedData, treatmentEventData, type EnrollmentDroppedInput,
   type EventEnvelope, type EventType, type FailReason, type InviteEventType,
   type TreatmentEventType, type TreatmentOutcome,

@@ -1,4 +1,4 @@
-import type { Feature } from '../feature.js';
+import { lazyPlugin, type Feature } from '../feature.js';
 import { webhookFanOut } from './fan-out-event.js';
 import { pruneDeliveries } from './prune-deliveries.job.js';
 
@@ -7,4 +7,5 @@ export const webhooksFeature: Feature = {
   tasks: [pruneDeliveries],
   eventConsumers: [webhookFanOut],
   outboundKinds: async (ctx, log) => [(await import('./deliver-loop.js')).webhookLane(ctx, { log })],
+  panelRoutes: lazyPlugin(async () => (await import('./panel-routes.js')).webhookPanelRoutes),
 };

@@ -1,0 +1,96 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { ok, successEnvelope } from '../../app/envelope.js';
+import { auditedBy } from '../../app/panel/audited-by.js';
+import { panelErrorResponses } from '../../app/panel/panel-envelope.js';
+import { parseInstant } from '../../lib/date-time.js';
+import { recordAudit } from '../audit/index.js';
+import { createKey } from './create-key.js';
+import { listKeys } from './list-keys.js';
+import { revokeKey } from './revoke-key.js';
+import { CreateKeyBody, CreatedKey, PanelApiKey } from './panel-schemas.js';
+import { SCOPES } from './scopes.js';
+
+const IdParams = Type.Object({ id: Type.String({ description: 'API key id' }) });
+type IdParams = Static<typeof IdParams>;
+
+/** The panel's API keys (permission integrations): the same services as the CLI, each act audited in its transaction. */
+export async function keyPanelRoutes(app: FastifyInstance) {
+  const { ctx } = app;
+
+  app.get(
+    '/keys/scopes',
+    {
+      config: { permission: 'integrations' },
+      schema: {
+        operationId: 'listKeyScopes',
+        tags: ['Integrations'],
+        summary: 'The scopes a key may be given',
+        response: { 200: successEnvelope(Type.Array(Type.String())), ...panelErrorResponses('FORBIDDEN') },
+      },
+    },
+    async () => ok([...SCOPES]),
+  );
+
+  app.get(
+    '/keys',
+    {
+      config: { permission: 'integrations' },
+      schema: {
+        operationId: 'listKeys',
+        tags: ['Integrations'],
+        summary: "The company's API keys, newest first, revoked ones included",
+        response: { 200: successEnvelope(Type.Array(PanelApiKey)), ...panelErrorResponses('FORBIDDEN') },
+      },
+    },
+    async (request) => ok(await listKeys(ctx.db, ctx, { companyId: request.panel.companyId })),
+  );
+
+  app.post<{ Body: CreateKeyBody }>(
+    '/keys',
+    {
+      config: { permission: 'integrations' },
+      schema: {
+        operationId: 'createKey',
+        tags: ['Integrations'],
+        summary: 'Create an API key; its token is in this answer only',
+        body: CreateKeyBody,
+        response: { 201: successEnvelope(CreatedKey), ...panelErrorResponses('FORBIDDEN', 'VALIDATION_ERROR') },
+      },
+    },
+    async (request, reply) => {
+      const { companyId } = request.panel;
+      const { expiresAt, ...rest } = request.body;
+      const created = await ctx.db.transaction(async (tx) => {
+        // The body schema checked the format: parseInstant only turns it into the Date the service takes.
+        const result = await createKey(tx, ctx, { ...rest, companyId, expiresAt: expiresAt ? parseInstant(expiresAt) : null });
+        await recordAudit(tx, ctx, { companyId, ...auditedBy(request), action: 'key.created', details: { keyId: result.key.id, name: result.key.name, scopes: result.key.scopes } });
+        return result;
+      });
+      return reply.code(201).send(ok(created));
+    },
+  );
+
+  app.post<{ Params: IdParams }>(
+    '/keys/:id/revoke',
+    {
+      config: { permission: 'integrations' },
+      schema: {
+        operationId: 'revokeKey',
+        tags: ['Integrations'],
+        summary: 'Revoke an API key: it stops working at once (revoking again keeps the first time)',
+        params: IdParams,
+        response: { 200: successEnvelope(PanelApiKey), ...panelErrorResponses('FORBIDDEN', 'NOT_FOUND') },
+      },
+    },
+    async (request) => {
+      const { companyId } = request.panel;
+      const key = await ctx.db.transaction(async (tx) => {
+        const revoked = await revokeKey(tx, ctx, { companyId, id: request.params.id });
+        await recordAudit(tx, ctx, { companyId, ...auditedBy(request), action: 'key.revoked', details: { keyId: revoked.id, name: revoked.name } });
+        return revoked;
+      });
+      return ok(key);
+    },
+  );
+}
