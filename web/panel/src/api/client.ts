@@ -7,8 +7,9 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { components, paths } from './schema';
 
-export type Session = components['schemas']['Session'];
-export type Permission = components['schemas']['Permission'];
+/** The session as GET /session answers it (the document inlines it, so it is read off the route). */
+export type Session = paths['/session']['get']['responses'][200]['content']['application/json']['data'];
+export type Permission = Session['permissions'][number];
 export type ErrorEnvelope = components['schemas']['ErrorEnvelope'];
 
 export const API_BASE = '/panel/api';
