@@ -92,9 +92,3 @@ export async function checkPage(page: Page, name: string): Promise<void> {
     expect(await axeViolations(page), `${name} at ${size.width}x${size.height}`).toEqual([]);
   }
 }
-
-/** Whether the panel API (another part of the work) is mounted: its OpenAPI document answers. */
-export async function panelApiMounted(t: TestApp): Promise<boolean> {
-  const res = await t.app.inject({ method: 'GET', url: '/panel/api/openapi.json' });
-  return res.statusCode === 200;
-}

@@ -6,7 +6,8 @@
  */
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPage, chromiumRuns, panelApiMounted, startPanelBrowser, type PanelBrowser } from '../../../test/panel-browser.js';
+import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser } from '../../../test/panel-browser.js';
+import { panelUser } from '../../../test/panel.js';
 
 const COMPANY = { id: '0190f0c4-0000-7000-8000-000000000001', name: 'Escola Norte' };
 const OTHER = { id: '0190f0c4-0000-7000-8000-000000000002', name: 'Escola Sul' };
@@ -169,18 +170,15 @@ describe.skipIf(!chromiumRuns('the panel browser tests'))('panel shell in Chromi
     }, 240_000);
   });
 
-  // TODO-INTEGRATOR: enable once the panel API is merged: seed a user with the sessions feature's
-  // service (name it below) and sign in through the real server, cookie and all.
-  it.skip('signs in through the real panel API', async () => {
-    if (!(await panelApiMounted(p.t))) throw new Error('the panel API is not mounted');
+  it('signs in through the real panel API, cookie and all', async () => {
+    const { email, password } = await panelUser(p.t, { permissions: ['integrations'], name: 'Rita Real' });
     const { context, page } = await p.open();
     await page.goto(`${p.origin}/panel/sign-in`);
-    // const { email, password } = await seedPanelUser(p.t, { permissions: ['integrations'] });
-    await page.getByLabel('E-mail').fill('owner@example.com');
-    await page.getByRole('textbox', { name: 'Password', exact: true }).fill('a password of the seed');
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: /^Hello, / }).waitFor();
     expect((await context.cookies()).find((cookie) => cookie.name === 'quorum_session')).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/panel' });
     await context.close();
-  });
+  }, 240_000);
 });
