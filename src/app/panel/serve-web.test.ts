@@ -106,8 +106,8 @@ describe('the panel web app served at /panel', () => {
   it.each([
     ['GET', '/panel/api/no-such-route'],
     ['GET', '/panel/api'],
-    ['POST', '/panel/api/session'],
-    ['GET', '/panel/api/session?x=1'],
+    ['POST', '/panel/api/no-such-route'],
+    ['GET', '/panel/api/no/such/route'],
   ] as const)('%s %s is not swallowed by the page fallback: the envelope 404 of the API', async (method, url) => {
     const res = await app.inject({ method, url });
     expect(res.statusCode).toBe(404);
@@ -149,7 +149,7 @@ describe('the panel without a build', () => {
 
   it('the API paths still answer the envelope', async () => {
     const res = await app.inject({ method: 'GET', url: '/panel/api/session' });
-    expect(res.statusCode).toBe(404);
-    expect(res.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ success: false, error: { code: 'UNAUTHORIZED' } });
   });
 });
