@@ -17,6 +17,7 @@ import { features } from '../features/index.js';
 import { healthRoutes } from '../features/health/routes.js';
 import { OneLineRequestLog } from './one-line-request-log.js';
 import type { Readiness } from '../features/health/readiness.js';
+import { serveWeb } from './panel/serve-web.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,6 +30,8 @@ export interface BuildAppOptions {
   authCacheMs?: number;
   /** Extra authenticated /v1 plugins (tests mount probe routes this way). */
   v1Plugins?: FastifyPluginAsync[];
+  /** The panel's built web app (default dist/panel); tests point it elsewhere. */
+  panelDir?: string;
   /** Start-up work /readyz waits for (`quorum start` holds it while seeding the demo); ready when absent. */
   readiness?: Readiness;
 }
@@ -99,6 +102,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await registerDocs(app);
   // Pages and callbacks outside /v1 (no API key: their own credentials), as the features declare them.
   for (const feature of features) if (feature.pages) await app.register(feature.pages);
+  await serveWeb(app, { dir: options.panelDir });
   const authenticator = new KeyAuthenticator(ctx.db, ctx.clock, options.authCacheMs);
   await authenticator.listen(ctx.pool.options, (level, message) => app.log[level](message));
   app.addHook('onClose', () => authenticator.close());
