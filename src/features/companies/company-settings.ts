@@ -65,6 +65,12 @@ function patchErrors(patch: SettingsPatch): FieldError[] {
   return errors;
 }
 
+/** Every fault of a rename and settings change, for callers that add rules of their own and report all at once. */
+export function companyUpdateErrors(input: { name?: string; patch: SettingsPatch }): FieldError[] {
+  const name = input.name?.trim();
+  return [...(name === undefined ? [] : companyNameErrors(name)), ...patchErrors(input.patch)];
+}
+
 /** A company after an update, and what the update changed (name and settings; none is secret). */
 export interface CompanyUpdate {
   name: string;
@@ -84,7 +90,7 @@ export async function updateCompanySettings(
 ): Promise<CompanyUpdate> {
   const { companyId, patch } = input;
   const name = input.name?.trim();
-  const errors = [...(name === undefined ? [] : companyNameErrors(name)), ...patchErrors(patch)];
+  const errors = companyUpdateErrors({ name, patch });
   if (errors.length > 0) throw validationError(errors);
   const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
   return db.transaction(async (tx) => {

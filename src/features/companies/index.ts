@@ -1,6 +1,6 @@
 /** The companies feature's public face: what other features may use (docs/CONTRIBUTING.md). */
 export {
-  LOCALES, companySettings, readCompanySettings, updateCompanySettings, type Locale, type Settings,
+  LOCALES, companySettings, companyUpdateErrors, readCompanySettings, updateCompanySettings, type Locale, type Settings,
   type SettingsPatch, type CompanyUpdate,
 } from './company-settings.js';
 export { createCompany, findCompanyBySlug } from './create-company.js';
