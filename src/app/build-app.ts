@@ -18,6 +18,7 @@ import { healthRoutes } from '../features/health/routes.js';
 import { OneLineRequestLog } from './one-line-request-log.js';
 import type { Readiness } from '../features/health/readiness.js';
 import { serveWeb } from './panel/serve-web.js';
+import { registerPanelApi } from './panel/register-panel-api.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,6 +33,8 @@ export interface BuildAppOptions {
   v1Plugins?: FastifyPluginAsync[];
   /** The panel's built web app (default dist/panel); tests point it elsewhere. */
   panelDir?: string;
+  /** Extra /panel/api plugins (tests mount probe routes this way). */
+  panelPlugins?: FastifyPluginAsync[];
   /** Start-up work /readyz waits for (`quorum start` holds it while seeding the demo); ready when absent. */
   readiness?: Readiness;
 }
@@ -119,5 +122,6 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     },
     { prefix: '/v1' },
   );
+  await registerPanelApi(app, ctx, options.panelPlugins);
   return app;
 }
