@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ok, successEnvelope } from '../../app/envelope.js';
 import { auditPanelAct } from '../../app/panel/panel-audit.js';
 import { panelErrorResponses } from '../../app/panel/panel-envelope.js';
-import { Nullable, OneOf, closed } from '../../lib/schema-pieces.js';
+import { OneOf, closed } from '../../lib/schema-pieces.js';
 import { updateSettingsAndDeadlines } from '../treatments/index.js';
 import { LOCALES, type SettingsPatch } from './company-settings.js';
 import { showCompany } from './show-company.js';
@@ -28,6 +28,9 @@ const CompanySettingsView = Type.Object({
   defaultMailFrom: Type.String({ description: "The deployment's sender, used while mailFrom is null" }),
 });
 
+// Null first: with the input coercion of the platform, a string branch first would turn null into "".
+const NullableText = (maxLength: number) => Type.Union([Type.Null(), Type.String({ maxLength })]);
+
 // Types and bounds only: the service owns the rules (one message vocabulary with the CLI).
 const SettingsBody = Type.Object(
   {
@@ -36,9 +39,9 @@ const SettingsBody = Type.Object(
     anonymityFloor: Type.Optional(Type.Integer()),
     timeZone: Type.Optional(Type.String({ maxLength: 100 })),
     defaultCountry: Type.Optional(Type.String({ maxLength: 2 })),
-    holidayCountry: Type.Optional(Nullable(Type.String({ maxLength: 2 }))),
+    holidayCountry: Type.Optional(NullableText(2)),
     locale: Type.Optional(OneOf(LOCALES)),
-    mailFrom: Type.Optional(Nullable(Type.String({ maxLength: 420 }))),
+    mailFrom: Type.Optional(NullableText(420)),
   },
   closed,
 );
@@ -54,7 +57,12 @@ export async function companyPanelRoutes(panel: FastifyInstance): Promise<void> 
     '/settings',
     {
       config: { permission: 'settings' },
-      schema: { summary: 'The company’s settings and this month’s quota', tags: ['settings'], response: { 200: SettingsAnswer, ...panelErrorResponses() } },
+      schema: {
+        operationId: 'getCompanySettings',
+        summary: 'The company’s settings and this month’s quota',
+        tags: ['settings'],
+        response: { 200: SettingsAnswer, ...panelErrorResponses() },
+      },
     },
     async (request) => ok(await view(request.panel.companyId)),
   );
@@ -64,6 +72,7 @@ export async function companyPanelRoutes(panel: FastifyInstance): Promise<void> 
     {
       config: { permission: 'settings' },
       schema: {
+        operationId: 'updateCompanySettings',
         summary: 'Change the company’s name and settings',
         description: 'Only the fields given change. A new time zone or holiday country moves the deadlines of open follow-up steps. Audited as settings.changed with what changed.',
         tags: ['settings'],

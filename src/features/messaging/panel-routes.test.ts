@@ -32,6 +32,7 @@ it('sets the channel with a write-only token: answered as set, sealed at rest, k
   expect(sealed.toString('latin1')).not.toContain(token);
   expect(secretBox(t.ctx.config.secretKey).open(sealed, channelSecretContext(companyId))).toBe(token);
 
+  t.clock.advance(1000); // audit records are read back in time order
   const changed = await member.client.put(member, url, { provider: 'gateway', settings: { url: 'https://gateway.example/v2' } });
   expect(changed.json().data.channel.settings).toEqual({ url: 'https://gateway.example/v2' });
   expect(await sealedOf(companyId)).toEqual(sealed);
@@ -59,6 +60,7 @@ it('a new provider needs its token; bad settings are refused by field; removal i
   }
   expect((await member.client.get(member, url)).json().data.channel.provider).toBe('gateway');
 
+  t.clock.advance(1000);
   expect((await member.client.delete(member, url)).json()).toEqual({ success: true, data: { channel: null } });
   expect((await member.client.delete(member, url)).json().error.code).toBe('NOT_FOUND');
   expect((await auditOf(t, member.companyId!, 'settings.changed')).at(-1)?.details).toEqual({ section: 'whatsapp', removed: true });

@@ -39,7 +39,12 @@ export async function channelPanelRoutes(panel: FastifyInstance): Promise<void> 
     '/settings/whatsapp',
     {
       config: { permission: 'settings' },
-      schema: { summary: 'The WhatsApp channel (never its token)', tags: ['settings'], response: { 200: ChannelAnswer, ...panelErrorResponses() } },
+      schema: {
+        operationId: 'getWhatsappChannel',
+        summary: 'The WhatsApp channel (never its token)',
+        tags: ['settings'],
+        response: { 200: ChannelAnswer, ...panelErrorResponses() },
+      },
     },
     async (request) => {
       const channel = await findWhatsappChannel(ctx.db, ctx, { companyId: request.panel.companyId });
@@ -52,6 +57,7 @@ export async function channelPanelRoutes(panel: FastifyInstance): Promise<void> 
     {
       config: { permission: 'settings' },
       schema: {
+        operationId: 'setWhatsappChannel',
         summary: 'Set the WhatsApp channel',
         description: 'The token is sealed at rest and never answered. Audited as settings.changed with the settings changed and whether the token was replaced, never its value.',
         tags: ['settings'],
@@ -74,6 +80,7 @@ export async function channelPanelRoutes(panel: FastifyInstance): Promise<void> 
     {
       config: { permission: 'settings' },
       schema: {
+        operationId: 'removeWhatsappChannel',
         summary: 'Remove the WhatsApp channel',
         description: 'No WhatsApp channel: 404. Audited as settings.changed.',
         tags: ['settings'],

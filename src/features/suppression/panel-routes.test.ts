@@ -17,7 +17,8 @@ const addressesOf = async (companyId: string) =>
 it('adds an e-mail or a national phone (E.164 in the default country), keeps the first reason, audits each address added once', async () => {
   const member = await signInPanelUser(t, { permissions: ['settings'] });
   const companyId = member.companyId!;
-  const add = (body: object) => member.client.post(member, '/panel/api/suppressions', body);
+  // the clock moves between acts: audit records are read back in time order
+  const add = (body: object) => (t.clock.advance(1000), member.client.post(member, '/panel/api/suppressions', body));
   expect((await add({ email: ' Ana@School.edu ', reason: 'manual' })).json().data).toEqual({ address: 'ana@school.edu', reason: 'manual', added: true });
   expect((await add({ phone: '(11) 98765-4321', reason: 'complained' })).json().data).toEqual({ address: '+5511987654321', reason: 'complained', added: true });
   expect((await add({ email: 'ana@school.edu', reason: 'bounced' })).json().data).toEqual({ address: 'ana@school.edu', reason: 'bounced', added: false });
@@ -72,7 +73,7 @@ it('removes an address by its listed form (encoded in the path), 404 for one not
   const other = await signInPanelUser(t, { permissions: ['settings'] });
   await suppress(t.ctx.db, t.ctx, { companyId: member.companyId!, addresses: ['o+tag@school.edu', '+5511987654321'], reason: 'manual' });
   await suppress(t.ctx.db, t.ctx, { companyId: other.companyId!, addresses: ['theirs@school.edu'], reason: 'manual' });
-  const remove = (address: string) => member.client.delete(member, `/panel/api/suppressions/${encodeURIComponent(address)}`);
+  const remove = (address: string) => (t.clock.advance(1000), member.client.delete(member, `/panel/api/suppressions/${encodeURIComponent(address)}`));
   expect((await remove('o+tag@school.edu')).json()).toEqual({ success: true, data: { address: 'o+tag@school.edu', removed: true } });
   expect((await remove('+5511987654321')).statusCode).toBe(200);
   expect((await remove('o+tag@school.edu')).json().error.code).toBe('NOT_FOUND');

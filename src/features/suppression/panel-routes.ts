@@ -30,6 +30,7 @@ export async function suppressionPanelRoutes(panel: FastifyInstance): Promise<vo
     {
       config: { permission: 'settings' },
       schema: {
+        operationId: 'listSuppressions',
         summary: 'The suppression list, newest first',
         tags: ['settings'],
         querystring: ListQuery,
@@ -48,6 +49,7 @@ export async function suppressionPanelRoutes(panel: FastifyInstance): Promise<vo
     {
       config: { permission: 'settings' },
       schema: {
+        operationId: 'addSuppression',
         summary: 'Suppress an e-mail address or a phone number',
         description: 'Exactly one of email and phone. An address already listed keeps its first reason (added: false). Audited as suppression.added.',
         tags: ['settings'],
@@ -70,6 +72,7 @@ export async function suppressionPanelRoutes(panel: FastifyInstance): Promise<vo
     {
       config: { permission: 'settings' },
       schema: {
+        operationId: 'removeSuppression',
         summary: 'Take an address off the suppression list',
         description: 'An address not on the company’s list is 404. Audited as suppression.removed.',
         tags: ['settings'],

@@ -13,10 +13,12 @@ it('adds, renames, lists and removes the company’s holidays; each change audit
   const member = await signInPanelUser(t, { permissions: ['settings'] });
   const other = await signInPanelUser(t, { permissions: ['settings'] });
   const base = '/panel/api/settings/holidays';
+  // the clock moves between acts: audit records are read back in time order
+  const post = (body: object) => (t.clock.advance(1000), member.client.post(member, base, body));
   expect((await member.client.get(member, base)).json().data).toEqual([]);
-  expect((await member.client.post(member, base, { day: '2026-12-24', name: 'Recesso' })).json().data).toEqual({ day: '2026-12-24', name: 'Recesso', movedDeadlines: 0 });
-  expect((await member.client.post(member, base, { day: '2026-04-03', name: 'Sexta-feira Santa' })).statusCode).toBe(200);
-  expect((await member.client.post(member, base, { day: '2026-12-24', name: 'Véspera de Natal' })).statusCode).toBe(200);
+  expect((await post({ day: '2026-12-24', name: 'Recesso' })).json().data).toEqual({ day: '2026-12-24', name: 'Recesso', movedDeadlines: 0 });
+  expect((await post({ day: '2026-04-03', name: 'Sexta-feira Santa' })).statusCode).toBe(200);
+  expect((await post({ day: '2026-12-24', name: 'Véspera de Natal' })).statusCode).toBe(200);
   expect((await member.client.get(member, base)).json().data).toEqual([
     { day: '2026-04-03', name: 'Sexta-feira Santa' },
     { day: '2026-12-24', name: 'Véspera de Natal' },
@@ -24,6 +26,7 @@ it('adds, renames, lists and removes the company’s holidays; each change audit
   expect((await other.client.get(other, base)).json().data).toEqual([]);
   expect((await other.client.delete(other, `${base}/2026-12-24`)).statusCode).toBe(404);
 
+  t.clock.advance(1000);
   expect((await member.client.delete(member, `${base}/2026-04-03`)).json().data).toEqual({ day: '2026-04-03', movedDeadlines: 0 });
   expect((await member.client.delete(member, `${base}/2026-04-03`)).json().error.code).toBe('NOT_FOUND');
   expect((await auditOf(t, member.companyId!, 'settings.changed')).map((r) => r.details)).toEqual([

@@ -22,7 +22,12 @@ export async function holidayPanelRoutes(panel: FastifyInstance): Promise<void> 
     '/settings/holidays',
     {
       config: { permission: 'settings' },
-      schema: { summary: 'The company’s holidays, oldest first', tags: ['settings'], response: { 200: successEnvelope(Type.Array(Holiday)), ...panelErrorResponses() } },
+      schema: {
+        operationId: 'listHolidays',
+        summary: 'The company’s holidays, oldest first',
+        tags: ['settings'],
+        response: { 200: successEnvelope(Type.Array(Holiday)), ...panelErrorResponses() },
+      },
     },
     async (request) => ok(await listHolidays(ctx.db, ctx, { companyId: request.panel.companyId })),
   );
@@ -32,6 +37,7 @@ export async function holidayPanelRoutes(panel: FastifyInstance): Promise<void> 
     {
       config: { permission: 'settings' },
       schema: {
+        operationId: 'addHoliday',
         summary: 'Add (or rename) a holiday',
         description: 'Deadlines of open follow-up steps move at once. Audited as settings.changed.',
         tags: ['settings'],
@@ -54,6 +60,7 @@ export async function holidayPanelRoutes(panel: FastifyInstance): Promise<void> 
     {
       config: { permission: 'settings' },
       schema: {
+        operationId: 'removeHoliday',
         summary: 'Remove a holiday',
         description: 'Deadlines of open follow-up steps move at once. A day that is not a holiday of the company is 404. Audited as settings.changed.',
         tags: ['settings'],

@@ -201,7 +201,7 @@ function CompanyForm({ view }: { view: CompanySettingsView }) {
                     value={field.value}
                     onChange={field.onChange}
                     onBlur={field.onBlur}
-                    getInputRef={field.ref}
+                    ref={field.ref}
                     name={field.name}
                   />
                 )}
