@@ -5,7 +5,7 @@
  * size and is photographed into test-artifacts/panel/<name>-<size>.png.
  */
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -45,11 +45,22 @@ export interface PanelBrowser {
   close(): Promise<void>;
 }
 
+/** A free local port (asked of the system, then released for the app to take). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 export async function startPanelBrowser(options: TestAppOptions = {}): Promise<PanelBrowser> {
   const panelDir = await panelBuild();
-  const t = await startTestApp({ ...options, panelDir });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  // The panel's origin is its CSRF origin: the app must know the address the browser will use.
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const t = await startTestApp({ ...options, panelDir, config: { publicPanelUrl: `${origin}/panel`, ...options.config } });
+  await t.app.listen({ port, host: '127.0.0.1' });
   const browser = await launchChromium();
   mkdirSync(ARTIFACTS, { recursive: true });
   return {

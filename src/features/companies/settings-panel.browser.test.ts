@@ -80,7 +80,7 @@ describe.skipIf(!chromiumRuns('the settings browser tests'))('settings in Chromi
     await page.getByRole('button', { name: 'Suppress' }).click();
     await page.getByRole('status').filter({ hasText: 'ana@school.edu is now suppressed.' }).waitFor();
     await contact.fill('(11) 98765-4321');
-    await page.getByRole('textbox', { name: 'Reason' }).click();
+    await page.getByLabel('Reason', { exact: true }).click();
     await page.getByRole('option', { name: 'Complained' }).click();
     await page.getByRole('button', { name: 'Suppress' }).click();
     await page.getByRole('cell', { name: '+5511987654321' }).waitFor();
@@ -133,7 +133,7 @@ describe.skipIf(!chromiumRuns('the settings browser tests'))('settings in Chromi
     await tab(page, 'Holidays');
     await page.getByText('No company holidays yet.').waitFor();
     await page.getByLabel('Day').fill('2026-12-24');
-    await page.getByRole('textbox', { name: 'Name' }).fill('Recesso de fim de ano');
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Recesso de fim de ano');
     await page.getByRole('button', { name: 'Add holiday' }).click();
     await page.getByRole('cell', { name: 'Recesso de fim de ano' }).waitFor();
     await checkPage(page, 'settings-holidays');

@@ -3,13 +3,14 @@
  * channel (PUT/DELETE /settings/whatsapp). The WhatsApp token is write-only: the server says only
  * that one is set, and the field stays empty unless a new token is typed.
  */
-import { Badge, Button, Group, Modal, Paper, PasswordInput, Radio, Stack, TagsInput, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Modal, Paper, Radio, Stack, TagsInput, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { ApiProblem, applyFieldErrors, unwrap } from '../../api/errors';
+import { PasswordInput } from '../../ui/password-input';
 import { fieldText, problemText } from '../../ui/problem-text';
 import { FormOutcome, LoadError, Loading } from './area-state';
 import { companySettingsQuery, renamedFields, whatsappQuery, type CompanySettingsView, type WhatsappChannel } from './settings-api';
