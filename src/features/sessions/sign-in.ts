@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
+import type { Db, DbOrTx } from '../../db/database.js';
 import { users } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
@@ -8,6 +8,7 @@ import { recordAudit } from '../audit/index.js';
 import { listUserMemberships } from '../members/index.js';
 import { passwordMatches } from './password.js';
 import { startSession } from './start-session.js';
+import { checkSignInBudget, spendSignInBudget, type BudgetDeps } from './sign-in-budget.js';
 
 export const SIGN_IN_REFUSED = 'The e-mail address or the password is wrong.';
 
@@ -18,20 +19,21 @@ export interface SignInInput {
   replacesToken?: string | null;
 }
 
-export type SignInDeps = { clock: Clock; newId: IdGenerator };
+export type SignInDeps = { clock: Clock; newId: IdGenerator } & BudgetDeps;
 
-export async function findUserByEmail(db: Db, email: string) {
+export async function findUserByEmail(db: DbOrTx, email: string) {
   const [user] = await db.select().from(users).where(sql`lower(${users.email}) = lower(${email.trim()})`);
   return user ?? null;
 }
 
 /**
  * Signs in with an address and a password. An unknown address and a wrong password get the same
- * answer after the same work (a dummy hash is verified); the failure is audited either way, and a
- * success opens a fresh session (the browser's old one is dropped) with its audit record in one
- * transaction.
+ * answer after the same work (a dummy hash is verified); the failure is audited and counted against
+ * the address's and the account's budgets either way (past either: 429), and a success opens a fresh
+ * session (the browser's old one is dropped) with its audit record in one transaction.
  */
 export async function signIn(db: Db, deps: SignInDeps, input: SignInInput) {
+  await checkSignInBudget(deps, input);
   const user = await findUserByEmail(db, input.email);
   const matches = await passwordMatches(user?.passwordHash ?? null, input.password);
   const [home] = user ? await listUserMemberships(db, deps, { userId: user.id }) : [];
@@ -42,6 +44,7 @@ export async function signIn(db: Db, deps: SignInDeps, input: SignInInput) {
       action: 'session.sign_in_failed',
       ip: input.ip,
     });
+    await spendSignInBudget(deps, input);
     throw new ApiError('UNAUTHORIZED', SIGN_IN_REFUSED);
   }
   return db.transaction(async (tx) => {

@@ -1,4 +1,4 @@
-import { pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { bytea, ts } from '../../db/columns.js';
 
 /** Drizzle mirror of the users table (migration 0800): one account per address across companies. */
@@ -24,3 +24,18 @@ export const sessions = pgTable('sessions', {
   lastSeenAt: ts('last_seen_at').notNull(),
   expiresAt: ts('expires_at').notNull(),
 });
+
+/** Drizzle mirror of the one_time_links table (migration 0801). */
+export const oneTimeLinks = pgTable('one_time_links', {
+  id: uuid('id').primaryKey(),
+  tokenHash: bytea('token_hash').notNull(),
+  purpose: text('purpose').$type<LinkPurpose>().notNull(),
+  userId: uuid('user_id'),
+  companyId: uuid('company_id'),
+  details: jsonb('details').$type<Record<string, unknown>>().notNull(),
+  createdAt: ts('created_at').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+  usedAt: ts('used_at'),
+});
+
+export type LinkPurpose = 'set_password' | 'sign_in' | 'invitation';
