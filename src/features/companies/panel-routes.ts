@@ -86,7 +86,7 @@ export async function companyPanelRoutes(panel: FastifyInstance): Promise<void> 
       await ctx.db.transaction(async (tx) => {
         const { changes } = await updateSettingsAndDeadlines(tx, ctx, { companyId, name, patch: patch as SettingsPatch });
         if (Object.keys(changes).length === 0) return;
-        await auditPanelAct(tx, ctx, request, 'settings.changed', { section: 'company', changes });
+        await auditPanelAct(tx, ctx, { request, action: 'settings.changed', details: { section: 'company', changes } });
       });
       return ok(await view(companyId));
     },

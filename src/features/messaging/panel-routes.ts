@@ -33,7 +33,7 @@ const ChannelBody = Type.Object(
 /** The company's WhatsApp channel: the services of `quorum channel whatsapp`. */
 export async function channelPanelRoutes(panel: FastifyInstance): Promise<void> {
   const { ctx } = panel;
-  const audit = (request: FastifyRequest, tx: DbOrTx, details: Record<string, unknown>) => auditPanelAct(tx, ctx, request, 'settings.changed', { section: 'whatsapp', ...details });
+  const audit = (request: FastifyRequest, tx: DbOrTx, details: Record<string, unknown>) => auditPanelAct(tx, ctx, { request, action: 'settings.changed', details: { section: 'whatsapp', ...details } });
 
   panel.get(
     '/settings/whatsapp',

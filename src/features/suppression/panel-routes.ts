@@ -61,7 +61,7 @@ export async function suppressionPanelRoutes(panel: FastifyInstance): Promise<vo
       ok(
         await ctx.db.transaction(async (tx) => {
           const result = await addSuppression(tx, ctx, { companyId: request.panel.companyId, ...request.body });
-          if (result.added) await auditPanelAct(tx, ctx, request, 'suppression.added', { address: result.address, reason: result.reason });
+          if (result.added) await auditPanelAct(tx, ctx, { request, action: 'suppression.added', details: { address: result.address, reason: result.reason } });
           return result;
         }),
       ),
@@ -85,7 +85,7 @@ export async function suppressionPanelRoutes(panel: FastifyInstance): Promise<vo
         await ctx.db.transaction(async (tx) => {
           const { address } = request.params;
           if (!(await unsuppress(tx, ctx, { companyId: request.panel.companyId, address }))) throw new ApiError('NOT_FOUND', `${address} is not on the suppression list.`);
-          await auditPanelAct(tx, ctx, request, 'suppression.removed', { address });
+          await auditPanelAct(tx, ctx, { request, action: 'suppression.removed', details: { address } });
           return { address, removed: true as const };
         }),
       ),

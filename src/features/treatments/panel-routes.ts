@@ -16,7 +16,7 @@ const Moved = { movedDeadlines: Type.Integer({ description: 'Open follow-up step
 /** The company's own holidays (skipped by follow-up deadlines): the services of `quorum holiday`. */
 export async function holidayPanelRoutes(panel: FastifyInstance): Promise<void> {
   const { ctx } = panel;
-  const audit = (request: FastifyRequest, tx: DbOrTx, details: Record<string, unknown>) => auditPanelAct(tx, ctx, request, 'settings.changed', { section: 'holidays', ...details });
+  const audit = (request: FastifyRequest, tx: DbOrTx, details: Record<string, unknown>) => auditPanelAct(tx, ctx, { request, action: 'settings.changed', details: { section: 'holidays', ...details } });
 
   panel.get(
     '/settings/holidays',
