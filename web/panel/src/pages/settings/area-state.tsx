@@ -17,8 +17,8 @@ export function Loading() {
 export function LoadError({ error, retry }: { error: unknown; retry: () => void }) {
   const { t } = useTranslation([NS, 'translation']);
   return (
-    <Alert color="red" role="alert" title={problemText(t, error)}>
-      <Button variant="light" color="red" mt="xs" onClick={retry}>
+    <Alert color="red.9" role="alert" title={problemText(t, error)}>
+      <Button variant="light" color="red.9" mt="xs" onClick={retry}>
         {t('retry')}
       </Button>
     </Alert>
@@ -29,13 +29,13 @@ export function LoadError({ error, retry }: { error: unknown; retry: () => void 
 export function FormOutcome({ saved, problem }: { saved: string | null; problem: string | null }) {
   if (problem) {
     return (
-      <Alert color="red" role="alert">
+      <Alert color="red.9" role="alert">
         {problem}
       </Alert>
     );
   }
   return saved ? (
-    <Alert color="green" role="status">
+    <Alert color="green.9" role="status">
       {saved}
     </Alert>
   ) : null;

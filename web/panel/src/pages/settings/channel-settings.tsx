@@ -172,7 +172,7 @@ function WhatsappForm({ channel }: { channel: WhatsappChannel | null }) {
             <Title order={2} size="h4" id="whatsapp-heading">
               {t('whatsapp.heading')}
             </Title>
-            {channel && <Badge color="green">{t('whatsapp.tokenSet')}</Badge>}
+            {channel && <Badge color="green.9">{t('whatsapp.tokenSet')}</Badge>}
           </Group>
           {!channel && <Text c="dimmed">{t('whatsapp.none')}</Text>}
           <Controller
@@ -253,7 +253,7 @@ function WhatsappForm({ channel }: { channel: WhatsappChannel | null }) {
               {t('save')}
             </Button>
             {channel && (
-              <Button variant="outline" color="red" onClick={() => setConfirming(true)}>
+              <Button variant="outline" color="red.9" onClick={() => setConfirming(true)}>
                 {t('whatsapp.remove')}
               </Button>
             )}
@@ -266,7 +266,7 @@ function WhatsappForm({ channel }: { channel: WhatsappChannel | null }) {
           <Button variant="default" onClick={() => setConfirming(false)}>
             {t('cancel')}
           </Button>
-          <Button color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
+          <Button color="red.9" loading={remove.isPending} onClick={() => remove.mutate()}>
             {t('remove')}
           </Button>
         </Group>

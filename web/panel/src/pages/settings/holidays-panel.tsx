@@ -112,7 +112,7 @@ export function HolidaysPanel() {
                   <Table.Td>
                     <ActionIcon
                       variant="subtle"
-                      color="red"
+                      color="red.9"
                       aria-label={t('holidays.removeOne', { day: holiday.day })}
                       loading={remove.isPending && remove.variables === holiday.day}
                       onClick={() => remove.mutate(holiday.day)}

@@ -150,7 +150,7 @@ export function SuppressionsPanel() {
                     <Table.Tr key={row.address}>
                       <Table.Td style={{ overflowWrap: 'anywhere' }}>{row.address}</Table.Td>
                       <Table.Td>
-                        <Badge variant="light" color={row.reason === 'manual' ? 'gray' : 'orange'}>
+                        <Badge variant="outline" color={row.reason === 'manual' ? 'gray.7' : 'red.9'}>
                           {t(`suppressions.reasons.${row.reason}`)}
                         </Badge>
                       </Table.Td>
@@ -160,7 +160,7 @@ export function SuppressionsPanel() {
                       <Table.Td>
                         <ActionIcon
                           variant="subtle"
-                          color="red"
+                          color="red.9"
                           aria-label={t('suppressions.removeOne', { address: row.address })}
                           loading={remove.isPending && remove.variables === row.address}
                           onClick={() => remove.mutate(row.address)}
