@@ -172,7 +172,7 @@ function WhatsappForm({ channel }: { channel: WhatsappChannel | null }) {
             <Title order={2} size="h4" id="whatsapp-heading">
               {t('whatsapp.heading')}
             </Title>
-            {channel && <Badge color="green.9">{t('whatsapp.tokenSet')}</Badge>}
+            {channel && <Badge variant="outline" color="dark.6">{t('whatsapp.tokenSet')}</Badge>}
           </Group>
           {!channel && <Text c="dimmed">{t('whatsapp.none')}</Text>}
           <Controller
