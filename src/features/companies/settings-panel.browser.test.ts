@@ -130,7 +130,7 @@ describe.skipIf(!chromiumRuns('the settings browser tests'))('settings in Chromi
 
     await tab(page, 'Holidays');
     await page.getByText('No company holidays yet.').waitFor();
-    await page.getByLabel('Day').fill('2026-12-24');
+    await page.getByRole('textbox', { name: 'Day', exact: true }).fill('2026-12-24');
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Recesso de fim de ano');
     await page.getByRole('button', { name: 'Add holiday' }).click();
     await page.getByRole('cell', { name: 'Recesso de fim de ano' }).waitFor();
