@@ -1,5 +1,5 @@
 /** The Suppression list tab: search, add by e-mail or phone with a reason, take an address off. */
-import { ActionIcon, Badge, Button, Group, Pagination, Paper, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Button, Group, Pagination, Paper, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -150,9 +150,7 @@ export function SuppressionsPanel() {
                     <Table.Tr key={row.address}>
                       <Table.Td style={{ overflowWrap: 'anywhere' }}>{row.address}</Table.Td>
                       <Table.Td>
-                        <Badge variant="outline" color={row.reason === 'manual' ? 'gray.7' : 'red.9'}>
-                          {t(`suppressions.reasons.${row.reason}`)}
-                        </Badge>
+                        <Text size="sm">{t(`suppressions.reasons.${row.reason}`)}</Text>
                       </Table.Td>
                       <Table.Td visibleFrom="sm">
                         <time dateTime={row.createdAt}>{since(row.createdAt)}</time>
