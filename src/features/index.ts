@@ -14,6 +14,7 @@ import { goalsFeature } from './goals/feature.js';
 import { respondentFeature } from './respondent/feature.js';
 import { treatmentsFeature } from './treatments/feature.js';
 import { sessionsFeature } from './sessions/feature.js';
+import { companiesFeature } from './companies/feature.js';
 
 /** Every feature of the service, one line each: the only list a new feature joins. */
-export const features: readonly Feature[] = [keysFeature, formsFeature, responsesFeature, eventsFeature, webhooksFeature, rostersFeature, invitesFeature, callbacksFeature, suppressionFeature, messagingFeature, statisticsFeature, goalsFeature, respondentFeature, treatmentsFeature, sessionsFeature];
+export const features: readonly Feature[] = [keysFeature, formsFeature, responsesFeature, eventsFeature, webhooksFeature, rostersFeature, invitesFeature, callbacksFeature, suppressionFeature, messagingFeature, statisticsFeature, goalsFeature, respondentFeature, treatmentsFeature, sessionsFeature, companiesFeature];

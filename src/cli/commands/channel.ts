@@ -10,7 +10,7 @@ export function registerChannelCommands(program: Command): void {
     .description('set up the WhatsApp channel (Cloud API or a gateway); the token is sealed at rest')
     .requiredOption('--company <slug>', 'company slug')
     .requiredOption('--provider <provider>', WHATSAPP_PROVIDERS.join(' | '))
-    .requiredOption('--token <token>', 'cloud-api: the access token; gateway: the bearer token (sealed at rest)')
+    .option('--token <token>', 'cloud-api: the access token; gateway: the bearer token (sealed at rest); omitted: keep the one set for the same provider')
     .option('--phone-number-id <id>', 'cloud-api: the sending phone number id')
     .option('--template <name...>', 'cloud-api: approved template names')
     .option('--url <url>', 'gateway: where messages are POSTed')
@@ -21,13 +21,13 @@ export function registerChannelCommands(program: Command): void {
         const { setWhatsappChannel } = await import('../../features/messaging/set-whatsapp-channel.js');
         const companyId = await companyIdForSlug(rt, opts.company);
         const settings = { phoneNumberId: opts.phoneNumberId, templates: opts.template, url: opts.url, text: opts.text };
-        await setWhatsappChannel(rt.ctx.db, rt.ctx, {
+        const { channel } = await setWhatsappChannel(rt.ctx.db, rt.ctx, {
           companyId,
           provider: opts.provider as WhatsappProvider,
-          token: opts.token,
+          token: opts.token as string | undefined,
           settings: Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)),
         });
-        return { provider: opts.provider, settings };
+        return channel;
       }, (r) => `WhatsApp channel set (${r.provider})`),
     );
   whatsapp
@@ -36,11 +36,11 @@ export function registerChannelCommands(program: Command): void {
     .requiredOption('--company <slug>', 'company slug')
     .action(
       runCommand(async (rt, { opts }) => {
-        const { findWhatsappChannel } = await import('../../features/messaging/channel-settings.js');
+        const { findWhatsappChannel, whatsappChannelView } = await import('../../features/messaging/channel-settings.js');
         const channel = await findWhatsappChannel(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company) });
         // The token stays sealed: only whether one is set is shown.
-        return channel ? { provider: channel.provider, settings: channel.settings, token: 'set (sealed)' } : null;
-      }, (r) => (r ? `provider: ${r.provider}\ntoken: ${r.token}\n${JSON.stringify(r.settings, null, 2)}` : 'no WhatsApp channel')),
+        return channel ? whatsappChannelView(channel) : null;
+      }, (r) => (r ? `provider: ${r.provider}\ntoken: set (sealed)\n${JSON.stringify(r.settings, null, 2)}` : 'no WhatsApp channel')),
     );
   whatsapp
     .command('remove')

@@ -68,6 +68,7 @@ function registerCompanySettingsCommands(company: Command): void {
     .command('set')
     .description("change a company's settings")
     .requiredOption('--company <slug>', 'company slug')
+    .option('--name <name>', 'display name')
     .option('--monthly-quota <n>', 'messages per UTC month', wholeNumber)
     .option('--anonymity-floor <n>', 'smallest cut a report on an anonymous form may show', wholeNumber)
     .option('--time-zone <iana>', 'time zone for working days, e.g. America/Sao_Paulo')
@@ -82,7 +83,7 @@ function registerCompanySettingsCommands(company: Command): void {
           import('../../features/companies/show-company.js'),
         ]);
         const companyId = await companyIdForSlug(rt, opts.company);
-        await updateSettingsAndDeadlines(rt.ctx.db, rt.ctx, { companyId, patch: {
+        await updateSettingsAndDeadlines(rt.ctx.db, rt.ctx, { companyId, name: opts.name as string | undefined, patch: {
           monthlyQuota: opts.monthlyQuota as number | undefined,
           anonymityFloor: opts.anonymityFloor as number | undefined,
           timeZone: opts.timeZone as string | undefined,

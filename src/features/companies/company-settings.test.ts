@@ -40,4 +40,24 @@ describe('company settings', () => {
     });
     expect((await showCompany(t.ctx.db, t.ctx, { companyId: company.id })).settings.monthlyQuota).toBe(10_000);
   });
+
+  it('renames the company with its settings in one update, and answers what changed', async () => {
+    const company = await t.company();
+    const update = await updateCompanySettings(t.ctx.db, t.ctx, { companyId: company.id, name: '  Escola Nova ', patch: { timeZone: 'America/Sao_Paulo', monthlyQuota: 10_000 } });
+    expect(update).toMatchObject({ name: 'Escola Nova', settings: { timeZone: 'America/Sao_Paulo' } });
+    expect(update.changes).toEqual({ name: { from: company.name, to: 'Escola Nova' }, timeZone: { from: 'UTC', to: 'America/Sao_Paulo' } });
+    expect((await showCompany(t.ctx.db, t.ctx, { companyId: company.id })).company.name).toBe('Escola Nova');
+    expect((await updateCompanySettings(t.ctx.db, t.ctx, { companyId: company.id, patch: { timeZone: 'America/Sao_Paulo' } })).changes).toEqual({});
+  });
+
+  it('reports a bad name together with bad settings, renaming nothing', async () => {
+    const company = await t.company();
+    await expect(updateCompanySettings(t.ctx.db, t.ctx, { companyId: company.id, name: '   ', patch: { anonymityFloor: 5000 } })).rejects.toMatchObject({
+      details: { fields: [expect.objectContaining({ path: 'name', code: 'required' }), expect.objectContaining({ path: 'anonymityFloor' })] },
+    });
+    await expect(updateCompanySettings(t.ctx.db, t.ctx, { companyId: company.id, name: 'x'.repeat(201), patch: {} })).rejects.toMatchObject({
+      details: { fields: [expect.objectContaining({ path: 'name', code: 'too_long' })] },
+    });
+    expect((await showCompany(t.ctx.db, t.ctx, { companyId: company.id })).company.name).toBe(company.name);
+  });
 });

@@ -4,8 +4,9 @@ import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import { companies, type CompanySettings } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
-import { validationError, type FieldError } from '../../lib/errors.js';
-import { DEFAULT_COMPANY_SETTINGS } from './create-company.js';
+import { ApiError, validationError, type FieldError } from '../../lib/errors.js';
+import { changedFields, type FieldChange } from '../../lib/changed-fields.js';
+import { DEFAULT_COMPANY_SETTINGS, companyNameErrors } from './create-company.js';
 
 export const LOCALES = ['en', 'pt-BR', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -64,18 +65,46 @@ function patchErrors(patch: SettingsPatch): FieldError[] {
   return errors;
 }
 
-/** Merges the given settings into the company's (one statement, so concurrent edits of other keys survive). */
-export async function updateCompanySettings(db: DbOrTx, deps: { clock: Clock }, input: { companyId: string; patch: SettingsPatch }): Promise<Settings> {
+/** Every fault of a rename and settings change, for callers that add rules of their own and report all at once. */
+export function companyUpdateErrors(input: { name?: string; patch: SettingsPatch }): FieldError[] {
+  const name = input.name?.trim();
+  return [...(name === undefined ? [] : companyNameErrors(name)), ...patchErrors(input.patch)];
+}
+
+/** A company after an update, and what the update changed (name and settings; none is secret). */
+export interface CompanyUpdate {
+  name: string;
+  settings: Settings;
+  changes: Record<string, FieldChange>;
+}
+
+/**
+ * Renames the company (when `name` is given) and merges the given settings into its own, every
+ * fault reported at once. The merge is one jsonb `||`, so concurrent edits of other keys survive;
+ * the row is locked first so the changes are read against the version replaced.
+ */
+export async function updateCompanySettings(
+  db: DbOrTx,
+  deps: { clock: Clock },
+  input: { companyId: string; name?: string; patch: SettingsPatch },
+): Promise<CompanyUpdate> {
   const { companyId, patch } = input;
-  const errors = patchErrors(patch);
+  const name = input.name?.trim();
+  const errors = companyUpdateErrors({ name, patch });
   if (errors.length > 0) throw validationError(errors);
   const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
-  const [row] = await db
-    .update(companies)
-    .set({ settings: sql`${companies.settings} || ${JSON.stringify(given)}::jsonb`, updatedAt: deps.clock.now() })
-    .where(eq(companies.id, companyId))
-    .returning({ settings: companies.settings });
-  return companySettings(row.settings);
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select({ name: companies.name, settings: companies.settings }).from(companies).where(eq(companies.id, companyId)).for('update');
+    if (!before) throw new ApiError('NOT_FOUND', 'Company not found.');
+    const [row] = await tx
+      .update(companies)
+      .set({ ...(name === undefined ? {} : { name }), settings: sql`${companies.settings} || ${JSON.stringify(given)}::jsonb`, updatedAt: deps.clock.now() })
+      .where(eq(companies.id, companyId))
+      .returning({ name: companies.name, settings: companies.settings });
+    const settings = companySettings(row.settings);
+    const changes = changedFields({ name: before.name, ...companySettings(before.settings) }, { name: row.name, ...settings });
+    return { name: row.name, settings, changes };
+  });
 }
 
 export async function readCompanySettings(db: DbOrTx, _deps: NoDeps, input: { companyId: string }): Promise<Settings> {

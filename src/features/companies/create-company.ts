@@ -22,10 +22,15 @@ export interface CreateCompanyInput {
 
 const SLUG_RE = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
+/** The display name's rule, shared by creation and renaming; `name` is already trimmed. */
+export function companyNameErrors(name: string): FieldError[] {
+  if (name.length >= 1 && name.length <= 200) return [];
+  return [{ path: 'name', code: name.length < 1 ? 'required' : 'too_long', message: 'must be 1 to 200 characters' }];
+}
+
 export async function createCompany(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: CreateCompanyInput) {
   const name = input.name.trim();
-  const fields: FieldError[] = [];
-  if (name.length < 1 || name.length > 200) fields.push({ path: 'name', code: name.length < 1 ? 'required' : 'too_long', message: 'must be 1 to 200 characters' });
+  const fields = companyNameErrors(name);
   if (!SLUG_RE.test(input.slug)) fields.push({ path: 'slug', code: 'invalid_format', message: 'must be lower-case letters, digits and dashes' });
   if (fields.length) throw validationError(fields);
   if (await findCompanyBySlug(db, deps, { slug: input.slug })) {

@@ -25,10 +25,22 @@ export interface WhatsappChannel {
 
 export const DEFAULT_GATEWAY_TEXT = '{{formName}}: {{url}}';
 
-export async function findWhatsappChannel(db: DbOrTx, _deps: NoDeps, input: { companyId: string }): Promise<WhatsappChannel | null> {
+/** What may leave the service about a channel: its settings and that a token is set, never the token. */
+export interface WhatsappChannelView {
+  provider: WhatsappProvider;
+  settings: WhatsappSettings;
+  tokenSet: true;
+}
+
+export function whatsappChannelView(channel: WhatsappChannel): WhatsappChannelView {
+  return { provider: channel.provider, settings: channel.settings, tokenSet: true };
+}
+
+/** `lock`: FOR UPDATE, for a caller replacing the channel in its transaction. */
+export async function findWhatsappChannel(db: DbOrTx, _deps: NoDeps, input: { companyId: string; lock?: boolean }): Promise<WhatsappChannel | null> {
   const { companyId } = input;
   const { rows } = await db.execute<{ provider: WhatsappProvider; settings: WhatsappSettings; credentials_sealed: Buffer }>(
-    sql`SELECT provider, settings, credentials_sealed FROM messaging_channels WHERE company_id = ${companyId} AND channel = 'whatsapp'`,
+    sql`SELECT provider, settings, credentials_sealed FROM messaging_channels WHERE company_id = ${companyId} AND channel = 'whatsapp'${input.lock ? sql` FOR UPDATE` : sql``}`,
   );
   const row = rows[0];
   return row ? { provider: row.provider, settings: row.settings, credentialsSealed: row.credentials_sealed } : null;

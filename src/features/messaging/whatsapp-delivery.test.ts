@@ -171,6 +171,23 @@ describe('a WhatsApp target on a private address, with private targets not allow
     expect((await s.state()).last_error).toMatch(/^Target localhost resolves to /);
   });
 
+  it('keeps the sealed token when a change of settings gives none, for the same provider only; bounds the free text', async () => {
+    const { company } = await t.tenant();
+    const set = (input: object) => setWhatsappChannel(t.ctx.db, t.ctx, { companyId: company.id, provider: 'gateway', settings: { url: 'https://gateway.example/send' }, ...input });
+    await expect(set({})).rejects.toMatchObject({ details: { fields: [expect.objectContaining({ path: 'token', code: 'required' })] } });
+    const first = await set({ token: 'gw-secret' });
+    expect(first).toEqual({ channel: { provider: 'gateway', settings: { url: 'https://gateway.example/send' }, tokenSet: true }, changes: { provider: { from: null, to: 'gateway' }, url: { from: null, to: 'https://gateway.example/send' } }, tokenReplaced: true });
+    const sealed = (await findWhatsappChannel(t.ctx.db, t.ctx, { companyId: company.id }))!.credentialsSealed;
+    const second = await set({ settings: { url: 'https://gateway.example/v2', text: 'Hi {{url}}' } });
+    expect(second).toMatchObject({ changes: { url: { from: 'https://gateway.example/send', to: 'https://gateway.example/v2' }, text: { from: null, to: 'Hi {{url}}' } }, tokenReplaced: false });
+    expect(JSON.stringify(second)).not.toContain('gw-secret');
+    expect((await findWhatsappChannel(t.ctx.db, t.ctx, { companyId: company.id }))!.credentialsSealed).toEqual(sealed);
+    await expect(set({ provider: 'cloud-api', settings: { phoneNumberId: '555' } })).rejects.toMatchObject({ details: { fields: [expect.objectContaining({ path: 'token', code: 'required' })] } });
+    await expect(set({ token: 'x'.repeat(4097), settings: { url: 'https://gateway.example/send', text: 'y'.repeat(1001), templates: ['Bad Name'] } })).rejects.toMatchObject({
+      details: { fields: ['token', 'templates[0]', 'text'].map((path) => expect.objectContaining({ path })) },
+    });
+  });
+
   it('gateway: a private IP literal, an over-long URL or one with credentials is refused when the channel is set', async () => {
     const { company } = await t.tenant();
     const set = (url: string, ctx = guarded()) => setWhatsappChannel(t.ctx.db, ctx, { companyId: company.id, provider: 'gateway', token: 'gw-token', settings: { url } });
@@ -186,7 +203,7 @@ describe('a WhatsApp target on a private address, with private targets not allow
       await expect(set(url), url).rejects.toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ path: 'url', code, message: expect.any(String) }] } });
     }
     expect(await findWhatsappChannel(t.ctx.db, t.ctx, { companyId: company.id })).toBeNull();
-    await expect(set('https://gateway.example/send')).resolves.toBeUndefined();
-    await expect(set(`${base}/gateway`, t.ctx)).resolves.toBeUndefined();
+    await expect(set('https://gateway.example/send')).resolves.toMatchObject({ channel: { provider: 'gateway', tokenSet: true } });
+    await expect(set(`${base}/gateway`, t.ctx)).resolves.toMatchObject({ changes: { url: { from: 'https://gateway.example/send', to: `${base}/gateway` } }, tokenReplaced: true });
   });
 });

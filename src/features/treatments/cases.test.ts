@@ -305,7 +305,7 @@ describe('public holidays (company setting holidayCountry)', () => {
 
   it('counts Monday to Friday by default, whatever the phone country, and skips a country only once it is set', async () => {
     const { company, token } = await t.tenant();
-    expect((await updateSettingsAndDeadlines(t.ctx.db, t.ctx, { companyId: company.id, patch: {} })).holidayCountry).toBeNull();
+    expect((await updateSettingsAndDeadlines(t.ctx.db, t.ctx, { companyId: company.id, patch: {} })).settings.holidayCountry).toBeNull();
     await respond(t, await createFlowSurvey(t, company.id, { defaultCountry: 'BR' }), 1, '2026-04-20T12:00:00.000Z');
     const [c] = await casesOf(company.id);
     expect(await dueAtOf(token, c.id)).toBe('2026-04-22T23:59:59.999Z'); // Tuesday and Wednesday

@@ -7,6 +7,7 @@ import { overdueSweep } from './sweep-overdue.js';
 export const treatmentsFeature: Feature = {
   name: 'treatments',
   routes: lazyPlugin(async () => (await import('./routes.js')).treatmentRoutes),
+  panelRoutes: lazyPlugin(async () => (await import('./panel-routes.js')).holidayPanelRoutes),
   schemas: treatmentSchemas,
   tasks: [overdueSweep, effectivenessSweep],
   responseConsumers: [openCasesConsumer, responseCheckConsumer],

@@ -1,7 +1,7 @@
 import type { DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { validationError } from '../../lib/errors.js';
-import { updateCompanySettings, type Settings, type SettingsPatch } from '../companies/index.js';
+import { companyUpdateErrors, updateCompanySettings, type CompanyUpdate, type SettingsPatch } from '../companies/index.js';
 import { recomputeOpenDeadlines } from './holidays.js';
 import { hasPublicHolidays } from './working-days.js';
 
@@ -9,15 +9,22 @@ import { hasPublicHolidays } from './working-days.js';
  * updateCompanySettings, and when the time zone or the holiday country changes, the deadlines of
  * the company's open steps move with the new calendar in the same transaction.
  */
-export async function updateSettingsAndDeadlines(db: DbOrTx, deps: { clock: Clock }, input: { companyId: string; patch: SettingsPatch }): Promise<Settings> {
-  const { companyId, patch } = input;
+export async function updateSettingsAndDeadlines(
+  db: DbOrTx,
+  deps: { clock: Clock },
+  input: { companyId: string; name?: string; patch: SettingsPatch },
+): Promise<CompanyUpdate> {
+  const { companyId, name, patch } = input;
+  const errors = companyUpdateErrors({ name, patch });
   // A country date-holidays does not know would silently skip nothing: refuse it instead.
-  if (typeof patch.holidayCountry === 'string' && /^[A-Z]{2}$/.test(patch.holidayCountry) && !hasPublicHolidays(patch.holidayCountry)) {
-    throw validationError([{ path: 'holidayCountry', code: 'invalid_value', message: `no public holiday calendar is known for ${patch.holidayCountry}` }]);
+  const country = patch.holidayCountry;
+  if (typeof country === 'string' && !errors.some((e) => e.path === 'holidayCountry') && !hasPublicHolidays(country)) {
+    errors.push({ path: 'holidayCountry', code: 'invalid_value', message: `no public holiday calendar is known for ${country}` });
   }
+  if (errors.length > 0) throw validationError(errors);
   return db.transaction(async (tx) => {
-    const settings = await updateCompanySettings(tx, deps, { companyId, patch });
-    if (patch.timeZone !== undefined || patch.holidayCountry !== undefined) await recomputeOpenDeadlines(tx, deps, { companyId });
-    return settings;
+    const update = await updateCompanySettings(tx, deps, { companyId, name, patch });
+    if (update.changes.timeZone || update.changes.holidayCountry) await recomputeOpenDeadlines(tx, deps, { companyId });
+    return update;
   });
 }
