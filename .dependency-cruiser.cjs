@@ -3,7 +3,7 @@
  * Test files are left out: a test may reach into the feature it tests and into the fixtures of others.
  * @type {import('dependency-cruiser').IConfiguration}
  */
-const HTTP_FILE = '(/routes\\.ts|/plugin\\.ts|/pages/.+)$';
+const HTTP_FILE = '(/routes\\.ts|/panel-routes\\.ts|/plugin\\.ts|/pages/.+)$';
 /**
  * Bundled by esbuild for the browser (scripts/copy-assets.mjs): the respondent page script and the
  * code it shares with the server. An index would load the server's code, so these import files.

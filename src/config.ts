@@ -14,6 +14,8 @@ export interface Config {
   dataDir: string;
   publicApiUrl: string;
   publicFormUrl: string;
+  /** Where people open the management panel; its origin is the one state-changing panel requests must come from. */
+  publicPanelUrl: string;
   secretKey: string;
   smtpUrl: string | null;
   /** Default e-mail sender ("Name <addr>"); a company's mailFrom setting overrides it. */
@@ -183,6 +185,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     publicApiUrl: readUrl(env, 'PUBLIC_API_URL', ['http:', 'https:'], `${origin}/v1`)!,
     publicFormUrl: readUrl(env, 'PUBLIC_FORM_URL', ['http:', 'https:'], `${origin}/i`)!,
+    publicPanelUrl: readUrl(env, 'PUBLIC_PANEL_URL', ['http:', 'https:'], `${origin}/panel`)!,
     secretKey: readSecretKey(env, dataDir),
     smtpUrl: readUrl(env, 'SMTP_URL', ['smtp:', 'smtps:'], null),
     mailFrom: env.MAIL_FROM || 'Quorum <no-reply@localhost>',

@@ -17,6 +17,7 @@ import { features } from '../features/index.js';
 import { healthRoutes } from '../features/health/routes.js';
 import { OneLineRequestLog } from './one-line-request-log.js';
 import type { Readiness } from '../features/health/readiness.js';
+import { registerPanelApi } from './panel/register-panel-api.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,6 +30,8 @@ export interface BuildAppOptions {
   authCacheMs?: number;
   /** Extra authenticated /v1 plugins (tests mount probe routes this way). */
   v1Plugins?: FastifyPluginAsync[];
+  /** Extra /panel/api plugins (tests mount probe routes this way). */
+  panelPlugins?: FastifyPluginAsync[];
   /** Start-up work /readyz waits for (`quorum start` holds it while seeding the demo); ready when absent. */
   readiness?: Readiness;
 }
@@ -115,5 +118,6 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     },
     { prefix: '/v1' },
   );
+  await registerPanelApi(app, ctx, options.panelPlugins);
   return app;
 }

@@ -76,6 +76,8 @@ export async function registerOpenApi(app: FastifyInstance, publicApiUrl: string
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transformObject: (documents) => withWebhooks(withResponseHeaders('openapiObject' in documents ? documents.openapiObject : documents.swaggerObject)),
     transform: ({ schema, url, route }) => {
+      // The panel's API and pages have their own document (src/app/panel/panel-openapi.ts).
+      if (url === '/panel' || url.startsWith('/panel/')) return { schema: { ...schema, hide: true } as typeof schema, url };
       // The respondent API (/r/v1) takes no key (its credential is the invite token in the path)
       // and lives beside /v1, so its operations name the installation's root as their server.
       if (RESPONDENT_PREFIX.test(url)) {

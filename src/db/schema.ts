@@ -17,3 +17,6 @@ export * from '../features/statistics/table.js';
 export * from '../features/goals/table.js';
 export * from '../features/respondent/table.js';
 export * from '../features/treatments/table.js';
+export * from '../features/sessions/table.js';
+export * from '../features/members/table.js';
+export * from '../features/audit/table.js';

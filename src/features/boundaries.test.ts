@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 const FEATURES = join(import.meta.dirname);
 /** The HTTP side of a feature; everything else (services, jobs, tables) knows nothing of HTTP. */
-const HTTP_FILES = /(^|\/)(routes|schemas|plugin)\.ts$|\.test\.ts$/;
+const HTTP_FILES = /(^|\/)(routes|schemas|plugin|panel-routes|panel-schemas)\.ts$|\.test\.ts$/;
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

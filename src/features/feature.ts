@@ -24,6 +24,11 @@ export interface Feature {
   name: string;
   /** Authenticated /v1 routes (each declares its scope in config.scope, or refuses to register), through lazyPlugin. */
   routes?: Plugin;
+  /**
+   * Session-authenticated /panel/api routes (each declares config.permission, null for any member,
+   * or public: true, or refuses to register), through lazyPlugin.
+   */
+  panelRoutes?: Plugin;
   /** Pages and callbacks outside /v1, with credentials of their own (an invite token, a provider signature), through lazyPlugin. */
   pages?: Plugin;
   /** Shared schemas (with $id) its routes reference; published in the OpenAPI document. */

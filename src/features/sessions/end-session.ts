@@ -1,0 +1,21 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import { sessions } from '../../db/schema.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdGenerator } from '../../lib/ids.js';
+import { recordAudit } from '../audit/index.js';
+import type { PanelSession } from './authenticate-session.js';
+
+/** Signs out one session, audited in the same transaction. */
+export async function endSession(db: Db, deps: { clock: Clock; newId: IdGenerator }, input: { session: PanelSession; ip: string | null }) {
+  await db.transaction(async (tx) => {
+    await tx.delete(sessions).where(and(eq(sessions.id, input.session.sessionId), eq(sessions.userId, input.session.user.id)));
+    await recordAudit(tx, deps, {
+      companyId: input.session.companyId,
+      actor: { userId: input.session.user.id, email: input.session.user.email },
+      action: 'session.signed_out',
+      details: { sessionId: input.session.sessionId },
+      ip: input.ip,
+    });
+  });
+}
