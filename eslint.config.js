@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.quorum/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.quorum/**', 'test-artifacts/**', 'web/panel/src/api/schema.d.ts'] },
   ...tseslint.configs.recommended,
   {
     rules: {

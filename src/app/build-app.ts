@@ -18,6 +18,7 @@ import { healthRoutes } from '../features/health/routes.js';
 import { OneLineRequestLog } from './one-line-request-log.js';
 import type { Readiness } from '../features/health/readiness.js';
 import { registerPanelApi } from './panel/register-panel-api.js';
+import { serveWeb } from './panel/serve-web.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,6 +33,8 @@ export interface BuildAppOptions {
   v1Plugins?: FastifyPluginAsync[];
   /** Extra /panel/api plugins (tests mount probe routes this way). */
   panelPlugins?: FastifyPluginAsync[];
+  /** The panel's built web app (default dist/panel); tests point it elsewhere. */
+  panelDir?: string;
   /** Start-up work /readyz waits for (`quorum start` holds it while seeding the demo); ready when absent. */
   readiness?: Readiness;
 }
@@ -102,6 +105,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await registerDocs(app);
   // Pages and callbacks outside /v1 (no API key: their own credentials), as the features declare them.
   for (const feature of features) if (feature.pages) await app.register(feature.pages);
+  await serveWeb(app, { dir: options.panelDir });
   const authenticator = new KeyAuthenticator(ctx.db, ctx.clock, options.authCacheMs);
   await authenticator.listen(ctx.pool.options, (level, message) => app.log[level](message));
   app.addHook('onClose', () => authenticator.close());

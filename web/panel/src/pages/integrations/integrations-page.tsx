@@ -1,0 +1,14 @@
+import { Stack, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { EmptyState } from '../../ui/empty-state';
+
+/** Placeholder until this area is built: its heading and an empty state. */
+export function IntegrationsPage() {
+  const { t } = useTranslation();
+  return (
+    <Stack>
+      <Title order={1}>{t('nav.integrations')}</Title>
+      <EmptyState title={t('integrations.emptyTitle')} body={t('integrations.emptyBody')} />
+    </Stack>
+  );
+}

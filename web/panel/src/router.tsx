@@ -1,0 +1,124 @@
+/**
+ * The panel's routes (code-based, every page a lazy chunk). Pages outside the session: sign-in,
+ * forgot password and the one-time pages. Inside: the app layout, whose guard reads the session
+ * and sends a signed-out person to sign-in with the path they wanted; each area also checks
+ * its permission and shows the "no permission" page instead of the area.
+ */
+import { QueryClient } from '@tanstack/react-query';
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, redirect } from '@tanstack/react-router';
+import { setUnauthorizedHandler } from './api/client';
+import { area, type AreaPath } from './ui/areas';
+import { ApiProblem } from './api/errors';
+import { hasPermission, sessionQuery, signedOut } from './api/session';
+import { ErrorPage, ForbiddenError } from './ui/error-page';
+import { RootLayout } from './ui/root-layout';
+import { NotFoundPage } from './pages/errors/not-found-page';
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // A refusal (4xx) will not change by asking again; a network fault may.
+      retry: (count, error) => count < 2 && !(error instanceof ApiProblem && error.status >= 400 && error.status < 500),
+    },
+  },
+});
+
+const rootRoute = createRootRoute({ component: RootLayout, notFoundComponent: NotFoundPage });
+
+/** `?redirect=` keeps only a path inside the app (no other origin, no protocol-relative URL). */
+function safeRedirect(value: unknown): string | undefined {
+  return typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') && !value.includes('\\') ? value : undefined;
+}
+
+const signInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/sign-in',
+  validateSearch: (search: Record<string, unknown>): { redirect?: string } => ({ redirect: safeRedirect(search.redirect) }),
+  component: lazyRouteComponent(() => import('./pages/sign-in/sign-in-page'), 'SignInPage'),
+});
+const forgotRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/forgot-password',
+  component: lazyRouteComponent(() => import('./pages/sign-in/forgot-password-page'), 'ForgotPasswordPage'),
+});
+const setPasswordRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/set-password',
+  component: lazyRouteComponent(() => import('./pages/one-time/set-password-page'), 'SetPasswordPage'),
+});
+const linkRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/link',
+  component: lazyRouteComponent(() => import('./pages/one-time/link-page'), 'LinkPage'),
+});
+const acceptRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/accept',
+  component: lazyRouteComponent(() => import('./pages/one-time/accept-page'), 'AcceptPage'),
+});
+
+const appRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'app',
+  beforeLoad: async ({ location }) => {
+    const session = await queryClient.ensureQueryData(sessionQuery);
+    if (!session) throw redirect({ to: '/sign-in', search: { redirect: location.href } });
+    return { session };
+  },
+  component: lazyRouteComponent(() => import('./ui/app-layout'), 'AppLayout'),
+});
+
+const homeRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/',
+  component: lazyRouteComponent(() => import('./pages/home/home-page'), 'HomePage'),
+});
+
+/** An area of the navigation: its page, shown only with the permission (else the "no permission" page). */
+function areaRoute<T extends Record<string, unknown>>(path: AreaPath, load: () => Promise<T>, name: keyof T & string) {
+  const { permission } = area(path);
+  return createRoute({
+    getParentRoute: () => appRoute,
+    path,
+    beforeLoad: ({ context }) => {
+      if (permission !== undefined && !hasPermission(context.session, permission)) throw new ForbiddenError();
+    },
+    component: lazyRouteComponent(load as () => Promise<Record<string, () => React.JSX.Element>>, name),
+  });
+}
+
+const integrationsRoute = areaRoute('/integrations', () => import('./pages/integrations/integrations-page'), 'IntegrationsPage');
+const settingsRoute = areaRoute('/settings', () => import('./pages/settings/settings-page'), 'SettingsPage');
+const membersRoute = areaRoute('/members', () => import('./pages/members/members-page'), 'MembersPage');
+const accountRoute = areaRoute('/account', () => import('./pages/account/account-page'), 'AccountPage');
+
+const routeTree = rootRoute.addChildren([
+  signInRoute,
+  forgotRoute,
+  setPasswordRoute,
+  linkRoute,
+  acceptRoute,
+  appRoute.addChildren([homeRoute, integrationsRoute, settingsRoute, membersRoute, accountRoute]),
+]);
+
+export const router = createRouter({
+  routeTree,
+  basepath: '/panel',
+  defaultErrorComponent: ErrorPage,
+  defaultNotFoundComponent: NotFoundPage,
+  defaultPreload: 'intent',
+  scrollRestoration: true,
+});
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}
+
+// A call answering 401 means the session ended: back to sign-in, then back here.
+setUnauthorizedHandler(() => {
+  signedOut(queryClient);
+  const { href, pathname } = router.state.location;
+  if (pathname !== '/sign-in') void router.navigate({ to: '/sign-in', search: { redirect: href } });
+});
