@@ -44,7 +44,7 @@ export async function auditPanelRoutes(panel: FastifyInstance): Promise<void> {
       config: { permission: 'settings' },
       preValidation: rejectPageParameter,
       schema: {
-        summary: "The company's audit log, newest first",
+        operationId: 'listAudit', summary: "The company's audit log, newest first",
         description:
           'Cursor-paged like the /v1 cursor routes: pass meta.nextCursor as cursor with the same filters; a cursor of another ' +
           'company or other filters is 400 INVALID_CURSOR. Filters are ANDed.',

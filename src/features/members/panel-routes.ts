@@ -23,7 +23,7 @@ export async function memberPanelRoutes(panel: FastifyInstance): Promise<void> {
 
   panel.get(
     '/members',
-    { config: { permission: 'settings' }, schema: { summary: "The company's members and their permissions", tags: TAGS, response: { 200: successEnvelope(Type.Array(Member)), ...panelErrorResponses() } } },
+    { config: { permission: 'settings' }, schema: { operationId: 'listMembers', summary: "The company's members and their permissions", tags: TAGS, response: { 200: successEnvelope(Type.Array(Member)), ...panelErrorResponses() } } },
     async (request) => ok(await listMembers(ctx.db, ctx, { companyId: request.panel.companyId })),
   );
 
@@ -32,7 +32,7 @@ export async function memberPanelRoutes(panel: FastifyInstance): Promise<void> {
     {
       config: { permission: 'owner' },
       schema: {
-        summary: "Set a member's permissions and owner flag",
+        operationId: 'changeMember', summary: "Set a member's permissions and owner flag",
         description: 'Owners only. Applies at the member’s next request. Demoting the last owner is 400 VALIDATION_ERROR on `owner`.',
         tags: TAGS,
         params: MemberParams,
@@ -49,7 +49,7 @@ export async function memberPanelRoutes(panel: FastifyInstance): Promise<void> {
     {
       config: { permission: 'owner' },
       schema: {
-        summary: 'Remove a member from the company',
+        operationId: 'removeMember', summary: 'Remove a member from the company',
         description: 'Owners only. The account stays (and its other companies). Removing the last owner is 400 VALIDATION_ERROR on `userId`.',
         tags: TAGS,
         params: MemberParams,
@@ -64,7 +64,7 @@ export async function memberPanelRoutes(panel: FastifyInstance): Promise<void> {
 
   panel.get(
     '/invitations',
-    { config: { permission: 'settings' }, schema: { summary: 'Invitations waiting for their colleague', tags: TAGS, response: { 200: successEnvelope(Type.Array(Invitation)), ...panelErrorResponses() } } },
+    { config: { permission: 'settings' }, schema: { operationId: 'listInvitations', summary: 'Invitations waiting for their colleague', tags: TAGS, response: { 200: successEnvelope(Type.Array(Invitation)), ...panelErrorResponses() } } },
     async (request) => ok(await listInvitations(ctx.db, ctx, { companyId: request.panel.companyId })),
   );
 
@@ -73,7 +73,7 @@ export async function memberPanelRoutes(panel: FastifyInstance): Promise<void> {
     {
       config: { permission: 'owner' },
       schema: {
-        summary: 'Invite a colleague by e-mail',
+        operationId: 'inviteColleague', summary: 'Invite a colleague by e-mail',
         description: 'Owners only. Mails a link to <panel>/accept, good for 7 days and once; a newer invitation to the same address replaces a pending one.',
         tags: TAGS,
         body: InviteBody,
@@ -91,7 +91,7 @@ export async function memberPanelRoutes(panel: FastifyInstance): Promise<void> {
     {
       config: { permission: 'owner' },
       schema: {
-        summary: 'Cancel a pending invitation',
+        operationId: 'cancelInvitation', summary: 'Cancel a pending invitation',
         tags: TAGS,
         params: InvitationParams,
         response: { 200: successEnvelope(Type.Object({ cancelled: Type.Literal(true) })), ...panelErrorResponses('NOT_FOUND') },
@@ -108,7 +108,7 @@ export async function memberPanelRoutes(panel: FastifyInstance): Promise<void> {
     {
       config: { public: true },
       schema: {
-        summary: 'Accept a colleague invitation and sign in',
+        operationId: 'acceptInvitation', summary: 'Accept a colleague invitation and sign in',
         description:
           'A new address becomes an account with this name and password; an address that already has an account gives that ' +
           'account’s password (and code, when it has a second factor: 401 with details.secondFactor otherwise). A used, cancelled ' +

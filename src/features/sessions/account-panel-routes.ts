@@ -62,7 +62,7 @@ export async function accountPanelRoutes(panel: FastifyInstance): Promise<void> 
     '/account',
     {
       config: SIGNED_IN,
-      schema: { summary: 'Change your name or panel language', tags: TAGS, body: ProfileBody, response: { 200: successEnvelope(Session), ...panelErrorResponses() } },
+      schema: { operationId: 'updateAccount', summary: 'Change your name or panel language', tags: TAGS, body: ProfileBody, response: { 200: successEnvelope(Session), ...panelErrorResponses() } },
     },
     async (request: FastifyRequest<{ Body: Static<typeof ProfileBody> }>) => {
       await updateProfile(ctx.db, ctx, { userId: request.panelSession.user.id, ...request.body });
@@ -75,7 +75,7 @@ export async function accountPanelRoutes(panel: FastifyInstance): Promise<void> 
     {
       config: SIGNED_IN,
       schema: {
-        summary: 'Change your password',
+        operationId: 'changePassword', summary: 'Change your password',
         description: 'Needs the current password (400 on `currentPassword` when wrong). Every other session of yours is signed out.',
         tags: TAGS,
         body: ChangePasswordBody,
@@ -88,7 +88,7 @@ export async function accountPanelRoutes(panel: FastifyInstance): Promise<void> 
 
   panel.get(
     '/account/sessions',
-    { config: SIGNED_IN, schema: { summary: 'Your signed-in sessions', tags: TAGS, response: { 200: successEnvelope(Type.Array(UserSession)), ...panelErrorResponses() } } },
+    { config: SIGNED_IN, schema: { operationId: 'listAccountSessions', summary: 'Your signed-in sessions', tags: TAGS, response: { 200: successEnvelope(Type.Array(UserSession)), ...panelErrorResponses() } } },
     async (request) => ok(await listUserSessions(ctx.db, ctx, { userId: request.panelSession.user.id, sessionId: request.panelSession.sessionId })),
   );
 
@@ -97,7 +97,7 @@ export async function accountPanelRoutes(panel: FastifyInstance): Promise<void> 
     {
       config: SIGNED_IN,
       schema: {
-        summary: 'Sign out one of your sessions',
+        operationId: 'endAccountSession', summary: 'Sign out one of your sessions',
         description: 'Signing out the current session also clears its cookie.',
         tags: TAGS,
         params: SessionParams,
@@ -115,7 +115,7 @@ export async function accountPanelRoutes(panel: FastifyInstance): Promise<void> 
     '/account/sessions',
     {
       config: SIGNED_IN,
-      schema: { summary: 'Sign out every session but this one', tags: TAGS, response: { 200: successEnvelope(Type.Object({ ended: Type.Integer({ minimum: 0 }) })), ...panelErrorResponses() } },
+      schema: { operationId: 'endOtherAccountSessions', summary: 'Sign out every session but this one', tags: TAGS, response: { 200: successEnvelope(Type.Object({ ended: Type.Integer({ minimum: 0 }) })), ...panelErrorResponses() } },
     },
     async (request) => ok(await endUserSessions(ctx.db, ctx, { actor: actorOf(request), currentSessionId: request.panelSession.sessionId, others: true })),
   );
@@ -125,7 +125,7 @@ export async function accountPanelRoutes(panel: FastifyInstance): Promise<void> 
     {
       config: SIGNED_IN,
       schema: {
-        summary: 'Start setting up the TOTP second factor',
+        operationId: 'enrolSecondFactor', summary: 'Start setting up the TOTP second factor',
         description: 'Returns a new secret (shown once) as text, otpauth URI and QR code; it takes effect once a code from it is confirmed.',
         tags: TAGS,
         response: { 200: successEnvelope(Enrolment), ...panelErrorResponses() },
@@ -139,7 +139,7 @@ export async function accountPanelRoutes(panel: FastifyInstance): Promise<void> 
     {
       config: SIGNED_IN,
       schema: {
-        summary: 'Turn the second factor on with a code from the app',
+        operationId: 'confirmSecondFactor', summary: 'Turn the second factor on with a code from the app',
         description: 'Answers ten recovery codes, shown this once; each signs in once in place of a code.',
         tags: TAGS,
         body: CodeBody,
@@ -154,7 +154,7 @@ export async function accountPanelRoutes(panel: FastifyInstance): Promise<void> 
     {
       config: SIGNED_IN,
       schema: {
-        summary: 'Turn the second factor off',
+        operationId: 'disableSecondFactor', summary: 'Turn the second factor off',
         description: 'Needs the password and a current code (or a recovery code).',
         tags: TAGS,
         body: DisableBody,
