@@ -1,6 +1,7 @@
 /** The panel's entry: providers (Mantine, Query, i18n) around the router. */
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
+import './ui/global.css';
 import './i18n';
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';

@@ -5,13 +5,12 @@
  * its permission and shows the "no permission" page instead of the area.
  */
 import { QueryClient } from '@tanstack/react-query';
-import { createRootRoute, createRoute, createRouter, lazyRouteComponent, redirect } from '@tanstack/react-router';
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet, redirect } from '@tanstack/react-router';
 import { setUnauthorizedHandler } from './api/client';
 import { area, type AreaPath } from './ui/areas';
 import { ApiProblem } from './api/errors';
 import { hasPermission, sessionQuery, signedOut } from './api/session';
 import { ErrorPage, ForbiddenError } from './ui/error-page';
-import { RootLayout } from './ui/root-layout';
 import { NotFoundPage } from './pages/errors/not-found-page';
 
 export const queryClient = new QueryClient({
@@ -23,7 +22,7 @@ export const queryClient = new QueryClient({
   },
 });
 
-const rootRoute = createRootRoute({ component: RootLayout, notFoundComponent: NotFoundPage });
+const rootRoute = createRootRoute({ component: Outlet, notFoundComponent: NotFoundPage });
 
 /** `?redirect=` keeps only a path inside the app (no other origin, no protocol-relative URL). */
 function safeRedirect(value: unknown): string | undefined {

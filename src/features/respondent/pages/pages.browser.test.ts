@@ -3,22 +3,19 @@
  * by axe-core (WCAG 2.1 A and AA rules) in every page state, with 360 px screenshots written to
  * artifacts/screenshots/ (kept by CI). Skips only where /usr/bin/chromium is absent outside CI.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { AxeBuilder } from '@axe-core/playwright';
 import { sql } from 'drizzle-orm';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations, chromiumRuns, launchChromium } from '../../../../test/chromium.js';
 import { startTestApp, type TestApp } from '../../../../test/harness.js';
 import { keyedForm } from '../../../../test/respondent.js';
 import { createInvite, createSteppedForm, walkedAnswers } from '../../../../test/respondent-pages.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = 'artifacts/screenshots';
-const available = existsSync(CHROMIUM);
-if (!available && !process.env.CI) console.warn(`Skipping the respondent browser tests: ${CHROMIUM} is missing (apt-get install chromium); CI runs them.`);
 
-describe.skipIf(!available && !process.env.CI)('respondent pages in Chromium', () => {
+describe.skipIf(!chromiumRuns('the respondent browser tests'))('respondent pages in Chromium', () => {
   let t: TestApp;
   let browser: Browser;
   let origin: string;
@@ -29,7 +26,7 @@ describe.skipIf(!available && !process.env.CI)('respondent pages in Chromium', (
     t = await startTestApp();
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await launchChromium();
     const tenant = await t.tenant();
     apiToken = tenant.token;
     companyId = tenant.company.id;
@@ -55,8 +52,7 @@ describe.skipIf(!available && !process.env.CI)('respondent pages in Chromium', (
     // axe runs in the page: a page without JavaScript is checked as a copy of its markup in a scripted one
     const { context, page: audited } = javaScriptEnabled ? { context: null, page } : await phone();
     if (!javaScriptEnabled) await audited.setContent(await page.content());
-    const { violations } = await new AxeBuilder({ page: audited }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), name).toEqual([]);
+    expect(await axeViolations(audited), name).toEqual([]);
     await context?.close();
   }
 

@@ -3,7 +3,7 @@
  * (401 with details.secondFactor) and a second step asks for the 6-digit code, keeping the
  * e-mail and password of the first.
  */
-import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Stack, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -13,6 +13,7 @@ import { api } from '../../api/client';
 import { ApiProblem, applyFieldErrors, unwrap } from '../../api/errors';
 import { adoptSession } from '../../api/session';
 import { AuthLayout } from '../../ui/auth-layout';
+import { PasswordInput } from '../../ui/password-input';
 import { fieldText, problemText } from '../../ui/problem-text';
 
 interface Credentials {

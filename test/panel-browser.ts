@@ -1,0 +1,89 @@
+/**
+ * The panel's browser harness: the built web app (dist/panel, which `npm ci` builds through
+ * `prepare`; else one Vite build into a temporary folder, once per test file) served by a real
+ * test app, opened in Debian's Chromium; each checked page passes axe at a phone and a desktop
+ * size and is photographed into test-artifacts/panel/<name>-<size>.png.
+ */
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { PANEL_DIST } from '../src/app/panel/serve-web.js';
+import { axeViolations, launchChromium } from './chromium.js';
+import { startTestApp, type TestApp, type TestAppOptions } from './harness.js';
+
+export { chromiumRuns } from './chromium.js';
+
+export const SIZES = [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+] as const;
+const ARTIFACTS = 'test-artifacts/panel';
+
+let built: Promise<string> | null = null;
+
+/** dist/panel when it is there; else a fresh build of web/panel into a temporary folder. */
+export function panelBuild(): Promise<string> {
+  built ??= (async () => {
+    if (existsSync(join(PANEL_DIST, 'index.html'))) return PANEL_DIST;
+    const outDir = mkdtempSync(join(tmpdir(), 'quorum-panel-'));
+    const { build } = await import('vite');
+    await build({ configFile: 'web/panel/vite.config.ts', logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+    return outDir;
+  })();
+  return built;
+}
+
+export interface PanelBrowser {
+  t: TestApp;
+  origin: string;
+  browser: Browser;
+  /** A fresh browser context (its own cookies and storage) at the phone size, its page, and the page's CSP complaints. */
+  open(options?: { locale?: string }): Promise<{ context: BrowserContext; page: Page; cspErrors: string[] }>;
+  close(): Promise<void>;
+}
+
+export async function startPanelBrowser(options: TestAppOptions = {}): Promise<PanelBrowser> {
+  const panelDir = await panelBuild();
+  const t = await startTestApp({ ...options, panelDir });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  const browser = await launchChromium();
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return {
+    t,
+    origin,
+    browser,
+    async open({ locale = 'en-US' } = {}) {
+      const context = await browser.newContext({ viewport: SIZES[0], locale });
+      context.setDefaultTimeout(15_000);
+      const page = await context.newPage();
+      const cspErrors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) cspErrors.push(message.text());
+      });
+      return { context, page, cspErrors };
+    },
+    async close() {
+      await browser.close();
+      await t.close();
+    },
+  };
+}
+
+/** axe finds nothing at both sizes; a screenshot of each. The page is left at the phone size. */
+export async function checkPage(page: Page, name: string): Promise<void> {
+  for (const size of [...SIZES].reverse()) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: `${ARTIFACTS}/${name}-${size.width}x${size.height}.png`, fullPage: true });
+    expect(await axeViolations(page), `${name} at ${size.width}x${size.height}`).toEqual([]);
+  }
+}
+
+/** Whether the panel API (another part of the work) is mounted: its OpenAPI document answers. */
+export async function panelApiMounted(t: TestApp): Promise<boolean> {
+  const res = await t.app.inject({ method: 'GET', url: '/panel/api/openapi.json' });
+  return res.statusCode === 200;
+}
