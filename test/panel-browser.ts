@@ -5,7 +5,7 @@
  * size and is photographed into test-artifacts/panel/<name>-<size>.png.
  */
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -45,11 +45,22 @@ export interface PanelBrowser {
   close(): Promise<void>;
 }
 
+/** A port free now, so the app's PUBLIC_PANEL_URL can name the origin it will be served at. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 export async function startPanelBrowser(options: TestAppOptions = {}): Promise<PanelBrowser> {
   const panelDir = await panelBuild();
-  const t = await startTestApp({ ...options, panelDir });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  // The panel's origin is its CSRF origin and the base of mailed links: the one the browser really uses.
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const t = await startTestApp({ ...options, panelDir, config: { publicPanelUrl: `${origin}/panel`, ...options.config } });
+  await t.app.listen({ port, host: '127.0.0.1' });
   const browser = await launchChromium();
   mkdirSync(ARTIFACTS, { recursive: true });
   return {

@@ -53,7 +53,7 @@ export function SessionsCard() {
         {sessions.isPending ? (
           <Text c="dimmed">{t('sessionsLoading')}</Text>
         ) : sessions.isError ? (
-          <Text c="red" role="alert">
+          <Text c="red.9" role="alert">
             {t('sessionsFailed')}
           </Text>
         ) : (

@@ -74,7 +74,7 @@ export function AuditLog({ members }: { members: Member[] }) {
       {log.isPending ? (
         <Text c="dimmed">{t('audit.loading')}</Text>
       ) : log.isError ? (
-        <Text c="red" role="alert">
+        <Text c="red.9" role="alert">
           {problemText(tc, log.error)}
         </Text>
       ) : entries.length === 0 ? (

@@ -62,7 +62,7 @@ export function InvitationsList({ canCancel }: { canCancel: boolean }) {
       {invitations.isPending ? (
         <Text c="dimmed">{t('loading')}</Text>
       ) : invitations.isError ? (
-        <Text c="red">{t('loadFailed')}</Text>
+        <Text c="red.9">{t('loadFailed')}</Text>
       ) : invitations.data.length === 0 ? (
         <Text c="dimmed">{t('pendingEmpty')}</Text>
       ) : (
