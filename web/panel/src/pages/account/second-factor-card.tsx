@@ -73,7 +73,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   const { t } = useTranslation(ACCOUNT_NS);
   return (
     <Stack>
-      <Alert color="yellow" title={t('recoveryTitle')}>
+      <Alert variant="filled" color="indigo.9" title={t('recoveryTitle')}>
         {t('recoveryHelp')}
       </Alert>
       <List spacing={4} data-testid="recovery-codes" style={{ fontFamily: 'monospace' }}>

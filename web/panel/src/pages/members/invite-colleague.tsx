@@ -44,12 +44,12 @@ export function InviteColleague({ onClose }: { onClose: () => void }) {
   });
 
   return (
-    <Modal opened onClose={onClose} title={t('inviteTitle')}>
+    <Modal opened onClose={onClose} title={t('inviteTitle')} closeButtonProps={{ 'aria-label': t('cancel') }}>
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Stack>
           <Text size="sm">{t('inviteHelp')}</Text>
           {problem && (
-            <Alert color="red" role="alert">
+            <Alert variant="filled" color="red.9" role="alert">
               {problem}
             </Alert>
           )}

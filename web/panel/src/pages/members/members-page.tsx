@@ -34,7 +34,7 @@ export function MembersPage() {
             {members.isPending ? (
               <Text c="dimmed">{t('loading')}</Text>
             ) : members.isError ? (
-              <Alert color="red" role="alert" title={t('loadFailed')}>
+              <Alert variant="filled" color="red.9" role="alert" title={t('loadFailed')}>
                 <Button mt="sm" variant="default" onClick={() => void members.refetch()}>
                   {t('retry')}
                 </Button>

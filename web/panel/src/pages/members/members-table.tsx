@@ -48,7 +48,7 @@ function EditMember({ member, onClose }: { member: Member; onClose: () => void }
     },
   });
   return (
-    <Modal opened onClose={onClose} title={t('editTitle', { name: member.name })}>
+    <Modal opened onClose={onClose} title={t('editTitle', { name: member.name })} closeButtonProps={{ 'aria-label': t('cancel') }}>
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -57,7 +57,7 @@ function EditMember({ member, onClose }: { member: Member; onClose: () => void }
       >
         <Stack>
           {save.error && (
-            <Alert color="red" role="alert">
+            <Alert variant="filled" color="red.9" role="alert">
               {lastOwnerText(t, tc, save.error)}
             </Alert>
           )}
@@ -89,11 +89,11 @@ function RemoveMember({ member, onClose }: { member: Member; onClose: () => void
     },
   });
   return (
-    <Modal opened onClose={onClose} title={t('removeTitle', { name: member.name })}>
+    <Modal opened onClose={onClose} title={t('removeTitle', { name: member.name })} closeButtonProps={{ 'aria-label': t('cancel') }}>
       <Stack>
         <Text>{t('removeBody', { name: member.name })}</Text>
         {remove.error && (
-          <Alert color="red" role="alert">
+          <Alert variant="filled" color="red.9" role="alert">
             {lastOwnerText(t, tc, remove.error)}
           </Alert>
         )}
