@@ -4,6 +4,8 @@ import { ContractChecker, type OpenApiDocument } from './contract.js';
 import type { TestApp } from './harness.js';
 import { createUser } from '../src/features/sessions/index.js';
 import { addMembership, type Permission } from '../src/features/members/index.js';
+import { startSession } from '../src/features/sessions/start-session.js';
+import { describeSession } from '../src/features/sessions/describe-session.js';
 
 /** A signed-in panel user as the browser holds it: the session cookie and the CSRF token of GET /panel/api/session. */
 export interface PanelSignIn {
@@ -109,4 +111,21 @@ export async function signInPanelUser(t: TestApp, options: PanelUserOptions = {}
   const { email, password } = await panelUser(t, options);
   const signedIn = await client.signIn(email, password);
   return { ...signedIn, password, client };
+}
+
+/**
+ * A session opened by the service, without a password (no argon2 work): for suites that need many
+ * sessions and do not test sign-in itself. Same shape as signInPanelUser's, password empty.
+ */
+export async function panelSession(t: TestApp, options: Omit<PanelUserOptions, 'password'> = {}): Promise<PanelSignIn> {
+  users += 1;
+  const email = options.email ?? `member-${users}-${randomBytes(3).toString('hex')}@school.test`;
+  const user = await createUser(t.ctx.db, t.ctx, { email, name: options.name ?? `Member ${users}` });
+  const companyId = options.companyId === undefined ? (await t.company()).id : options.companyId;
+  if (companyId !== null) {
+    await addMembership(t.ctx.db, t.ctx, { companyId, userId: user.id, permissions: options.permissions ?? [], owner: options.owner ?? false });
+  }
+  const { token, session } = await startSession(t.ctx.db, t.ctx, { userId: user.id, ip: null });
+  const view = await describeSession(t.ctx.db, t.ctx, { sessionId: session.id });
+  return { cookie: token, csrfToken: view.csrfToken, user: { id: user.id, email: user.email, name: user.name }, password: '', companyId };
 }

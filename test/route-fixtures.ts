@@ -24,12 +24,24 @@ const FEATURES = join(import.meta.dirname, '..', 'src', 'features');
  * merged; a route claimed by two features is an error.
  */
 export async function loadRouteFixtures(featureNames: readonly string[]): Promise<RouteFixtures> {
+  return loadFixtures(featureNames, 'route-fixtures.ts', 'routeFixtures');
+}
+
+/**
+ * The panel's fixtures: each feature's panel-route-fixtures.ts exports `panelRouteFixtures`, keyed by
+ * "METHOD /path" relative to /panel/api (src/app/panel/panel-permission-coverage.test.ts uses them).
+ */
+export async function loadPanelRouteFixtures(featureNames: readonly string[]): Promise<RouteFixtures> {
+  return loadFixtures(featureNames, 'panel-route-fixtures.ts', 'panelRouteFixtures');
+}
+
+async function loadFixtures(featureNames: readonly string[], fileName: string, exportName: string): Promise<RouteFixtures> {
   const merged: RouteFixtures = {};
   for (const name of featureNames) {
-    const file = join(FEATURES, name, 'route-fixtures.ts');
+    const file = join(FEATURES, name, fileName);
     if (!existsSync(file)) continue;
-    const { routeFixtures } = (await import(file)) as { routeFixtures: RouteFixtures };
-    for (const [operation, fixture] of Object.entries(routeFixtures)) {
+    const fixtures = ((await import(file)) as Record<string, RouteFixtures>)[exportName];
+    for (const [operation, fixture] of Object.entries(fixtures)) {
       if (merged[operation]) throw new Error(`Two features give a fixture for ${operation}.`);
       merged[operation] = fixture;
     }

@@ -17,6 +17,7 @@ import { registerChannelCommands } from './commands/channel.js';
 import { registerInviteCommands } from './commands/invite.js';
 import { registerTreatmentCommands } from './commands/treatment.js';
 import { registerHolidayCommands } from './commands/holiday.js';
+import { registerUserCommands } from './commands/user.js';
 import { printError } from './output.js';
 
 /** Each feature registers its commands; add new rooms here. */
@@ -38,6 +39,7 @@ const commandGroups = [
   registerResponseCommands,
   registerTreatmentCommands,
   registerHolidayCommands,
+  registerUserCommands,
 ];
 
 // Commander reports argument errors before any action runs, so --json is read from argv itself.

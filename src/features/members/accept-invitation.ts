@@ -7,7 +7,7 @@ import { ApiError, validationError } from '../../lib/errors.js';
 import { fieldError, schemaErrors } from '../../lib/field-errors.js';
 import { recordAudit } from '../audit/index.js';
 import {
-  checkSecondFactor, createUser, CreateUserInput, hashPassword, hashSecret, passwordMatches, SECRET_RE, SIGN_IN_REFUSED, startSession, type SecondFactorDeps,
+  checkSecondFactor, checkSignInBudget, createUser, spendSignInBudget, type BudgetDeps, CreateUserInput, hashPassword, hashSecret, passwordMatches, SECRET_RE, SIGN_IN_REFUSED, startSession, type SecondFactorDeps,
 } from '../sessions/index.js';
 import { addMembership } from './add-membership.js';
 
@@ -39,7 +39,7 @@ const invalidLink = () =>
  * account with the given name and password; an address that already has an account proves it with
  * that account's password (and second factor), and gains the membership. The link works once.
  */
-export async function acceptInvitation(db: Db, deps: { clock: Clock; newId: IdGenerator } & SecondFactorDeps, input: AcceptInvitationInput & { ip: string | null; userAgent: string | null; replacesToken?: string | null }) {
+export async function acceptInvitation(db: Db, deps: { clock: Clock; newId: IdGenerator } & SecondFactorDeps & BudgetDeps, input: AcceptInvitationInput & { ip: string | null; userAgent: string | null; replacesToken?: string | null }) {
   if (!SECRET_RE.test(input.token)) throw invalidLink();
   return db.transaction(async (tx) => {
     const now = deps.clock.now();
@@ -58,7 +58,12 @@ export async function acceptInvitation(db: Db, deps: { clock: Clock; newId: IdGe
       if (fields.length) throw validationError(fields);
       await tx.execute(sql`UPDATE users SET name = ${input.name.trim()}, password_hash = ${await hashPassword(input.password)}, updated_at = ${now} WHERE id = ${user.id}`);
     } else if (user) {
-      if (!(await passwordMatches(user.password_hash, input.password))) throw new ApiError('UNAUTHORIZED', SIGN_IN_REFUSED, { existingAccount: true });
+      // an existing account's password is guessed here as at sign-in: the same budget
+      await checkSignInBudget(deps, { ip: input.ip, email: user.email });
+      if (!(await passwordMatches(user.password_hash, input.password))) {
+        await spendSignInBudget(deps, { ip: input.ip, email: user.email });
+        throw new ApiError('UNAUTHORIZED', SIGN_IN_REFUSED, { existingAccount: true });
+      }
       await checkSecondFactor(tx, deps, { userId: user.id, code: input.code });
     } else {
       const created = await createUser(tx, deps, { email: invitation.email, name: input.name, password: input.password });

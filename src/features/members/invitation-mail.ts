@@ -4,7 +4,7 @@ import { htmlEscaping } from '../../lib/html.js';
 const escape = htmlEscaping.escape;
 
 /** The invitation e-mail: who invites, to which company, the link and how long it lasts. Every value escaped in the HTML part. */
-export function invitationMail(input: { from: string; to: string; companyName: string; inviterName: string; link: string; expiresAt: Date }): OutgoingMail {
+export function invitationMail(input: { to: string; companyName: string; inviterName: string; link: string; expiresAt: Date }): Omit<OutgoingMail, 'from'> {
   const until = input.expiresAt.toISOString().slice(0, 16).replace('T', ' ');
   const lines = [
     `${input.inviterName} invites you to join ${input.companyName} on Quorum.`,
@@ -15,7 +15,6 @@ export function invitationMail(input: { from: string; to: string; companyName: s
     'If you did not expect this invitation, ignore this e-mail.',
   ];
   return {
-    from: input.from,
     to: input.to,
     subject: `Join ${input.companyName} on Quorum`,
     text: lines.join('\n'),

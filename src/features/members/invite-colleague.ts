@@ -4,11 +4,11 @@ import type { Config } from '../../config.js';
 import type { DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
-import type { Mailer } from '../../lib/providers.js';
 import { validationError } from '../../lib/errors.js';
 import { fieldError, schemaErrors } from '../../lib/field-errors.js';
 import { sqlArray } from '../../lib/sql-array.js';
 import { recordAudit } from '../audit/index.js';
+import { sendMail, type SendMailDeps } from '../messaging/index.js';
 import { Email, hashSecret, mintSecret } from '../sessions/index.js';
 import { invitationMail } from './invitation-mail.js';
 import { INVITATION_TTL_MS, invitationView, type Invitation, type InvitationRow } from './invitation-view.js';
@@ -27,7 +27,7 @@ export const InviteColleagueInput = Type.Object(
 );
 export type InviteColleagueInput = Static<typeof InviteColleagueInput>;
 
-export type InviteDeps = { clock: Clock; newId: IdGenerator; config: Pick<Config, 'publicPanelUrl' | 'mailFrom'>; mailer: Mailer };
+export type InviteDeps = SendMailDeps & { clock: Clock; newId: IdGenerator; config: Pick<Config, 'publicPanelUrl'> };
 
 /** The accept page's address; the token rides in the fragment, so no server or log ever sees it. */
 export const acceptLink = (publicPanelUrl: string, token: string) => `${publicPanelUrl.replace(/\/+$/, '')}/accept#token=${token}`;
@@ -69,8 +69,6 @@ export async function inviteColleague(db: DbOrTx, deps: InviteDeps, input: Invit
       SELECT q.*, c.name AS company_name FROM (${SELECT_INVITATIONS} WHERE i.id = ${id}) q JOIN companies c ON c.id = q.company_id`);
     return { invitation: invitationView(rows[0]), companyName: rows[0].company_name };
   });
-  await deps.mailer.send(
-    invitationMail({ from: deps.config.mailFrom, to: email, companyName, inviterName: actor.name, link: acceptLink(deps.config.publicPanelUrl, token), expiresAt }),
-  );
+  await sendMail(db, deps, invitationMail({ to: email, companyName, inviterName: actor.name, link: acceptLink(deps.config.publicPanelUrl, token), expiresAt }));
   return invitation;
 }

@@ -14,7 +14,7 @@ export const panelRouteFixtures: RouteFixtures = {
       companyId,
       email: `fixture-${Date.now()}-${Math.random().toString(36).slice(2)}@school.test`,
       permissions: [],
-      actor: { ...owner.user, ip: null },
+      actor: { userId: owner.user.id, email: owner.user.email, name: owner.user.name, ip: null },
     });
     return { params: { invitationId: invitation.id } };
   },

@@ -2,7 +2,6 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ok, successEnvelope } from '../../app/envelope.js';
 import { panelErrorResponses } from '../../app/panel/panel-envelope.js';
-import { panelMailer } from '../../app/panel/panel-mailer.js';
 import { sessionCookie, setSessionCookie } from '../../app/panel/session-cookie.js';
 import { describeSession, Session } from '../sessions/index.js';
 import { acceptInvitation, AcceptInvitationInput } from './accept-invitation.js';
@@ -81,7 +80,7 @@ export async function memberPanelRoutes(panel: FastifyInstance): Promise<void> {
       },
     },
     async (request: FastifyRequest<{ Body: Static<typeof InviteBody> }>, reply) => {
-      const invitation = await inviteColleague(ctx.db, { ...ctx, mailer: panelMailer(ctx) }, { companyId: request.panel.companyId, ...request.body, actor: actorOf(request) });
+      const invitation = await inviteColleague(ctx.db, ctx, { companyId: request.panel.companyId, ...request.body, actor: actorOf(request) });
       return reply.code(201).send(ok(invitation));
     },
   );

@@ -5,7 +5,10 @@ import { panelErrorResponses } from '../../app/panel/panel-envelope.js';
 import { clearSessionCookie, sessionCookie, setSessionCookie } from '../../app/panel/session-cookie.js';
 import { describeSession } from './describe-session.js';
 import { endSession } from './end-session.js';
-import { Session, SignInBody, SwitchCompanyBody } from './panel-schemas.js';
+import { LinkBody, ResetBody, Session, SetPasswordBody, SignInBody, SwitchCompanyBody } from './panel-schemas.js';
+import { requestPasswordReset } from './request-password-reset.js';
+import { setPasswordWithLink } from './set-password.js';
+import { signInWithLink } from './sign-in-with-link.js';
 import { signIn } from './sign-in.js';
 import { switchCompany } from './switch-company.js';
 
@@ -70,6 +73,62 @@ export async function sessionPanelRoutes(panel: FastifyInstance): Promise<void> 
       const session = request.panelSession;
       await switchCompany(ctx.db, ctx, { sessionId: session.sessionId, userId: session.user.id, companyId: request.body.companyId });
       return answerWithSession(reply, session.sessionId);
+    },
+  );
+
+  panel.post(
+    '/session/link',
+    {
+      config: { public: true },
+      schema: {
+        summary: 'Sign in with a one-time sign-in link',
+        description: 'Uses the link (once, within 30 minutes) and sets the quorum_session cookie.',
+        tags: ['session'],
+        body: LinkBody,
+        response: { 200: SessionAnswer, ...panelErrorResponses() },
+      },
+    },
+    async (request: FastifyRequest<{ Body: typeof LinkBody.static }>, reply) => {
+      const { token, session } = await signInWithLink(ctx.db, ctx, { token: request.body.token, ip: request.ip, replacesToken: sessionCookie(request) });
+      setSessionCookie(reply, ctx.config, token);
+      return answerWithSession(reply, session.id);
+    },
+  );
+
+  panel.post(
+    '/password-reset',
+    {
+      config: { public: true },
+      schema: {
+        summary: 'Mail a set-password link to an address',
+        description: 'Answers 202 whether or not the address has an account; the mail goes only to an existing one.',
+        tags: ['session'],
+        body: ResetBody,
+        response: { 202: successEnvelope(Type.Object({ sent: Type.Literal(true) })), ...panelErrorResponses() },
+      },
+    },
+    async (request: FastifyRequest<{ Body: typeof ResetBody.static }>, reply) => {
+      await requestPasswordReset(ctx.db, ctx, { email: request.body.email, ip: request.ip });
+      return reply.code(202).send(ok({ sent: true as const }));
+    },
+  );
+
+  panel.post(
+    '/password',
+    {
+      config: { public: true },
+      schema: {
+        summary: 'Set the password with a set-password link',
+        description: 'Uses the link, sets the password (10 to 200 characters), signs out every session of the account and signs in.',
+        tags: ['session'],
+        body: SetPasswordBody,
+        response: { 200: SessionAnswer, ...panelErrorResponses() },
+      },
+    },
+    async (request: FastifyRequest<{ Body: typeof SetPasswordBody.static }>, reply) => {
+      const { token, session } = await setPasswordWithLink(ctx.db, ctx, { token: request.body.token, password: request.body.password, ip: request.ip });
+      setSessionCookie(reply, ctx.config, token);
+      return answerWithSession(reply, session.id);
     },
   );
 }

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { PERMISSIONS } from '../members/index.js';
-import { Email } from './create-user.js';
+import { Email, Password } from './create-user.js';
 
 const PermissionName = Type.Union(PERMISSIONS.map((permission) => Type.Literal(permission)));
 
@@ -38,3 +38,9 @@ export const SignInBody = Type.Object(
 );
 
 export const SwitchCompanyBody = Type.Object({ companyId: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+
+const LinkToken = Type.String({ minLength: 1, maxLength: 100, description: 'The token from the link’s fragment (#token=...)' });
+
+export const LinkBody = Type.Object({ token: LinkToken }, { additionalProperties: false });
+export const ResetBody = Type.Object({ email: Email }, { additionalProperties: false });
+export const SetPasswordBody = Type.Object({ token: LinkToken, password: Password }, { additionalProperties: false });

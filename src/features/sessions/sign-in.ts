@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
+import type { Db, DbOrTx } from '../../db/database.js';
 import { users } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
@@ -9,6 +9,7 @@ import { listUserMemberships } from '../members/index.js';
 import { passwordMatches } from './password.js';
 import { checkSecondFactor, type SecondFactorDeps } from './second-factor.js';
 import { startSession } from './start-session.js';
+import { checkSignInBudget, spendSignInBudget, type BudgetDeps } from './sign-in-budget.js';
 
 export const SIGN_IN_REFUSED = 'The e-mail address or the password is wrong.';
 
@@ -22,20 +23,21 @@ export interface SignInInput {
   replacesToken?: string | null;
 }
 
-export type SignInDeps = { clock: Clock; newId: IdGenerator } & SecondFactorDeps;
+export type SignInDeps = { clock: Clock; newId: IdGenerator } & BudgetDeps & SecondFactorDeps;
 
-export async function findUserByEmail(db: Db, email: string) {
+export async function findUserByEmail(db: DbOrTx, email: string) {
   const [user] = await db.select().from(users).where(sql`lower(${users.email}) = lower(${email.trim()})`);
   return user ?? null;
 }
 
 /**
  * Signs in with an address and a password. An unknown address and a wrong password get the same
- * answer after the same work (a dummy hash is verified); the failure is audited either way, and a
- * success opens a fresh session (the browser's old one is dropped) with its audit record in one
- * transaction.
+ * answer after the same work (a dummy hash is verified); the failure is audited and counted against
+ * the address's and the account's budgets either way (past either: 429), and a success opens a fresh
+ * session (the browser's old one is dropped) with its audit record in one transaction.
  */
 export async function signIn(db: Db, deps: SignInDeps, input: SignInInput) {
+  await checkSignInBudget(deps, input);
   const user = await findUserByEmail(db, input.email);
   const matches = await passwordMatches(user?.passwordHash ?? null, input.password);
   const [home] = user ? await listUserMemberships(db, deps, { userId: user.id }) : [];
@@ -46,6 +48,7 @@ export async function signIn(db: Db, deps: SignInDeps, input: SignInInput) {
       action: 'session.sign_in_failed',
       ip: input.ip,
     });
+    await spendSignInBudget(deps, input);
     throw new ApiError('UNAUTHORIZED', SIGN_IN_REFUSED);
   }
   try {
@@ -55,6 +58,8 @@ export async function signIn(db: Db, deps: SignInDeps, input: SignInInput) {
     // the password was right: only a wrong code is a failed sign-in (a missing one is the second step's question)
     if (input.code) {
       await recordAudit(db, deps, { companyId: home?.companyId ?? null, actor: { userId: user.id, email: user.email }, action: 'session.sign_in_failed', details: { reason: 'second_factor' }, ip: input.ip });
+      // codes are guessed like passwords: the same budget
+      await spendSignInBudget(deps, input);
     }
     throw err;
   }

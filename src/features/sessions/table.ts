@@ -1,4 +1,4 @@
-import { bigint, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { bytea, ts } from '../../db/columns.js';
 
 /** Drizzle mirror of the users table (migration 0800): one account per address across companies. */
@@ -42,3 +42,18 @@ export const userRecoveryCodes = pgTable(
   },
   (table) => [primaryKey({ columns: [table.userId, table.codeHash] })],
 );
+
+/** Drizzle mirror of the one_time_links table (migration 0801). */
+export const oneTimeLinks = pgTable('one_time_links', {
+  id: uuid('id').primaryKey(),
+  tokenHash: bytea('token_hash').notNull(),
+  purpose: text('purpose').$type<LinkPurpose>().notNull(),
+  userId: uuid('user_id'),
+  companyId: uuid('company_id'),
+  details: jsonb('details').$type<Record<string, unknown>>().notNull(),
+  createdAt: ts('created_at').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+  usedAt: ts('used_at'),
+});
+
+export type LinkPurpose = 'set_password' | 'sign_in' | 'invitation';
