@@ -95,6 +95,27 @@ describe.skipIf(!chromiumRuns('the members browser tests'))('members and account
     await context.close();
   }, 300_000);
 
+  it('after too many wrong passwords, sign-in says to wait instead of trying again', async () => {
+    const person = await panelUser(p.t, {});
+    const { context, page } = await p.open();
+    await page.goto(`${p.origin}/panel/sign-in`);
+    await page.getByLabel('E-mail').fill(person.email);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await page.getByRole('textbox', { name: 'Password', exact: true }).fill(`wrong password ${attempt}`);
+      const [answer] = await Promise.all([page.waitForResponse(`${p.origin}/panel/api/session`), page.getByRole('button', { name: 'Sign in' }).click()]);
+      expect(answer.status()).toBe(401);
+      await page.getByText('The e-mail or the password is not right.').waitFor();
+    }
+    // the right password now meets the exhausted budget
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(person.password);
+    const [answer] = await Promise.all([page.waitForResponse(`${p.origin}/panel/api/session`), page.getByRole('button', { name: 'Sign in' }).click()]);
+    expect(answer.status()).toBe(429);
+    expect(answer.headers()['retry-after']).toMatch(/^\d+$/);
+    await page.getByText('Too many attempts. Wait a few minutes and try again.').waitFor();
+    await check(page, 'sign-in-budget');
+    await context.close();
+  }, 300_000);
+
   it('a POST to the panel API from another origin is refused, even with the session in the same browser', async () => {
     const owner = await panelUser(p.t, { owner: true });
     const { context, page } = await p.open();
