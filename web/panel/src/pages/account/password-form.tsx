@@ -26,14 +26,14 @@ export function PasswordForm() {
     try {
       const { data } = await unwrap(api.PUT('/account/password', { body: { currentPassword, newPassword } }));
       form.reset();
-      notifications.show({ color: 'green', message: t('passwordChanged', { count: data.otherSessionsEnded }) });
+      notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'green', message: t('passwordChanged', { count: data.otherSessionsEnded }) });
       await queryClient.invalidateQueries({ queryKey: ['account-sessions'] });
     } catch (error) {
       if (error instanceof ApiProblem && error.code === 'VALIDATION_ERROR') {
         applyFieldErrors(error, form.setError, ['currentPassword', 'newPassword'], (field) =>
           field.path === 'currentPassword' && field.code === 'invalid_value' ? t('wrongPassword') : fieldText(tc, field),
         );
-      } else notifications.show({ color: 'red', message: problemText(tc, error) });
+      } else notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'red', message: problemText(tc, error) });
     }
   });
   return (

@@ -22,10 +22,10 @@ export function ProfileForm({ session }: { session: Session }) {
       const { data } = await unwrap(api.PATCH('/account', { body: { name, language: language === '' ? null : (language as Language) } }));
       adoptSession(queryClient, data);
       if (language !== '') await chooseLanguage(language as Language);
-      notifications.show({ color: 'green', message: t('saved') });
+      notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'green', message: t('saved') });
     } catch (error) {
       if (error instanceof ApiProblem && error.code === 'VALIDATION_ERROR') applyFieldErrors(error, form.setError, ['name', 'language'], (field) => fieldText(tc, field));
-      else notifications.show({ color: 'red', message: problemText(tc, error) });
+      else notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'red', message: problemText(tc, error) });
     }
   });
   return (

@@ -24,7 +24,7 @@ export function SessionsCard() {
   const { t: tc } = useTranslation();
   const queryClient = useQueryClient();
   const sessions = useQuery({ queryKey: sessionsKey, queryFn: async () => (await unwrap(api.GET('/account/sessions'))).data });
-  const onError = (error: unknown) => notifications.show({ color: 'red', message: problemText(tc, error) });
+  const onError = (error: unknown) => notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'red', message: problemText(tc, error) });
   const endOne = useMutation({
     mutationFn: (sessionId: string) => unwrap(api.DELETE('/account/sessions/{sessionId}', { params: { path: { sessionId } } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionsKey }),
@@ -33,7 +33,7 @@ export function SessionsCard() {
   const endOthers = useMutation({
     mutationFn: () => unwrap(api.DELETE('/account/sessions')),
     onSuccess: async ({ data }) => {
-      notifications.show({ color: 'green', message: t('signedOutCount', { count: data.ended }) });
+      notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'green', message: t('signedOutCount', { count: data.ended }) });
       await queryClient.invalidateQueries({ queryKey: sessionsKey });
     },
     onError,

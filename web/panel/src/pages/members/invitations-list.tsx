@@ -16,10 +16,10 @@ function InvitationRow({ invitation, canCancel }: { invitation: Invitation; canC
   const cancel = useMutation({
     mutationFn: () => unwrap(api.DELETE('/invitations/{invitationId}', { params: { path: { invitationId: invitation.id } } })),
     onSuccess: async () => {
-      notifications.show({ color: 'green', message: t('invitationCancelled') });
+      notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'green', message: t('invitationCancelled') });
       await queryClient.invalidateQueries({ queryKey: ['invitations'] });
     },
-    onError: (error) => notifications.show({ color: 'red', message: problemText(tc, error) }),
+    onError: (error) => notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'red', message: problemText(tc, error) }),
   });
   return (
     <Paper withBorder p="sm" component="li">

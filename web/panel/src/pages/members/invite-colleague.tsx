@@ -28,7 +28,7 @@ export function InviteColleague({ onClose }: { onClose: () => void }) {
     setProblem(null);
     try {
       await unwrap(api.POST('/invitations', { body: { email, permissions: grant.permissions, owner: grant.owner } }));
-      notifications.show({ color: 'green', message: t('invited', { email }) });
+      notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'green', message: t('invited', { email }) });
       await queryClient.invalidateQueries({ queryKey: ['invitations'] });
       onClose();
     } catch (error) {
@@ -44,7 +44,7 @@ export function InviteColleague({ onClose }: { onClose: () => void }) {
   });
 
   return (
-    <Modal opened onClose={onClose} title={t('inviteTitle')} closeButtonProps={{ 'aria-label': t('cancel') }}>
+    <Modal opened onClose={onClose} title={t('inviteTitle')} closeButtonProps={{ 'aria-label': t('close') }}>
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Stack>
           <Text size="sm">{t('inviteHelp')}</Text>

@@ -42,13 +42,13 @@ function EditMember({ member, onClose }: { member: Member; onClose: () => void }
   const save = useMutation({
     mutationFn: () => unwrap(api.PUT('/members/{userId}', { params: { path: { userId: member.userId } }, body: grant })),
     onSuccess: async () => {
-      notifications.show({ color: 'green', message: t('saved') });
+      notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'green', message: t('saved') });
       await Promise.all([queryClient.invalidateQueries({ queryKey: ['members'] }), queryClient.invalidateQueries({ queryKey: sessionQuery.queryKey })]);
       onClose();
     },
   });
   return (
-    <Modal opened onClose={onClose} title={t('editTitle', { name: member.name })} closeButtonProps={{ 'aria-label': t('cancel') }}>
+    <Modal opened onClose={onClose} title={t('editTitle', { name: member.name })} closeButtonProps={{ 'aria-label': t('close') }}>
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -83,13 +83,13 @@ function RemoveMember({ member, onClose }: { member: Member; onClose: () => void
   const remove = useMutation({
     mutationFn: () => unwrap(api.DELETE('/members/{userId}', { params: { path: { userId: member.userId } } })),
     onSuccess: async () => {
-      notifications.show({ color: 'green', message: t('removed') });
+      notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'green', message: t('removed') });
       await queryClient.invalidateQueries({ queryKey: ['members'] });
       onClose();
     },
   });
   return (
-    <Modal opened onClose={onClose} title={t('removeTitle', { name: member.name })} closeButtonProps={{ 'aria-label': t('cancel') }}>
+    <Modal opened onClose={onClose} title={t('removeTitle', { name: member.name })} closeButtonProps={{ 'aria-label': t('close') }}>
       <Stack>
         <Text>{t('removeBody', { name: member.name })}</Text>
         {remove.error && (
