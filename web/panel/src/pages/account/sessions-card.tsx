@@ -7,6 +7,7 @@ import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import { signedOut } from '../../api/session';
 import { problemText } from '../../ui/problem-text';
+import { ScrollRegion } from '../../ui/scroll-region';
 import { ACCOUNT_NS } from './strings';
 
 const sessionsKey = ['account-sessions'];
@@ -57,7 +58,7 @@ export function SessionsCard() {
             {t('sessionsFailed')}
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={560}>
+          <ScrollRegion label={t('sessions')} minWidth={560}>
             <Table verticalSpacing="xs">
               <Table.Thead>
                 <Table.Tr>
@@ -105,7 +106,7 @@ export function SessionsCard() {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </ScrollRegion>
         )}
       </Stack>
     </Paper>

@@ -4,6 +4,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { problemText } from '../../ui/problem-text';
+import { ScrollRegion } from '../../ui/scroll-region';
 import { auditPage, type AuditFilters, type Member } from './members-api';
 import { MEMBERS_NS } from './strings';
 
@@ -86,7 +87,7 @@ export function AuditLog({ members }: { members: Member[] }) {
               {t('audit.total', { count: total })}
             </Text>
           )}
-          <Table.ScrollContainer minWidth={640}>
+          <ScrollRegion label={t('tabAudit')} minWidth={640}>
             <Table verticalSpacing="xs" striped>
               <Table.Thead>
                 <Table.Tr>
@@ -115,7 +116,7 @@ export function AuditLog({ members }: { members: Member[] }) {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </ScrollRegion>
           {log.hasNextPage && (
             <Button variant="default" onClick={() => void log.fetchNextPage()} loading={log.isFetchingNextPage}>
               {t('audit.more')}

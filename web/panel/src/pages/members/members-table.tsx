@@ -8,6 +8,7 @@ import { api, type Session } from '../../api/client';
 import { ApiProblem, unwrap } from '../../api/errors';
 import { sessionQuery } from '../../api/session';
 import { problemText } from '../../ui/problem-text';
+import { ScrollRegion } from '../../ui/scroll-region';
 import { PERMISSION_ORDER, type Member } from './members-api';
 import { PermissionFields, type Grant } from './permission-fields';
 import { MEMBERS_NS } from './strings';
@@ -116,7 +117,7 @@ export function MembersTable({ members, session }: { members: Member[]; session:
   const [removing, setRemoving] = useState<Member | null>(null);
   return (
     <>
-      <Table.ScrollContainer minWidth={560}>
+      <ScrollRegion label={t('title')} minWidth={560}>
         <Table verticalSpacing="sm" striped>
           <Table.Thead>
             <Table.Tr>
@@ -161,7 +162,7 @@ export function MembersTable({ members, session }: { members: Member[]; session:
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </ScrollRegion>
       {editing && <EditMember member={editing} onClose={() => setEditing(null)} />}
       {removing && <RemoveMember member={removing} onClose={() => setRemoving(null)} />}
     </>
