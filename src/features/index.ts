@@ -13,8 +13,10 @@ import { webhooksFeature } from './webhooks/feature.js';
 import { goalsFeature } from './goals/feature.js';
 import { respondentFeature } from './respondent/feature.js';
 import { treatmentsFeature } from './treatments/feature.js';
+import { membersFeature } from './members/feature.js';
+import { auditFeature } from './audit/feature.js';
 import { sessionsFeature } from './sessions/feature.js';
 import { companiesFeature } from './companies/feature.js';
 
 /** Every feature of the service, one line each: the only list a new feature joins. */
-export const features: readonly Feature[] = [keysFeature, formsFeature, responsesFeature, eventsFeature, webhooksFeature, rostersFeature, invitesFeature, callbacksFeature, suppressionFeature, messagingFeature, statisticsFeature, goalsFeature, respondentFeature, treatmentsFeature, sessionsFeature, companiesFeature];
+export const features: readonly Feature[] = [keysFeature, formsFeature, responsesFeature, eventsFeature, webhooksFeature, rostersFeature, invitesFeature, callbacksFeature, suppressionFeature, messagingFeature, statisticsFeature, goalsFeature, respondentFeature, treatmentsFeature, sessionsFeature, membersFeature, auditFeature, companiesFeature];

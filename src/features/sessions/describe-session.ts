@@ -19,7 +19,7 @@ export async function describeSession(db: Db, deps: NoDeps, input: { sessionId: 
   const memberships = await listUserMemberships(db, deps, { userId: row.user.id });
   const current = memberships.find((membership) => membership.companyId === row.session.companyId) ?? null;
   return {
-    user: { id: row.user.id, email: row.user.email, name: row.user.name, language: row.user.language ?? null, secondFactor: false },
+    user: { id: row.user.id, email: row.user.email, name: row.user.name, language: row.user.language ?? null, secondFactor: row.user.totpEnabledAt !== null },
     companies: memberships.map((membership) => ({ id: membership.companyId, name: membership.companyName, owner: membership.owner, permissions: membership.permissions })),
     company: current ? { id: current.companyId, name: current.companyName } : null,
     permissions: current?.permissions ?? [],

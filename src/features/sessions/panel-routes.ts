@@ -39,7 +39,7 @@ export async function sessionPanelRoutes(panel: FastifyInstance): Promise<void> 
       },
     },
     async (request: FastifyRequest<{ Body: typeof SignInBody.static }>, reply) => {
-      const { token, session } = await signIn(ctx.db, ctx, { email: request.body.email, password: request.body.password, ip: request.ip, replacesToken: sessionCookie(request) });
+      const { token, session } = await signIn(ctx.db, ctx, { ...request.body, ip: request.ip, userAgent: request.headers['user-agent'] ?? null, replacesToken: sessionCookie(request) });
       setSessionCookie(reply, ctx.config, token);
       return answerWithSession(reply, session.id);
     },

@@ -7,6 +7,7 @@ import { ApiError } from '../../lib/errors.js';
 import { recordAudit } from '../audit/index.js';
 import { listUserMemberships } from '../members/index.js';
 import { passwordMatches } from './password.js';
+import { checkSecondFactor, type SecondFactorDeps } from './second-factor.js';
 import { startSession } from './start-session.js';
 import { checkSignInBudget, spendSignInBudget, type BudgetDeps } from './sign-in-budget.js';
 
@@ -15,11 +16,14 @@ export const SIGN_IN_REFUSED = 'The e-mail address or the password is wrong.';
 export interface SignInInput {
   email: string;
   password: string;
+  /** The TOTP or a recovery code, for an account with a second factor. */
+  code?: string;
   ip: string | null;
+  userAgent?: string | null;
   replacesToken?: string | null;
 }
 
-export type SignInDeps = { clock: Clock; newId: IdGenerator } & BudgetDeps;
+export type SignInDeps = { clock: Clock; newId: IdGenerator } & BudgetDeps & SecondFactorDeps;
 
 export async function findUserByEmail(db: DbOrTx, email: string) {
   const [user] = await db.select().from(users).where(sql`lower(${users.email}) = lower(${email.trim()})`);
@@ -47,13 +51,25 @@ export async function signIn(db: Db, deps: SignInDeps, input: SignInInput) {
     await spendSignInBudget(deps, input);
     throw new ApiError('UNAUTHORIZED', SIGN_IN_REFUSED);
   }
+  try {
+    // the code is spent in its own statement: a later failure to open the session costs one code, never a replay
+    await checkSecondFactor(db, deps, { userId: user.id, code: input.code });
+  } catch (err) {
+    // the password was right: only a wrong code is a failed sign-in (a missing one is the second step's question)
+    if (input.code) {
+      await recordAudit(db, deps, { companyId: home?.companyId ?? null, actor: { userId: user.id, email: user.email }, action: 'session.sign_in_failed', details: { reason: 'second_factor' }, ip: input.ip });
+      // codes are guessed like passwords: the same budget
+      await spendSignInBudget(deps, input);
+    }
+    throw err;
+  }
   return db.transaction(async (tx) => {
-    const started = await startSession(tx, deps, { userId: user.id, ip: input.ip, replacesToken: input.replacesToken });
+    const started = await startSession(tx, deps, { userId: user.id, ip: input.ip, userAgent: input.userAgent, replacesToken: input.replacesToken });
     await recordAudit(tx, deps, {
       companyId: started.session.companyId,
       actor: { userId: user.id, email: user.email },
       action: 'session.signed_in',
-      details: { sessionId: started.session.id, method: 'password' },
+      details: { sessionId: started.session.id, method: input.code ? 'password+totp' : 'password' },
       ip: input.ip,
     });
     return started;

@@ -13,6 +13,10 @@ export const SESSION_ABSOLUTE_MS = 30 * 24 * 60 * 60 * 1000;
 export interface StartSessionInput {
   userId: string;
   ip: string | null;
+  /** The browser's User-Agent, shown in the person's session list (cut to the column's bound). */
+  userAgent?: string | null;
+  /** The company to start in (an accepted invitation's); the user's first company when absent. */
+  companyId?: string;
   /** The session this browser held before, if any: signing in replaces it (rotation). */
   replacesToken?: string | null;
 }
@@ -24,7 +28,8 @@ export interface StartSessionInput {
 export async function startSession(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: StartSessionInput) {
   const now = deps.clock.now();
   if (input.replacesToken) await db.delete(sessions).where(eq(sessions.tokenHash, hashSecret(input.replacesToken)));
-  const [first] = await listUserMemberships(db, deps, { userId: input.userId });
+  const memberships = await listUserMemberships(db, deps, { userId: input.userId });
+  const start = memberships.find((membership) => membership.companyId === input.companyId) ?? memberships[0];
   const token = mintSecret();
   const [row] = await db
     .insert(sessions)
@@ -33,8 +38,9 @@ export async function startSession(db: DbOrTx, deps: { clock: Clock; newId: IdGe
       userId: input.userId,
       tokenHash: hashSecret(token),
       csrfToken: mintSecret(),
-      companyId: first?.companyId ?? null,
+      companyId: start?.companyId ?? null,
       ip: input.ip,
+      userAgent: input.userAgent?.slice(0, 400) ?? null,
       createdAt: now,
       lastSeenAt: now,
       expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),

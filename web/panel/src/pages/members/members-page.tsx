@@ -1,14 +1,55 @@
-import { Stack, Title } from '@mantine/core';
+/** Members: who belongs to the company and what each may do, the invitations waiting, and the audit log. */
+import { Alert, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyState } from '../../ui/empty-state';
+import { sessionQuery } from '../../api/session';
+import { AuditLog } from './audit-log';
+import { InvitationsList } from './invitations-list';
+import { InviteColleague } from './invite-colleague';
+import { membersQuery } from './members-api';
+import { MembersTable } from './members-table';
+import { MEMBERS_NS } from './strings';
 
-/** Placeholder until this area is built: its heading and an empty state. */
 export function MembersPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(MEMBERS_NS);
+  const session = useQuery(sessionQuery).data;
+  const members = useQuery(membersQuery);
+  const [inviting, setInviting] = useState(false);
+  if (!session) return null;
   return (
     <Stack>
-      <Title order={1}>{t('nav.members')}</Title>
-      <EmptyState title={t('members.emptyTitle')} body={t('members.emptyBody')} />
+      <Group justify="space-between">
+        <Title order={1}>{t('title')}</Title>
+        {session.owner && <Button onClick={() => setInviting(true)}>{t('invite')}</Button>}
+      </Group>
+      <Tabs defaultValue="members" keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="members">{t('tabMembers')}</Tabs.Tab>
+          <Tabs.Tab value="audit">{t('tabAudit')}</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="members" pt="md">
+          <Stack gap="xl">
+            {!session.owner && <Text c="dimmed">{t('readOnly')}</Text>}
+            {members.isPending ? (
+              <Text c="dimmed">{t('loading')}</Text>
+            ) : members.isError ? (
+              <Alert variant="filled" color="red.9" role="alert" title={t('loadFailed')}>
+                <Button mt="sm" variant="default" onClick={() => void members.refetch()}>
+                  {t('retry')}
+                </Button>
+              </Alert>
+            ) : (
+              <MembersTable members={members.data} session={session} />
+            )}
+            <InvitationsList canCancel={session.owner} />
+          </Stack>
+        </Tabs.Panel>
+        <Tabs.Panel value="audit" pt="md">
+          <AuditLog members={members.data ?? []} />
+        </Tabs.Panel>
+      </Tabs>
+      {inviting && <InviteColleague onClose={() => setInviting(false)} />}
     </Stack>
   );
 }

@@ -1,0 +1,3 @@
+import { lazyPlugin, type Feature } from '../feature.js';
+
+export const membersFeature: Feature = { name: 'members', panelRoutes: lazyPlugin(async () => (await import('./panel-routes.js')).memberPanelRoutes) };

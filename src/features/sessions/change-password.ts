@@ -1,0 +1,36 @@
+import { and, eq, ne } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/database.js';
+import { sessions, users } from '../../db/schema.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdGenerator } from '../../lib/ids.js';
+import { validationError } from '../../lib/errors.js';
+import { fieldError, schemaErrors } from '../../lib/field-errors.js';
+import { recordAudit } from '../audit/index.js';
+import { auditActor, type AccountActor } from './account-actor.js';
+import { Password } from './create-user.js';
+import { hashPassword, passwordMatches } from './password.js';
+
+/**
+ * Changes the signed-in person's password: the current one is required, and every other session of
+ * theirs ends (a thief holding one is out); the session that asked stays.
+ */
+export async function changePassword(
+  db: DbOrTx,
+  deps: { clock: Clock; newId: IdGenerator },
+  input: { actor: AccountActor; sessionId: string; currentPassword: string; newPassword: string },
+): Promise<{ otherSessionsEnded: number }> {
+  const { actor } = input;
+  const fields = schemaErrors(Password, input.newPassword, 'newPassword');
+  if (fields.length) throw validationError(fields);
+  const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, actor.userId));
+  if (!(await passwordMatches(user?.passwordHash ?? null, input.currentPassword))) {
+    throw validationError([fieldError('currentPassword', 'invalid_value', 'The current password is wrong.')]);
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  return db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash, updatedAt: deps.clock.now() }).where(eq(users.id, actor.userId));
+    const ended = await tx.delete(sessions).where(and(eq(sessions.userId, actor.userId), ne(sessions.id, input.sessionId))).returning({ id: sessions.id });
+    await recordAudit(tx, deps, { companyId: actor.companyId, actor: auditActor(actor), action: 'account.password_changed', details: { otherSessionsEnded: ended.length }, ip: actor.ip });
+    return { otherSessionsEnded: ended.length };
+  });
+}
