@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditOf } from '../../../test/audit-records.js';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { signInPanelUser, type PanelSignIn, type PanelClient } from '../../../test/panel.js';
-import { reserveQuota } from '../invites/quota.js';
+import { reserveQuota } from './quota.js';
 
 let t: TestApp;
 beforeAll(async () => {
