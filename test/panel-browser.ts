@@ -88,6 +88,8 @@ export async function startPanelBrowser(options: TestAppOptions = {}): Promise<P
 export async function checkPage(page: Page, name: string): Promise<void> {
   for (const size of [...SIZES].reverse()) {
     await page.setViewportSize(size);
+    // The navbar slides away when the width crosses the phone breakpoint: photograph and audit the page at rest.
+    await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
     await page.screenshot({ path: `${ARTIFACTS}/${name}-${size.width}x${size.height}.png`, fullPage: true });
     expect(await axeViolations(page), `${name} at ${size.width}x${size.height}`).toEqual([]);
   }
