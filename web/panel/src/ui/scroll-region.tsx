@@ -4,7 +4,8 @@ import type { ReactNode } from 'react';
 
 export function ScrollRegion({ label, minWidth, children }: { label: string; minWidth: number; children: ReactNode }) {
   return (
-    <Box role="region" aria-label={label} tabIndex={0} style={{ overflowX: 'auto' }}>
+    // Positioned, so absolutely placed descendants (visually hidden labels) scroll with it instead of widening the page.
+    <Box role="region" aria-label={label} tabIndex={0} pos="relative" style={{ overflowX: 'auto' }}>
       <Box miw={minWidth}>{children}</Box>
     </Box>
   );
