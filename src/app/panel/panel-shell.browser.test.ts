@@ -120,7 +120,7 @@ describe.skipIf(!chromiumRuns('the panel browser tests'))('panel shell in Chromi
       await page.getByText('The e-mail or the password is not right.').waitFor();
       await page.getByRole('textbox', { name: 'Password', exact: true }).fill('correct horse battery');
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByLabel('6-digit code').fill('123456');
+      await page.getByRole('textbox', { name: /^Code/ }).fill('123456');
       await checkPage(page, 'sign-in-code');
       await page.getByRole('button', { name: 'Verify' }).click();
       await page.waitForURL(`${p.origin}/panel/integrations`);

@@ -1,6 +1,6 @@
 /**
  * Sign-in: e-mail and password; when the account has a second factor the answer says so
- * (401 with details.secondFactor) and a second step asks for the 6-digit code, keeping the
+ * (401 with details.secondFactor) and a second step asks for the 6-digit code (or a recovery code), keeping the
  * e-mail and password of the first.
  */
 import { Alert, Anchor, Button, Stack, TextInput } from '@mantine/core';
@@ -15,6 +15,9 @@ import { adoptSession } from '../../api/session';
 import { AuthLayout } from '../../ui/auth-layout';
 import { PasswordInput } from '../../ui/password-input';
 import { fieldText, problemText } from '../../ui/problem-text';
+
+/** The authenticator's 6 digits, or a recovery code as printed (xxxxx-xxxxx; spaces, dashes and case forgiven). */
+const RECOVERY_OR_TOTP = /^\s*(\d{6}|[A-Za-z0-9]{5}[\s-]?[A-Za-z0-9]{5})\s*$/;
 
 interface Credentials {
   email: string;
@@ -35,7 +38,7 @@ export function SignInPage() {
   const submit = form.handleSubmit(async ({ email, password, code }) => {
     setProblem(null);
     try {
-      const { data } = await unwrap(api.POST('/session', { body: secondStep ? { email, password, code } : { email, password } }));
+      const { data } = await unwrap(api.POST('/session', { body: secondStep ? { email, password, code: code.trim() } : { email, password } }));
       adoptSession(queryClient, data);
       // href (the path kept by the guard, search included) wins over `to` when present
       await navigate({ to: '/', href: redirect });
@@ -70,13 +73,14 @@ export function SignInPage() {
             <TextInput
               label={t('signIn.code')}
               description={t('signIn.codeHelp')}
-              inputMode="numeric"
               autoComplete="one-time-code"
-              maxLength={6}
+              autoCapitalize="characters"
+              spellCheck={false}
+              maxLength={12}
               autoFocus
               required
               error={errors.code?.message}
-              {...form.register('code', { required: t('field.required'), pattern: { value: /^\d{6}$/, message: t('signIn.codeFormat') } })}
+              {...form.register('code', { required: t('field.required'), pattern: { value: RECOVERY_OR_TOTP, message: t('signIn.codeFormat') } })}
             />
           ) : (
             <>
