@@ -22,11 +22,11 @@ describe('demo forms and entities', () => {
     expect(demoSeeders).toContain(seedFormsAndEntities);
   });
 
-  it('stores a unit tree (school, campuses, departments), courses and teachers', async () => {
+  it('stores a unit tree (school, campuses, six departments and programmes), courses and teachers', async () => {
     const entities = await listEntities(t.ctx.db, t.ctx, { companyId: company.id });
     const units = entities.filter((e) => e.kind === 'unit');
     const depth = (path: string | null) => path!.split('/').filter(Boolean).length;
-    expect(units.map((u) => depth(u.orgPath)).sort()).toEqual([1, 2, 2, 2, 3, 3, 3, 3, 3]);
+    expect(units.map((u) => depth(u.orgPath)).sort()).toEqual([1, 2, 2, 2, 3, 3, 3, 3, 3, 3]);
     expect(entities.filter((e) => e.kind === 'course').length).toBeGreaterThanOrEqual(5);
     expect(entities.filter((e) => e.kind === 'teacher').length).toBeGreaterThanOrEqual(5);
   });
