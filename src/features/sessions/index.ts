@@ -11,7 +11,7 @@ export { hashPassword, passwordMatches, PASSWORD_MIN, PASSWORD_MAX } from './pas
 export { checkSecondFactor, type SecondFactorDeps } from './second-factor.js';
 export { hashSecret, mintSecret, SECRET_RE } from './session-token.js';
 export { SIGN_IN_REFUSED } from './sign-in.js';
-export { checkSignInBudget, spendSignInBudget, type BudgetDeps } from './sign-in-budget.js';
+export { takeSignInAttempt, type BudgetDeps } from './sign-in-budget.js';
 export { startSession } from './start-session.js';
 export { users, sessions, oneTimeLinks } from './table.js';
 export { ensureDemoOwner, demoPanelLines, DEMO_OWNER_EMAIL } from './ensure-demo-owner.js';

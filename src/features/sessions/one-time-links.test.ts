@@ -145,6 +145,17 @@ describe('failed sign-in budgets', () => {
     expect((await client.post(null, '/panel/api/session', { email, password }, { remoteAddress: '10.7.1.1' })).statusCode).toBe(200);
   });
 
+  it('counts parallel wrong guesses one by one: of 15 at once, exactly the budget is answered 401, the rest 429', async () => {
+    t.clock.set(TEST_START);
+    const { email } = await panelUser(t);
+    const answers = await Promise.all(
+      Array.from({ length: 15 }, (_, i) => client.post(null, '/panel/api/session', { email, password: `wrong guess ${i}` }, { remoteAddress: `10.5.0.${i + 1}` })),
+    );
+    const statuses = answers.map((res) => res.statusCode);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(FAILED_SIGN_INS_PER_ACCOUNT);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15 - FAILED_SIGN_INS_PER_ACCOUNT);
+  });
+
   it('refuses a client address after its failures, whichever accounts it tries', async () => {
     t.clock.set(TEST_START);
     const { email, password } = await panelUser(t);
