@@ -32,12 +32,21 @@ export interface SignInAttempt {
  * parallel guesses cannot all pass a check made before any is counted; 429 (retry-after) when either is spent.
  */
 export async function takeSignInAttempt(deps: BudgetDeps, input: { ip: string | null; email: string }): Promise<SignInAttempt> {
+  return takeUnits(deps, budgets(input));
+}
+
+/** The account's budget alone, for a signed-in person retyping their password (My account): the same guesses, the same limit. */
+export async function takeAccountAttempt(deps: BudgetDeps, input: { email: string }): Promise<SignInAttempt> {
+  return takeUnits(deps, budgets({ ip: null, email: input.email }).slice(1));
+}
+
+async function takeUnits(deps: BudgetDeps, wanted: Array<{ key: string; limit: number }>): Promise<SignInAttempt> {
   const nowMs = deps.clock.now().getTime();
   const taken: Array<{ key: string; ticket: string }> = [];
   const release = async () => {
     await Promise.all(taken.splice(0).map(({ key, ticket }) => deps.limiter.release(key, ticket)));
   };
-  for (const { key, limit } of budgets(input)) {
+  for (const { key, limit } of wanted) {
     const decision = await deps.limiter.take(key, limit, nowMs);
     if (!decision.allowed || decision.ticket === null) {
       await release();
