@@ -3,6 +3,7 @@ export { authenticateSession, type PanelSession } from './authenticate-session.j
 export { createUser, CreateUserInput, Email } from './create-user.js';
 export { createPanelUser, type CreatePanelUserInput } from './create-panel-user.js';
 export { describeSession } from './describe-session.js';
+export { endMemberSessions } from './end-session.js';
 export { listUsers } from './list-users.js';
 export { removeUser } from './remove-user.js';
 export { issueLink, consumeLink, linkUrl, LINK_TTL_MS } from './one-time-link.js';
