@@ -5,9 +5,10 @@ import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { ApiError, validationError } from '../../lib/errors.js';
 import { fieldError, schemaErrors } from '../../lib/field-errors.js';
+import { hashSecret, SECRET_RE } from '../../lib/secret-token.js';
 import { recordAudit } from '../audit/index.js';
 import {
-  checkSecondFactor, createUser, takeSignInAttempt, type BudgetDeps, CreateUserInput, hashPassword, hashSecret, passwordMatches, SECRET_RE, SIGN_IN_REFUSED, startSession, type SecondFactorDeps,
+  checkSecondFactor, createUser, takeSignInAttempt, type BudgetDeps, CreateUserInput, hashPassword, passwordMatches, SIGN_IN_REFUSED, startSession, type SecondFactorDeps,
 } from '../sessions/index.js';
 import { addMembership } from './add-membership.js';
 

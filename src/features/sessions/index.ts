@@ -10,7 +10,6 @@ export { issueLink, consumeLink, linkUrl, LINK_TTL_MS } from './one-time-link.js
 export { Session } from './panel-schemas.js';
 export { hashPassword, passwordMatches, PASSWORD_MIN, PASSWORD_MAX } from './password.js';
 export { checkSecondFactor, type SecondFactorDeps } from './second-factor.js';
-export { hashSecret, mintSecret, SECRET_RE } from './session-token.js';
 export { SIGN_IN_REFUSED } from './sign-in.js';
 export { takeSignInAttempt, type BudgetDeps } from './sign-in-budget.js';
 export { startSession } from './start-session.js';
