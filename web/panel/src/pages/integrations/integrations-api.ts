@@ -46,9 +46,9 @@ const MAX_POLLS = 30;
  * Asks again every second only while a pending delivery is due within a few seconds (or, for a
  * ping, while its delivery has not appeared yet), and never more than MAX_POLLS times.
  */
-function pollWhileDueSoon(deliveries: Delivery[] | undefined, updates: number, waitingForFirst: boolean): number | false {
+export function pollWhileDueSoon(deliveries: Delivery[] | undefined, updates: number, waitingForFirst: boolean, nowMs: number): number | false {
   if (updates >= MAX_POLLS) return false;
-  const dueSoon = deliveries?.some((d) => d.status === 'pending' && (d.nextAttemptAt === null || Date.parse(d.nextAttemptAt) - Date.now() <= DUE_SOON_MS));
+  const dueSoon = deliveries?.some((d) => d.status === 'pending' && (d.nextAttemptAt === null || Date.parse(d.nextAttemptAt) - nowMs <= DUE_SOON_MS));
   return dueSoon || (waitingForFirst && deliveries?.length === 0) ? 1000 : false;
 }
 
@@ -56,6 +56,6 @@ export function deliveriesQuery(filter: { subscriptionId: string; eventId?: stri
   return queryOptions({
     queryKey: [...DELIVERIES, filter],
     queryFn: async () => (await unwrap(api.GET('/webhooks/deliveries', { params: { query: { ...filter, limit: 50 } } }))).data,
-    refetchInterval: (query) => pollWhileDueSoon(query.state.data, query.state.dataUpdateCount, filter.eventId !== undefined),
+    refetchInterval: (query) => pollWhileDueSoon(query.state.data, query.state.dataUpdateCount, filter.eventId !== undefined, Date.now()),
   });
 }
