@@ -33,6 +33,8 @@ const INVITES = Number(process.env.BENCH_INVITES ?? 30_000);
 const unlimited: RateLimiter = {
   hit: async (_key, limit) => ({ allowed: true, limit, remaining: limit, resetSeconds: 0 }),
   peek: async (_key, limit) => ({ allowed: true, limit, remaining: limit, resetSeconds: 0 }),
+  take: async (_key, limit) => ({ allowed: true, limit, remaining: limit, resetSeconds: 0, ticket: 'unlimited' }),
+  release: async () => {},
   close: async () => {},
 };
 

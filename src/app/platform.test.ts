@@ -6,7 +6,7 @@ import { ApiError } from '../lib/errors.js';
 import { ERROR_STATUS } from './error-status.js';
 import { errorResponses, ok, successEnvelope } from './envelope.js';
 import { FAILED_AUTH_PER_MIN } from './auth.js';
-import { hashSecret } from '../features/keys/token.js';
+import { hashSecret } from '../lib/secret-token.js';
 
 /** Probe routes that exercise the platform's body handling and error rendering. */
 async function probeRoutes(app: FastifyInstance) {

@@ -48,6 +48,30 @@ describe.each(limiters)('%s limiter', (_name, make) => {
     expect(await l.peek('peek', 1, now + 1)).toMatchObject({ allowed: false, remaining: 0, resetSeconds: 60 });
   });
 
+  it('takes units atomically: of parallel takes exactly the limit is allowed, each with its own ticket', async () => {
+    const l = limiter();
+    const now = Date.UTC(2026, 2, 2, 9, 0, 0, 0);
+    const taken = await Promise.all(Array.from({ length: 12 }, () => l.take('take', 4, now)));
+    expect(taken.filter((d) => d.allowed)).toHaveLength(4);
+    expect(taken.filter((d) => !d.allowed).every((d) => d.ticket === null)).toBe(true);
+    expect(await l.peek('take', 4, now)).toMatchObject({ allowed: false, remaining: 0 });
+  });
+
+  it('releases a taken unit, once: the key has room again, a second release of the same ticket frees nothing more', async () => {
+    const l = limiter();
+    const now = Date.UTC(2026, 2, 2, 9, 0, 0, 0);
+    const first = await l.take('release', 2, now);
+    const second = await l.take('release', 2, now);
+    expect((await l.take('release', 2, now + 1)).allowed).toBe(false);
+    await l.release('release', first.ticket!);
+    await l.release('release', first.ticket!);
+    expect(await l.peek('release', 2, now + 2)).toMatchObject({ allowed: true, remaining: 1 });
+    expect((await l.take('release', 2, now + 2)).allowed).toBe(true);
+    expect((await l.take('release', 2, now + 3)).allowed).toBe(false);
+    await l.release('release', second.ticket!);
+    expect(await l.peek('release', 2, now + 4)).toMatchObject({ allowed: true, remaining: 1 });
+  });
+
   it('never holds more than the limit in any 60-second window (random arrivals)', async () => {
     const l = limiter();
     let run = 0;

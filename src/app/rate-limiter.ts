@@ -17,9 +17,18 @@ export interface RateDecision {
   resetSeconds: number;
 }
 
+/** A decision that reserved a unit when allowed; `ticket` gives that unit back through release(). */
+export interface RateTicket extends RateDecision {
+  ticket: string | null;
+}
+
 export interface RateLimiter {
   /** Counts one request against `key` when it fits the limit. */
   hit(key: string, limit: number, nowMs: number): Promise<RateDecision>;
+  /** hit() in one atomic step that can be undone: parallel callers never all see the last free unit. */
+  take(key: string, limit: number, nowMs: number): Promise<RateTicket>;
+  /** Gives back the unit of an allowed take() (the attempt turned out not to count); unknown tickets are ignored. */
+  release(key: string, ticket: string): Promise<void>;
   /** The decision hit() would make, without counting anything. */
   peek(key: string, limit: number, nowMs: number): Promise<RateDecision>;
   close(): Promise<void>;
@@ -41,6 +50,9 @@ interface Log {
 
 export class MemoryRateLimiter implements RateLimiter {
   private readonly logs = new Map<string, Log>();
+  /** Units taken and not released, by ticket: entries of one time are alike, so a ticket names its key and time. */
+  private readonly tickets = new Map<string, { key: string; at: number }>();
+  private ticketSequence = 0;
   private lastSweepMs = 0;
 
   async hit(key: string, limit: number, nowMs: number): Promise<RateDecision> {
@@ -49,6 +61,23 @@ export class MemoryRateLimiter implements RateLimiter {
 
   async peek(key: string, limit: number, nowMs: number): Promise<RateDecision> {
     return this.apply(key, limit, nowMs, false);
+  }
+
+  async take(key: string, limit: number, nowMs: number): Promise<RateTicket> {
+    const decision = this.apply(key, limit, nowMs, true);
+    if (!decision.allowed) return { ...decision, ticket: null };
+    const ticket = String((this.ticketSequence += 1));
+    this.tickets.set(ticket, { key, at: nowMs });
+    return { ...decision, ticket };
+  }
+
+  async release(key: string, ticket: string): Promise<void> {
+    const unit = this.tickets.get(ticket);
+    if (unit?.key !== key) return;
+    this.tickets.delete(ticket);
+    const log = this.logs.get(key);
+    const at = log ? log.times.lastIndexOf(unit.at) : -1;
+    if (log && at >= log.head) log.times.splice(at, 1);
   }
 
   private apply(key: string, limit: number, nowMs: number, count: boolean): RateDecision {
@@ -75,6 +104,7 @@ export class MemoryRateLimiter implements RateLimiter {
   private sweep(nowMs: number): void {
     if (nowMs - this.lastSweepMs < WINDOW_MS) return;
     this.lastSweepMs = nowMs;
+    for (const [ticket, unit] of this.tickets) if (unit.at <= nowMs - WINDOW_MS) this.tickets.delete(ticket);
     for (const [key, log] of this.logs) {
       if (log.times.length === 0 || log.times[log.times.length - 1] <= nowMs - WINDOW_MS) this.logs.delete(key);
     }
@@ -127,12 +157,22 @@ export class RedisRateLimiter implements RateLimiter {
     return this.run(key, limit, nowMs, 'peek');
   }
 
-  private async run(key: string, limit: number, nowMs: number, mode: 'count' | 'peek'): Promise<RateDecision> {
+  /** The script checks and counts in one step; the unit's member is the ticket. */
+  async take(key: string, limit: number, nowMs: number): Promise<RateTicket> {
+    const decision = await this.run(key, limit, nowMs, 'count');
+    return { ...decision, ticket: decision.allowed ? decision.member : null };
+  }
+
+  async release(key: string, ticket: string): Promise<void> {
+    await this.redis.zrem(this.prefix + key, ticket);
+  }
+
+  private async run(key: string, limit: number, nowMs: number, mode: 'count' | 'peek'): Promise<RateDecision & { member: string }> {
     const run = (this.redis as unknown as { quorumRateLog: (...a: unknown[]) => Promise<[number, number, number]> }).quorumRateLog;
     this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER;
     const member = `${nowMs}:${this.instance}:${this.sequence}`;
     const [fits, used, oldest] = await run.call(this.redis, this.prefix + key, limit, nowMs, member, WINDOW_MS, mode);
-    return decide(limit, used, oldest === -1 ? null : oldest, nowMs, fits === 1);
+    return { ...decide(limit, used, oldest === -1 ? null : oldest, nowMs, fits === 1), member };
   }
 
   async close(): Promise<void> {

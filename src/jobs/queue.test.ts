@@ -1,9 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { enqueue } from './queue.js';
 import { defineTask } from './define-task.js';
 import { startWorker } from './worker.js';
 import { emitEvent } from '../features/events/emit-event.js';
+
+/** The webhook kind, watched: which of its transports were closed (a worker with options.kinds drops it). */
+const closedWebhookKinds = vi.hoisted(() => ({ opened: 0, closed: 0 }));
+vi.mock('../features/webhooks/deliver-loop.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../features/webhooks/deliver-loop.js')>();
+  return {
+    ...real,
+    webhookLane: (...args: Parameters<typeof real.webhookLane>) => {
+      const lane = real.webhookLane(...args);
+      const close = lane.kind.close?.bind(lane.kind);
+      closedWebhookKinds.opened += 1;
+      lane.kind.close = async () => {
+        closedWebhookKinds.closed += 1;
+        await close?.();
+      };
+      return lane;
+    },
+  };
+});
 
 let t: TestApp;
 beforeAll(async () => {
@@ -61,5 +80,15 @@ describe('jobs and events commit with the business change', () => {
     } finally {
       await worker.stop();
     }
+  });
+});
+
+describe('the worker with options.kinds', () => {
+  it('closes the outbound kinds it leaves out, so no transport is left open after stop', async () => {
+    const before = { ...closedWebhookKinds };
+    const worker = await startWorker(t.ctx, { tasks: [], kinds: ['email'] });
+    await worker.stop();
+    expect(closedWebhookKinds.opened - before.opened).toBe(1);
+    expect(closedWebhookKinds.closed - before.closed).toBe(1);
   });
 });

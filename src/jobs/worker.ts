@@ -41,11 +41,13 @@ export async function startWorker(ctx: WorkerContext, options: WorkerOptions = {
     }),
   });
   const loops: OutboundLoop[] = [];
+  // a kind left out by options.kinds was still made (its transport opened): it is closed at stop, as a loop closes its own
+  const dropped: Array<{ close?(): Promise<void> }> = [];
   try {
     for (const feature of features) {
       for (const lane of (await feature.outboundKinds?.(ctx, log ?? (() => undefined))) ?? []) {
-        if (options.kinds && !options.kinds.includes(lane.kind.name)) continue;
-        loops.push(await startOutboundLoop(ctx, lane.kind, { log, ...lane.options }));
+        if (options.kinds && !options.kinds.includes(lane.kind.name)) dropped.push(lane.kind);
+        else loops.push(await startOutboundLoop(ctx, lane.kind, { log, ...lane.options }));
       }
     }
   } catch (err) {
@@ -54,6 +56,7 @@ export async function startWorker(ctx: WorkerContext, options: WorkerOptions = {
   }
   async function stopAll(): Promise<void> {
     for (const loop of loops.reverse()) await loop.stop();
+    for (const kind of dropped.splice(0)) await kind.close?.();
     await runner.stop();
   }
   return { stop: stopAll };

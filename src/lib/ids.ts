@@ -56,8 +56,3 @@ export function randomBase62(length: number): string {
   }
   return out;
 }
-
-/** Unguessable URL-safe token of `bytes` random bytes. */
-export function randomToken(bytes = 32): string {
-  return randomBytes(bytes).toString('base64url');
-}

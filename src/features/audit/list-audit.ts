@@ -6,6 +6,7 @@ import { parseInstant } from '../../lib/date-time.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
 import { fieldError } from '../../lib/field-errors.js';
 import { isUuid } from '../../lib/ids.js';
+import { isNewestFirstPosition, olderThan } from '../../lib/newest-first.js';
 import type { CursorPage } from '../../lib/pagination.js';
 
 export interface ListAuditInput {
@@ -28,16 +29,6 @@ export interface AuditEntry {
   details: Record<string, unknown>;
   ip: string | null;
   createdAt: string;
-}
-
-interface Position {
-  t: string;
-  id: string;
-}
-
-function isPosition(p: unknown): p is Position {
-  const pos = p as Position;
-  return typeof pos === 'object' && pos !== null && typeof pos.t === 'string' && isUuid(pos.id);
 }
 
 function instant(path: 'from' | 'to', value: string | undefined, errors: FieldError[]): Date | undefined {
@@ -63,7 +54,7 @@ export async function listAudit(db: DbOrTx, deps: { cursorSecret: string }, inpu
   if (from && to && from >= to) errors.push(fieldError('to', 'invalid_value', 'must be after from'));
   if (errors.length) throw validationError(errors);
   const binding: CursorBinding = { companyId: input.companyId, scope: { route: 'audit', action: input.action, actor: input.actor, from: from?.toISOString(), to: to?.toISOString() } };
-  const position = input.cursor !== undefined ? decodeCursor(deps.cursorSecret, binding, input.cursor, isPosition) : null;
+  const position = input.cursor !== undefined ? decodeCursor(deps.cursorSecret, binding, input.cursor, isNewestFirstPosition) : null;
   const filter = and(
     eq(auditRecords.companyId, input.companyId),
     input.action === undefined ? undefined : input.action.endsWith('.') ? sql`${auditRecords.action} LIKE ${familyPattern(input.action)}` : eq(auditRecords.action, input.action),
@@ -71,14 +62,13 @@ export async function listAudit(db: DbOrTx, deps: { cursorSecret: string }, inpu
     from ? gte(auditRecords.createdAt, from) : undefined,
     to ? lt(auditRecords.createdAt, to) : undefined,
   ) as SQL;
-  const keyset = position ? sql`(${auditRecords.createdAt}, ${auditRecords.id}) < (${position.t}::timestamptz, ${position.id}::uuid)` : undefined;
   const rows = await db
     .select({
       record: auditRecords,
       total: position ? sql<null>`null` : sql<number>`(SELECT count(*) FROM ${auditRecords} WHERE ${filter})`.mapWith(Number),
     })
     .from(auditRecords)
-    .where(and(filter, keyset))
+    .where(and(filter, olderThan(auditRecords.createdAt, auditRecords.id, position)))
     .orderBy(desc(auditRecords.createdAt), desc(auditRecords.id))
     .limit(input.limit + 1);
   const hasMore = rows.length > input.limit;

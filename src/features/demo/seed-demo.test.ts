@@ -47,8 +47,10 @@ describe('ensureDemo', () => {
     // The tour's anonymous report by unit: the pilot unit, with 3 responses, is under the floor of 5.
     const anon = (await t.get(first.token, '/v1/forms?limit=100')).json().data.find((f: { slug: string }) => f.slug === 'orientation-week-2025');
     const groups = (await t.get(first.token, `/v1/forms/${anon.id}/report?groupBy=orgUnit`)).json().data.groups as { key: string; suppressed: boolean }[];
-    const { rows: pilot } = await t.ctx.db.execute<{ id: string }>(sql`SELECT id FROM entities WHERE company_id = ${first.company.id} AND kind = 'unit' AND code = 'ONLINE-PILOT'`);
-    expect(groups.filter((group) => group.suppressed)).toEqual([{ key: pilot[0].id, name: 'Evening pilot programme (Online)', suppressed: true }]);
+    const { rows: pilot } = await t.ctx.db.execute<{ id: string; name: string }>(sql`SELECT id, name FROM entities WHERE company_id = ${first.company.id} AND kind = 'unit' AND code = 'ONLINE-PILOT'`);
+    expect(pilot).toEqual([{ id: expect.any(String), name: 'Evening pilot programme (Online)' }]);
+    // a suppressed group is its key and the flag alone: not even the unit's name
+    expect(groups.filter((group) => group.suppressed)).toEqual([{ key: pilot[0].id, suppressed: true }]);
     expect(groups.filter((group) => !group.suppressed).length).toBeGreaterThan(3);
 
     // The invites of the demo: one import batch in several states, two of them in the dev mailbox.

@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../../lib/cursor.js';
 import { parseInstant } from '../../lib/date-time.js';
 import { validationError } from '../../lib/errors.js';
-import { isUuid } from '../../lib/ids.js';
+import { isNewestFirstPosition, olderThan } from '../../lib/newest-first.js';
 import { eventEnvelope, type EventEnvelope, type EventType } from './catalog.js';
 import { EVENT_RETENTION_DAYS } from './prune-events.job.js';
 
@@ -18,17 +18,6 @@ export interface ListEventsInput {
   type?: EventType;
   /** ISO 8601 timestamp, inclusive. */
   since?: string;
-}
-
-/** The last event returned: occurredAt as JSON text, and id. */
-interface Position {
-  t: string;
-  id: string;
-}
-
-function isPosition(p: unknown): p is Position {
-  const pos = p as Position;
-  return typeof pos === 'object' && pos !== null && typeof pos.t === 'string' && isUuid(pos.id);
 }
 
 /** since as the instant it names, however it was written (a leap second included). */
@@ -58,13 +47,12 @@ function windowStart(since: Date | undefined, now: Date): Date {
 export async function listEvents(db: DbOrTx, deps: { clock: Clock; cursorSecret: string }, input: ListEventsInput): Promise<CursorPage<EventEnvelope>> {
   const since = sinceInstant(input);
   const binding = cursorBinding(input, since);
-  const position = input.cursor !== undefined ? decodeCursor(deps.cursorSecret, binding, input.cursor, isPosition) : null;
+  const position = input.cursor !== undefined ? decodeCursor(deps.cursorSecret, binding, input.cursor, isNewestFirstPosition) : null;
   const filter = and(
     eq(events.companyId, input.companyId),
     gte(events.occurredAt, windowStart(since, deps.clock.now())),
     input.type ? eq(events.type, input.type) : undefined,
   ) as SQL;
-  const keyset = position ? sql`(${events.occurredAt}, ${events.id}) < (${position.t}::timestamptz, ${position.id}::uuid)` : undefined;
   const rows = await db
     .select({
       id: events.id,
@@ -74,7 +62,7 @@ export async function listEvents(db: DbOrTx, deps: { clock: Clock; cursorSecret:
       total: position ? sql<null>`null` : sql<number>`(SELECT count(*) FROM ${events} WHERE ${filter})`.mapWith(Number),
     })
     .from(events)
-    .where(and(filter, keyset))
+    .where(and(filter, olderThan(events.occurredAt, events.id, position)))
     .orderBy(desc(events.occurredAt), desc(events.id))
     .limit(input.limit + 1);
   const hasMore = rows.length > input.limit;

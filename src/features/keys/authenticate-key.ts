@@ -3,7 +3,8 @@ import type pg from 'pg';
 import type { Db } from '../../db/database.js';
 import { apiKeys, companies } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
-import { hashSecret, parseToken, secretMatches } from './token.js';
+import { hashSecret, secretMatches } from '../../lib/secret-token.js';
+import { parseToken } from './token.js';
 import { listenChannel, type ChannelListener, type ListenLog } from '../../db/listen-channel.js';
 
 /** Announced by the api_keys triggers (migration 0010) in the transaction that changes a key. */

@@ -1,5 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { randomBase62 } from '../../lib/ids.js';
+import { hashSecret } from '../../lib/secret-token.js';
 
 /** Token format (docs/contract.md, API keys): qk_<keyId 12 base62>_<secret 43 base62 ≈ 256 bits>. */
 const TOKEN_RE = /^qk_([0-9A-Za-z]{12})_([0-9A-Za-z]{43})$/;
@@ -19,14 +19,4 @@ export function mintToken(): MintedToken {
 export function parseToken(token: string): { keyId: string; secret: string } | null {
   const match = TOKEN_RE.exec(token);
   return match ? { keyId: match[1], secret: match[2] } : null;
-}
-
-/** SHA-256 is enough for a 256-bit random secret: nothing to brute-force, nothing to salt. */
-export function hashSecret(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
-}
-
-export function secretMatches(secret: string, storedHash: Buffer): boolean {
-  const candidate = hashSecret(secret);
-  return candidate.length === storedHash.length && timingSafeEqual(candidate, storedHash);
 }

@@ -5,9 +5,10 @@ import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { ApiError, validationError } from '../../lib/errors.js';
 import { fieldError, schemaErrors } from '../../lib/field-errors.js';
+import { hashSecret, SECRET_RE } from '../../lib/secret-token.js';
 import { recordAudit } from '../audit/index.js';
 import {
-  checkSecondFactor, checkSignInBudget, createUser, spendSignInBudget, type BudgetDeps, CreateUserInput, hashPassword, hashSecret, passwordMatches, SECRET_RE, SIGN_IN_REFUSED, startSession, type SecondFactorDeps,
+  checkSecondFactor, createUser, takeSignInAttempt, type BudgetDeps, CreateUserInput, hashPassword, passwordMatches, SIGN_IN_REFUSED, startSession, type SecondFactorDeps,
 } from '../sessions/index.js';
 import { addMembership } from './add-membership.js';
 
@@ -59,11 +60,9 @@ export async function acceptInvitation(db: Db, deps: { clock: Clock; newId: IdGe
       await tx.execute(sql`UPDATE users SET name = ${input.name.trim()}, password_hash = ${await hashPassword(input.password)}, updated_at = ${now} WHERE id = ${user.id}`);
     } else if (user) {
       // an existing account's password is guessed here as at sign-in: the same budget
-      await checkSignInBudget(deps, { ip: input.ip, email: user.email });
-      if (!(await passwordMatches(user.password_hash, input.password))) {
-        await spendSignInBudget(deps, { ip: input.ip, email: user.email });
-        throw new ApiError('UNAUTHORIZED', SIGN_IN_REFUSED, { existingAccount: true });
-      }
+      const attempt = await takeSignInAttempt(deps, { ip: input.ip, email: user.email });
+      if (!(await passwordMatches(user.password_hash, input.password))) throw new ApiError('UNAUTHORIZED', SIGN_IN_REFUSED, { existingAccount: true });
+      await attempt.release();
       await checkSecondFactor(tx, deps, { userId: user.id, code: input.code });
     } else {
       const created = await createUser(tx, deps, { email: invitation.email, name: input.name, password: input.password });

@@ -7,6 +7,7 @@ import type { IdGenerator } from '../../lib/ids.js';
 import { notFound, validationError } from '../../lib/errors.js';
 import { schemaErrors } from '../../lib/field-errors.js';
 import { recordAudit } from '../audit/index.js';
+import { endMemberSessions } from '../sessions/index.js';
 import { keepAnOwner } from './last-owner.js';
 import { findMember, type Member } from './list-members.js';
 import { PermissionList, type Actor } from './member-input.js';
@@ -24,8 +25,9 @@ export const ChangeMemberInput = Type.Object(
 export type ChangeMemberInput = Static<typeof ChangeMemberInput>;
 
 /**
- * Sets a member's permissions and owner flag. Nothing is cached in sessions: the member's next
- * request reads the new set. Demoting the company's last owner is refused.
+ * Sets a member's permissions and owner flag. When they change, the member's sessions in the company
+ * end (sessions rotate at permission changes): they sign in again to the new set. Demoting the
+ * company's last owner is refused.
  */
 export async function changeMember(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: ChangeMemberInput & { actor: Actor }): Promise<Member> {
   const { actor, ...change } = input;
@@ -41,11 +43,13 @@ export async function changeMember(db: DbOrTx, deps: { clock: Clock; newId: IdGe
       .set({ permissions, owner: change.owner, updatedAt: deps.clock.now() })
       .where(and(eq(memberships.companyId, change.companyId), eq(memberships.userId, change.userId)));
     const after = (await findMember(tx, deps, change))!;
+    const changed = before.owner !== after.owner || before.permissions.join() !== after.permissions.join();
+    const sessionsEnded = changed ? await endMemberSessions(tx, { userId: change.userId, companyId: change.companyId }) : 0;
     await recordAudit(tx, deps, {
       companyId: change.companyId,
       actor: { userId: actor.userId, email: actor.email },
       action: 'member.permissions_changed',
-      details: { userId: before.userId, email: before.email, before: { owner: before.owner, permissions: before.permissions }, after: { owner: after.owner, permissions: after.permissions } },
+      details: { userId: before.userId, email: before.email, before: { owner: before.owner, permissions: before.permissions }, after: { owner: after.owner, permissions: after.permissions }, sessionsEnded },
       ip: actor.ip,
     });
     return after;

@@ -45,10 +45,15 @@ describe('PUT /panel/api/members/:userId', () => {
     const res = await client.put(owner, `/panel/api/members/${member.user.id}`, { permissions: ['settings', 'responses', 'settings'], owner: false });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ userId: member.user.id, owner: false, permissions: ['responses', 'settings'] });
-    // the member's existing session sees the new set at once
-    expect((await client.get(member, '/panel/api/members')).statusCode).toBe(200);
-    const session = await client.get(member, '/panel/api/session');
-    expect(session.json().data.permissions).toEqual(['responses', 'settings']);
+    // the member's sessions in this company are ended (design: sessions rotate at permission changes): signing in again gives the new set
+    expect((await client.get(member, '/panel/api/session')).statusCode).toBe(401);
+    const again = { ...member, ...(await client.signIn(member.user.email, member.password)) };
+    expect((await client.get(again, '/panel/api/members')).statusCode).toBe(200);
+    expect((await client.get(again, '/panel/api/session')).json().data.permissions).toEqual(['responses', 'settings']);
+    // setting the same set again changes nothing, so it ends nothing
+    expect((await client.put(owner, `/panel/api/members/${member.user.id}`, { permissions: ['responses', 'settings'], owner: false })).statusCode).toBe(200);
+    expect((await client.get(again, '/panel/api/session')).statusCode).toBe(200);
+    expect((await client.get(owner, '/panel/api/session')).statusCode).toBe(200);
 
     const [record] = await auditOf(owner.companyId!, 'member.permissions_changed');
     expect(record).toMatchObject({
@@ -79,8 +84,10 @@ describe('PUT /panel/api/members/:userId', () => {
     const now = await client.put(owner, `/panel/api/members/${owner.user.id}`, { permissions: ['forms'], owner: false });
     expect(now.statusCode).toBe(200);
     expect(now.json().data).toMatchObject({ owner: false, permissions: ['forms'] });
-    // the demoted owner's next request already lacks the owner's rights
-    expect((await client.put(owner, `/panel/api/members/${second.user.id}`, { permissions: [], owner: false })).statusCode).toBe(403);
+    // the demoted owner's session ended with the change; signed in again, they lack the owner's rights
+    expect((await client.put(owner, `/panel/api/members/${second.user.id}`, { permissions: [], owner: false })).statusCode).toBe(401);
+    const again = { ...owner, ...(await client.signIn(owner.user.email, owner.password)) };
+    expect((await client.put(again, `/panel/api/members/${second.user.id}`, { permissions: [], owner: false })).statusCode).toBe(403);
   });
 
   it('answers 400 for unknown permissions and 404 for a member of another company', async () => {
@@ -105,7 +112,9 @@ describe('DELETE /panel/api/members/:userId', () => {
     const res = await client.delete(owner, `/panel/api/members/${member.user.id}`);
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toEqual({ removed: true });
-    expect((await client.get(member, '/panel/api/members')).statusCode).toBe(403);
+    // their session in this company ended: the old token no longer works at all
+    expect((await client.get(member, '/panel/api/session')).statusCode).toBe(401);
+    expect((await client.get(member, '/panel/api/members')).statusCode).toBe(401);
     expect((await client.get(owner, '/panel/api/members')).json().data.map((m: { userId: string }) => m.userId)).toEqual([owner.user.id]);
     const [record] = await auditOf(owner.companyId!, 'member.removed');
     expect(record).toMatchObject({ actorUserId: owner.user.id, details: { userId: member.user.id, email: member.user.email } });
@@ -124,10 +133,10 @@ describe('DELETE /panel/api/members/:userId', () => {
     const a = await signInPanelUser(t, { owner: true });
     const b = await signInPanelUser(t, { companyId: a.companyId, owner: true });
     const [one, two] = await Promise.all([client.delete(a, `/panel/api/members/${b.user.id}`), client.delete(b, `/panel/api/members/${a.user.id}`)]);
-    // one wins; the other is refused by the last-owner rule (400) or, if it started after, no longer a member (403)
+    // one wins; the other is refused by the last-owner rule (400) or, if it started after, no longer signed in (401: removal ended its session)
     const codes = [one.statusCode, two.statusCode].sort();
     expect(codes[0]).toBe(200);
-    expect([400, 403]).toContain(codes[1]);
+    expect([400, 401]).toContain(codes[1]);
     const owners = await t.ctx.db.select().from(memberships).where(and(eq(memberships.companyId, a.companyId!), eq(memberships.owner, true)));
     expect(owners).toHaveLength(1);
   });

@@ -5,13 +5,14 @@ import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { notFound } from '../../lib/errors.js';
 import { recordAudit } from '../audit/index.js';
+import { endMemberSessions } from '../sessions/index.js';
 import { keepAnOwner } from './last-owner.js';
 import { findMember } from './list-members.js';
 import type { Actor } from './member-input.js';
 
 /**
- * Removes a member from the company (their account and other memberships stay). Their sessions lose
- * this company at the next request (the session check reads the membership). The last owner stays.
+ * Removes a member from the company (their account and other memberships stay). Their sessions in
+ * this company end with it (no token of the old membership stays valid). The last owner stays.
  */
 export async function removeMember(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string; userId: string; actor: Actor }): Promise<void> {
   const { companyId, userId, actor } = input;
@@ -20,11 +21,12 @@ export async function removeMember(db: DbOrTx, deps: { clock: Clock; newId: IdGe
     if (!member) throw notFound('Member');
     if (member.owner) await keepAnOwner(tx, companyId, userId, 'userId');
     await tx.delete(memberships).where(and(eq(memberships.companyId, companyId), eq(memberships.userId, userId)));
+    const sessionsEnded = await endMemberSessions(tx, { userId, companyId });
     await recordAudit(tx, deps, {
       companyId,
       actor: { userId: actor.userId, email: actor.email },
       action: 'member.removed',
-      details: { userId, email: member.email, owner: member.owner, permissions: member.permissions },
+      details: { userId, email: member.email, owner: member.owner, permissions: member.permissions, sessionsEnded },
       ip: actor.ip,
     });
   });

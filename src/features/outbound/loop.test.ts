@@ -130,4 +130,25 @@ describe('the outbound loop', () => {
     expect(kind.mostUnrecorded).toBe(3);
     await loop.stop();
   });
+  it('stamps the lease at claim: an item whose lease ended while it waited for a slot is not sent (it may be claimed elsewhere)', async () => {
+    const queue: OutboundItem[] = [];
+    const kind = memoryKind(queue);
+    const clock = new ManualClock('2026-03-01T00:00:00Z');
+    const warnings: string[] = [];
+    const loop = await startOutboundLoop({ clock } as unknown as WorkerContext, kind, { ...manual, perTarget: 1, leaseMs: 30_000, log: (level, message) => level === 'warn' && warnings.push(message) });
+    queue.push(...items('slow', 2));
+    let settled = false;
+    const pass = loop.runOnce().finally(() => (settled = true));
+    // slow-0 is being sent, slow-1 waits in its lane; the slow answer takes longer than the lease
+    await expect.poll(() => kind.mostAtOnce.get('slow')).toBe(1);
+    clock.advance(30_000);
+    while (!settled) {
+      kind.release();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await pass;
+    expect(kind.records.flat()).toEqual(['slow-0']);
+    expect(warnings).toEqual(['memory slow-1 attempt 1 not sent: its lease ended while it waited for a slot']);
+    await loop.stop();
+  });
 });

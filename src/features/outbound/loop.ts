@@ -28,10 +28,16 @@ export interface OutboundLoop {
 
 type Settings = Required<OutboundLoopOptions>;
 
+/** A claimed item and the end of its lease by ctx.clock (ms), stamped when it was claimed, as the kind's claim stamps it. */
+interface Claimed<I> {
+  item: I;
+  leaseEnd: number;
+}
+
 /** One target's items in this worker: sends under way, and claimed items waiting for a slot. */
 interface Lane<I> {
   sending: number;
-  waiting: I[];
+  waiting: Claimed<I>[];
 }
 
 const DEFAULTS: Settings = {
@@ -76,7 +82,7 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
   /** The last pass found every place taken (maxInFlight held): the next recorded item wakes the loop. */
   private full = false;
   /** Results waiting for the record call under way: written together by the next one (group commit). */
-  private readonly unrecorded: { item: I; result: R; retryUntil: number; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  private readonly unrecorded: { item: I; result: R; leaseEnd: number; resolve: () => void; reject: (err: unknown) => void }[] = [];
   private recording = false;
 
   constructor(
@@ -143,9 +149,11 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
     if (this.stopped || this.full) return 0;
     const sweep = this.sweepQueued;
     this.sweepQueued = false;
+    const now = this.ctx.clock.now();
+    const leaseEnd = now.getTime() + this.settings.leaseMs;
     const claimed = await this.kind.claim(this.ctx, {
       sweep,
-      now: this.ctx.clock.now(),
+      now,
       limit: capacity,
       perTarget: 2 * this.settings.perTarget,
       held: new Map([...this.lanes].map(([target, lane]) => [target, lane.sending + lane.waiting.length])),
@@ -153,7 +161,7 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
     });
     this.held += claimed.length;
     this.setAsleep(claimed.length === 0 && this.held === 0);
-    for (const item of claimed) this.lane(item.target).waiting.push(item);
+    for (const item of claimed) this.lane(item.target).waiting.push({ item, leaseEnd });
     for (const target of new Set(claimed.map((item) => item.target))) this.startWaiting(target);
     return claimed.length;
   }
@@ -208,10 +216,16 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
     });
   }
 
-  private async deliver(item: I): Promise<void> {
+  private async deliver({ item, leaseEnd }: Claimed<I>): Promise<void> {
     const untilRecorded = this.kind.slotUntilRecorded === true;
     try {
-      await this.record(item, await this.send(item, !untilRecorded));
+      // Waiting for a slot outlived the lease: the item may be claimed elsewhere by now, so it is not sent here.
+      if (this.ctx.clock.now().getTime() >= leaseEnd) {
+        this.settings.log('warn', `${this.kind.name} ${item.id} attempt ${item.attempt} not sent: its lease ended while it waited for a slot`);
+        if (!untilRecorded) this.freeSlot(item.target);
+        return;
+      }
+      await this.record(item, leaseEnd, await this.send(item, !untilRecorded));
     } catch (err) {
       // Unrecorded, the lease runs out and the item is tried again: nothing is lost.
       this.settings.log('error', `${this.kind.name} ${item.id} attempt ${item.attempt} not recorded: ${(err as Error).message}`);
@@ -242,9 +256,9 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
    * Results finishing while a record call is under way are written together by the next one:
    * one statement and one commit for many items under load, no added wait when idle.
    */
-  private record(item: I, result: R): Promise<void> {
+  private record(item: I, leaseEnd: number, result: R): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.unrecorded.push({ item, result, retryUntil: performance.now() + this.settings.leaseMs, resolve, reject });
+      this.unrecorded.push({ item, result, leaseEnd, resolve, reject });
       if (!this.recording) void this.recordQueued();
     });
   }
@@ -260,8 +274,8 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
         retryMs = RECORD_RETRY_MS;
       } catch (err) {
         // Past its lease an item may be claimed again elsewhere (and the fencing token refuses a late record): given up.
-        const now = performance.now();
-        const retried = this.kind.slotUntilRecorded ? batch.filter((entry) => entry.retryUntil > now) : [];
+        const now = this.ctx.clock.now().getTime();
+        const retried = this.kind.slotUntilRecorded ? batch.filter((entry) => entry.leaseEnd > now) : [];
         for (const entry of batch) if (!retried.includes(entry)) entry.reject(err);
         if (retried.length === 0) continue;
         this.settings.log('warn', `${this.kind.name}: ${retried.length} results not recorded (${(err as Error).message}), trying again in ${retryMs} ms`);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { PanelClient, signInPanelUser } from '../../../test/panel.js';
 import { auditRecords, sessions } from '../../db/schema.js';
+import { FAILED_SIGN_INS_PER_ACCOUNT } from './sign-in-budget.js';
 
 let t: TestApp;
 let client: PanelClient;
@@ -51,6 +52,34 @@ describe('PUT /panel/api/account/password', () => {
     const records = await t.ctx.db.select().from(auditRecords).where(and(eq(auditRecords.actorUserId, me.user.id), eq(auditRecords.action, 'account.password_changed')));
     expect(records).toHaveLength(1);
     expect(JSON.stringify(records)).not.toContain('a brand new password');
+  });
+});
+
+describe('wrong current password on My account', () => {
+  it('counts against the account’s failed sign-in budget: past it, 429 even with the right password, and sign-in too', async () => {
+    const me = await signInPanelUser(t);
+    for (let i = 0; i < FAILED_SIGN_INS_PER_ACCOUNT; i += 1) {
+      expect((await client.put(me, '/panel/api/account/password', { currentPassword: `guess ${i}`, newPassword: 'a brand new password' })).statusCode).toBe(400);
+    }
+    const locked = await client.put(me, '/panel/api/account/password', { currentPassword: me.password, newPassword: 'a brand new password' });
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json().error.code).toBe('RATE_LIMITED');
+    expect(locked.headers['retry-after']).toMatch(/^\d+$/);
+    const disable = await client.post(me, '/panel/api/account/second-factor/disable', { password: me.password, code: '000000' });
+    expect(disable.statusCode).toBe(429);
+    expect((await client.post(null, '/panel/api/session', { email: me.user.email, password: me.password }, { remoteAddress: '10.4.0.1' })).statusCode).toBe(429);
+    t.clock.advance(60_000);
+    expect((await client.put(me, '/panel/api/account/password', { currentPassword: me.password, newPassword: 'a brand new password' })).statusCode).toBe(200);
+  });
+
+  it('lets a right password through without spending the budget', async () => {
+    const me = await signInPanelUser(t);
+    let password = me.password;
+    for (let i = 0; i <= FAILED_SIGN_INS_PER_ACCOUNT; i += 1) {
+      const next = `another new password ${i}`;
+      expect((await client.put(me, '/panel/api/account/password', { currentPassword: password, newPassword: next })).statusCode).toBe(200);
+      password = next;
+    }
   });
 });
 

@@ -4,7 +4,7 @@ import { memberships, sessions, users } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { grantedPermissions, type Permission } from '../members/index.js';
 import { SESSION_IDLE_MS } from './start-session.js';
-import { hashSecret, SECRET_RE } from './session-token.js';
+import { hashSecret, SECRET_RE } from '../../lib/secret-token.js';
 
 /** Who a request acts as, once its cookie is checked: the panel platform's request.panelSession. */
 export interface PanelSession {

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
+import type { Db, DbOrTx } from '../../db/database.js';
 import { sessions } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
@@ -18,4 +18,14 @@ export async function endSession(db: Db, deps: { clock: Clock; newId: IdGenerato
       ip: input.ip,
     });
   });
+}
+
+/**
+ * Ends a member's sessions whose current company is `companyId`, in the caller's transaction: a
+ * permission change or removal must not leave a token minted before it valid (design: sessions rotate
+ * at permission changes; the person signs in again). Answers how many ended.
+ */
+export async function endMemberSessions(tx: DbOrTx, input: { userId: string; companyId: string }): Promise<number> {
+  const ended = await tx.delete(sessions).where(and(eq(sessions.userId, input.userId), eq(sessions.companyId, input.companyId))).returning({ id: sessions.id });
+  return ended.length;
 }

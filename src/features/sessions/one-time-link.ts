@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../db/database.js';
 import { oneTimeLinks, type LinkPurpose } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
-import { hashSecret, mintSecret, SECRET_RE } from './session-token.js';
+import { hashSecret, mintSecret, SECRET_RE } from '../../lib/secret-token.js';
 
 /** How long a link lives: 30 minutes; an invitation 7 days (shared design, "Sessions and security rules"). */
 export const LINK_TTL_MS: Record<LinkPurpose, number> = { set_password: 30 * 60 * 1000, sign_in: 30 * 60 * 1000, invitation: 7 * 24 * 60 * 60 * 1000 };

@@ -1,11 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../../test/eventually.js';
 import { startTestApp, TEST_START, type TestApp } from '../../../test/harness.js';
 import { PanelClient, panelUser } from '../../../test/panel.js';
 import { listDevMail } from '../messaging/dev-mailbox.js';
 import { auditRecords, oneTimeLinks, sessions } from '../../db/schema.js';
 import { createPanelUser } from './create-panel-user.js';
 import { ensureDemoOwner } from './ensure-demo-owner.js';
+import { requestPasswordReset } from './request-password-reset.js';
+import type { Mailer, OutgoingMail } from '../../lib/providers.js';
 import { FAILED_SIGN_INS_PER_ACCOUNT, FAILED_SIGN_INS_PER_ADDRESS } from './sign-in-budget.js';
 
 let t: TestApp;
@@ -16,10 +19,11 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-/** The token of the newest mail to `to` (from the dev mailbox, as /dev/mail shows it), with the mail. */
+/** The token of the newest mail to `to` (from the dev mailbox, as /dev/mail shows it, once it arrives: reset mails go in the background), with the mail. */
 async function mailedLink(to: string) {
-  const mail = (await listDevMail(t.ctx.db, t.ctx)).find((m) => m.to === to);
-  if (!mail) throw new Error(`no mail to ${to}`);
+  const newest = async () => (await listDevMail(t.ctx.db, t.ctx)).find((m) => m.to === to);
+  await eventually(async () => (await newest()) !== undefined);
+  const mail = (await newest())!;
   const url = /(http\S+#token=[A-Za-z0-9_-]{43})/.exec(mail.text)![1];
   return { mail, url, token: new URL(url).hash.slice('#token='.length) };
 }
@@ -67,12 +71,38 @@ describe('password reset by e-mail', () => {
     expect(actions).toEqual(expect.arrayContaining(['password.reset_requested', 'password.set']));
   });
 
+  it('answers before the mail is sent, so a known address is not told apart by the time of the answer', async () => {
+    const { email } = await panelUser(t);
+    // a mail server that holds every message until the test lets it go
+    const held: OutgoingMail[] = [];
+    let letGo = () => {};
+    const gate = new Promise<void>((resolve) => (letGo = resolve));
+    const mailer: Mailer = { send: async (mail) => (held.push(mail), await gate, { messageId: 'held' }), close: async () => {} };
+    const devMailer = t.ctx.mailer;
+    t.ctx.mailer = mailer;
+    try {
+      const res = await client.post(null, '/panel/api/password-reset', { email }, { remoteAddress: '10.9.1.1' });
+      expect(res.statusCode).toBe(202);
+      expect(res.json()).toEqual({ success: true, data: { sent: true } });
+      await eventually(async () => held.length === 1);
+      expect(held[0]).toMatchObject({ to: email, subject: 'Reset your Quorum password' });
+    } finally {
+      letGo();
+      t.ctx.mailer = devMailer;
+    }
+  }, 15_000);
+
   it('answers an unknown address the same and mails nothing', async () => {
     const before = (await listDevMail(t.ctx.db, t.ctx)).length;
     const res = await client.post(null, '/panel/api/password-reset', { email: 'nobody-here@school.test' });
     expect(res.statusCode).toBe(202);
     expect(res.json()).toEqual({ success: true, data: { sent: true } });
-    expect((await listDevMail(t.ctx.db, t.ctx)).length).toBe(before);
+    // the service tells what its background part did
+    const { delivery } = await requestPasswordReset(t.ctx.db, t.ctx, { email: 'nobody-here@school.test', ip: '10.9.2.1' });
+    expect(await delivery).toEqual({ mailed: false });
+    const { email } = await panelUser(t);
+    expect(await (await requestPasswordReset(t.ctx.db, t.ctx, { email, ip: '10.9.2.2' })).delivery).toEqual({ mailed: true });
+    expect((await listDevMail(t.ctx.db, t.ctx)).filter((m) => m.to !== email)).toHaveLength(before);
   });
 
   it('refuses an expired link (30 minutes) and a token of another purpose', async () => {
@@ -143,6 +173,17 @@ describe('failed sign-in budgets', () => {
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
     t.clock.advance(60_000);
     expect((await client.post(null, '/panel/api/session', { email, password }, { remoteAddress: '10.7.1.1' })).statusCode).toBe(200);
+  });
+
+  it('counts parallel wrong guesses one by one: of 15 at once, exactly the budget is answered 401, the rest 429', async () => {
+    t.clock.set(TEST_START);
+    const { email } = await panelUser(t);
+    const answers = await Promise.all(
+      Array.from({ length: 15 }, (_, i) => client.post(null, '/panel/api/session', { email, password: `wrong guess ${i}` }, { remoteAddress: `10.5.0.${i + 1}` })),
+    );
+    const statuses = answers.map((res) => res.statusCode);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(FAILED_SIGN_INS_PER_ACCOUNT);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15 - FAILED_SIGN_INS_PER_ACCOUNT);
   });
 
   it('refuses a client address after its failures, whichever accounts it tries', async () => {

@@ -108,7 +108,8 @@ export async function sessionPanelRoutes(panel: FastifyInstance): Promise<void> 
       },
     },
     async (request: FastifyRequest<{ Body: typeof ResetBody.static }>, reply) => {
-      await requestPasswordReset(ctx.db, ctx, { email: request.body.email, ip: request.ip });
+      const { delivery } = await requestPasswordReset(ctx.db, ctx, { email: request.body.email, ip: request.ip });
+      delivery.catch((err: unknown) => request.log.error({ err }, 'the password reset mail could not be sent'));
       return reply.code(202).send(ok({ sent: true as const }));
     },
   );

@@ -33,14 +33,19 @@ export function setPasswordMail(input: { name: string; url: string; reason: 'res
 }
 
 /**
- * Mails a set-password link to the account of an address, when there is one. The caller answers
- * the same either way, so the answer tells no one whether the address has an account. Requests
- * are limited per client address and per typed address (429 past either).
+ * Takes a reset request: counts it against the client address's and the typed address's budgets
+ * (429 past either) and returns at once, with the lookup and the mail still under way in `delivery`,
+ * so the time of the answer tells no one whether the address has an account.
  */
-export async function requestPasswordReset(db: Db, deps: ResetDeps, input: { email: string; ip: string | null }): Promise<void> {
+export async function requestPasswordReset(db: Db, deps: ResetDeps, input: { email: string; ip: string | null }): Promise<{ delivery: Promise<{ mailed: boolean }> }> {
   await spendResetBudget(deps, input);
+  return { delivery: mailResetLink(db, deps, input) };
+}
+
+/** Mails a set-password link to the account of an address, when there is one. */
+async function mailResetLink(db: Db, deps: ResetDeps, input: { email: string; ip: string | null }): Promise<{ mailed: boolean }> {
   const user = await findUserByEmail(db, input.email);
-  if (!user) return;
+  if (!user) return { mailed: false };
   const { token, link } = await db.transaction(async (tx) => {
     const issued = await issueLink(tx, deps, { purpose: 'set_password', userId: user.id, details: { reason: 'reset' } });
     const [home] = await listUserMemberships(tx, deps, { userId: user.id });
@@ -55,4 +60,5 @@ export async function requestPasswordReset(db: Db, deps: ResetDeps, input: { ema
   });
   const mail = setPasswordMail({ name: user.name, url: linkUrl(deps.config.publicPanelUrl, link.purpose, token), reason: 'reset' });
   await sendMail(db, deps, { to: user.email, ...mail });
+  return { mailed: true };
 }

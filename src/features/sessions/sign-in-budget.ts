@@ -8,7 +8,8 @@ export const FAILED_SIGN_INS_PER_ACCOUNT = 5;
 /** The context's sliding-log limiter (src/app/rate-limiter.ts, memory or Redis), as much of it as a budget uses. */
 interface Limiter {
   hit(key: string, limit: number, nowMs: number): Promise<{ allowed: boolean; resetSeconds: number }>;
-  peek(key: string, limit: number, nowMs: number): Promise<{ allowed: boolean; resetSeconds: number }>;
+  take(key: string, limit: number, nowMs: number): Promise<{ allowed: boolean; resetSeconds: number; ticket: string | null }>;
+  release(key: string, ticket: string): Promise<void>;
 }
 
 export type BudgetDeps = { limiter: Limiter; clock: Clock };
@@ -21,21 +22,39 @@ function budgets(input: { ip: string | null; email: string }) {
   ];
 }
 
-/** Refuses with 429 (and retry-after) while either budget is spent; counts nothing. */
-export async function checkSignInBudget(deps: BudgetDeps, input: { ip: string | null; email: string }): Promise<void> {
-  const nowMs = deps.clock.now().getTime();
-  for (const { key, limit } of budgets(input)) {
-    const decision = await deps.limiter.peek(key, limit, nowMs);
-    if (!decision.allowed) {
-      throw new ApiError('RATE_LIMITED', `Too many failed sign-ins. Retry in ${decision.resetSeconds} s.`, null, { 'retry-after': String(decision.resetSeconds) });
-    }
-  }
+/** An attempt holding one unit of each budget: a failure keeps them spent, `release()` gives them back. */
+export interface SignInAttempt {
+  release(): Promise<void>;
 }
 
-/** Counts one failure against both budgets. */
-export async function spendSignInBudget(deps: BudgetDeps, input: { ip: string | null; email: string }): Promise<void> {
+/**
+ * Reserves one failure of the address's and the account's budgets before the guess is checked, so
+ * parallel guesses cannot all pass a check made before any is counted; 429 (retry-after) when either is spent.
+ */
+export async function takeSignInAttempt(deps: BudgetDeps, input: { ip: string | null; email: string }): Promise<SignInAttempt> {
+  return takeUnits(deps, budgets(input));
+}
+
+/** The account's budget alone, for a signed-in person retyping their password (My account): the same guesses, the same limit. */
+export async function takeAccountAttempt(deps: BudgetDeps, input: { email: string }): Promise<SignInAttempt> {
+  return takeUnits(deps, budgets({ ip: null, email: input.email }).slice(1));
+}
+
+async function takeUnits(deps: BudgetDeps, wanted: Array<{ key: string; limit: number }>): Promise<SignInAttempt> {
   const nowMs = deps.clock.now().getTime();
-  for (const { key, limit } of budgets(input)) await deps.limiter.hit(key, limit, nowMs);
+  const taken: Array<{ key: string; ticket: string }> = [];
+  const release = async () => {
+    await Promise.all(taken.splice(0).map(({ key, ticket }) => deps.limiter.release(key, ticket)));
+  };
+  for (const { key, limit } of wanted) {
+    const decision = await deps.limiter.take(key, limit, nowMs);
+    if (!decision.allowed || decision.ticket === null) {
+      await release();
+      throw new ApiError('RATE_LIMITED', `Too many failed sign-ins. Retry in ${decision.resetSeconds} s.`, null, { 'retry-after': String(decision.resetSeconds) });
+    }
+    taken.push({ key, ticket: decision.ticket });
+  }
+  return { release };
 }
 
 /** Reset mails allowed per rolling minute from one address and to one account: enough for a person, too few to flood an inbox. */

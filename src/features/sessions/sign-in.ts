@@ -9,7 +9,7 @@ import { listUserMemberships } from '../members/index.js';
 import { passwordMatches } from './password.js';
 import { checkSecondFactor, type SecondFactorDeps } from './second-factor.js';
 import { startSession } from './start-session.js';
-import { checkSignInBudget, spendSignInBudget, type BudgetDeps } from './sign-in-budget.js';
+import { takeSignInAttempt, type BudgetDeps } from './sign-in-budget.js';
 
 export const SIGN_IN_REFUSED = 'The e-mail address or the password is wrong.';
 
@@ -32,46 +32,51 @@ export async function findUserByEmail(db: DbOrTx, email: string) {
 
 /**
  * Signs in with an address and a password. An unknown address and a wrong password get the same
- * answer after the same work (a dummy hash is verified); the failure is audited and counted against
- * the address's and the account's budgets either way (past either: 429), and a success opens a fresh
- * session (the browser's old one is dropped) with its audit record in one transaction.
+ * answer after the same work (a dummy hash is verified); the attempt holds a unit of the address's and
+ * the account's budgets from the start (past either: 429), a failure is audited and keeps it, anything
+ * else gives it back; a success opens a fresh session (the browser's old one is dropped) with its audit
+ * record in one transaction.
  */
 export async function signIn(db: Db, deps: SignInDeps, input: SignInInput) {
-  await checkSignInBudget(deps, input);
-  const user = await findUserByEmail(db, input.email);
-  const matches = await passwordMatches(user?.passwordHash ?? null, input.password);
-  const [home] = user ? await listUserMemberships(db, deps, { userId: user.id }) : [];
-  if (!user || !matches) {
-    await recordAudit(db, deps, {
-      companyId: home?.companyId ?? null,
-      actor: { userId: user?.id ?? null, email: input.email },
-      action: 'session.sign_in_failed',
-      ip: input.ip,
-    });
-    await spendSignInBudget(deps, input);
-    throw new ApiError('UNAUTHORIZED', SIGN_IN_REFUSED);
-  }
+  const attempt = await takeSignInAttempt(deps, input);
+  let failed = false;
   try {
-    // the code is spent in its own statement: a later failure to open the session costs one code, never a replay
-    await checkSecondFactor(db, deps, { userId: user.id, code: input.code });
-  } catch (err) {
-    // the password was right: only a wrong code is a failed sign-in (a missing one is the second step's question)
-    if (input.code) {
-      await recordAudit(db, deps, { companyId: home?.companyId ?? null, actor: { userId: user.id, email: user.email }, action: 'session.sign_in_failed', details: { reason: 'second_factor' }, ip: input.ip });
-      // codes are guessed like passwords: the same budget
-      await spendSignInBudget(deps, input);
+    const user = await findUserByEmail(db, input.email);
+    const matches = await passwordMatches(user?.passwordHash ?? null, input.password);
+    const [home] = user ? await listUserMemberships(db, deps, { userId: user.id }) : [];
+    if (!user || !matches) {
+      failed = true;
+      await recordAudit(db, deps, {
+        companyId: home?.companyId ?? null,
+        actor: { userId: user?.id ?? null, email: input.email },
+        action: 'session.sign_in_failed',
+        ip: input.ip,
+      });
+      throw new ApiError('UNAUTHORIZED', SIGN_IN_REFUSED);
     }
-    throw err;
-  }
-  return db.transaction(async (tx) => {
-    const started = await startSession(tx, deps, { userId: user.id, ip: input.ip, userAgent: input.userAgent, replacesToken: input.replacesToken });
-    await recordAudit(tx, deps, {
-      companyId: started.session.companyId,
-      actor: { userId: user.id, email: user.email },
-      action: 'session.signed_in',
-      details: { sessionId: started.session.id, method: input.code ? 'password+totp' : 'password' },
-      ip: input.ip,
+    try {
+      // the code is spent in its own statement: a later failure to open the session costs one code, never a replay
+      await checkSecondFactor(db, deps, { userId: user.id, code: input.code });
+    } catch (err) {
+      // the password was right: only a wrong code is a failed sign-in (a missing one is the second step's question); codes are guessed like passwords
+      if (input.code) {
+        failed = true;
+        await recordAudit(db, deps, { companyId: home?.companyId ?? null, actor: { userId: user.id, email: user.email }, action: 'session.sign_in_failed', details: { reason: 'second_factor' }, ip: input.ip });
+      }
+      throw err;
+    }
+    return await db.transaction(async (tx) => {
+      const started = await startSession(tx, deps, { userId: user.id, ip: input.ip, userAgent: input.userAgent, replacesToken: input.replacesToken });
+      await recordAudit(tx, deps, {
+        companyId: started.session.companyId,
+        actor: { userId: user.id, email: user.email },
+        action: 'session.signed_in',
+        details: { sessionId: started.session.id, method: input.code ? 'password+totp' : 'password' },
+        ip: input.ip,
+      });
+      return started;
     });
-    return started;
-  });
+  } finally {
+    if (!failed) await attempt.release();
+  }
 }

@@ -4,7 +4,7 @@ import { sessions } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { listUserMemberships } from '../members/index.js';
-import { hashSecret, mintSecret } from './session-token.js';
+import { hashSecret, mintSecret } from '../../lib/secret-token.js';
 
 /** Idle and absolute lifetimes of a session (shared design, "Sessions and security rules"). */
 export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;

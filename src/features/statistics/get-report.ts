@@ -13,19 +13,21 @@ function namesEntities(form: FormRecord, groupBy: GroupBy): boolean {
 
 /**
  * GET /forms/{id}/report: the figures per group, in key order. Responses with no value for the
- * grouping (no such dim, no org unit) are in no group. A suppressed group carries no figures.
+ * grouping (no such dim, no org unit) are in no group. A suppressed group is
+ * `{ key, suppressed: true }` alone: no figures, no name.
  */
 export function getReport(db: Db, deps: StatisticsDeps, input: StatisticsQuery & { groupBy: GroupBy }) {
   return inRequestSnapshot(db, input, async (tx, form) => {
     const scope = await scopeRequest(tx, form, input, input.groupBy);
     const grouped = await groupTallies(tx, scope, input.groupBy, deps.scanCeiling);
-    const keys = [...grouped.byValue.keys()];
+    // only shown groups are named
+    const keys = [...grouped.byValue.keys()].filter((key) => !grouped.suppressed.has(key));
     const names = namesEntities(form, input.groupBy) ? await nameEntities(tx, {}, { companyId: form.companyId, ids: keys }) : new Map<string, string>();
     const groups = [...grouped.byValue.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([key, tally]) => {
-        const name = names.get(key) ?? null;
-        return grouped.suppressed.has(key) ? { key, name, suppressed: true } : { key, name, suppressed: false, statistics: shapeStatistics(form.content, tally) };
+        if (grouped.suppressed.has(key)) return { key, suppressed: true };
+        return { key, name: names.get(key) ?? null, suppressed: false, statistics: shapeStatistics(form.content, tally) };
       });
     return {
       groupBy: input.groupBy.kind === 'dim' ? `dim.${input.groupBy.key}` : 'orgUnit',

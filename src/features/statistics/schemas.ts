@@ -110,9 +110,11 @@ export const Report = Type.Object(
       Type.Object(
         {
           key: Type.String({ description: 'The canonical dim value, or the unit id (orgUnit: the unit and its subtree)' }),
-          name: Type.Union([Type.String(), Type.Null()], {
-            description: "(extension) The unit's, course's or teacher's name when the key is an entity id; null for other dims.",
-          }),
+          name: Type.Optional(
+            Type.Union([Type.String(), Type.Null()], {
+              description: "(extension) The unit's, course's or teacher's name when the key is an entity id; null for other dims. Only on a group that is shown (suppressed: false).",
+            }),
+          ),
           suppressed: Type.Boolean({
             description:
               'true: the group is under the anonymity floor, or suppressed so that no combination of groups reveals one that is; no figures.',

@@ -36,8 +36,9 @@ export function adoptSession(client: QueryClient, session: Session): Session {
 export function signedOut(client: QueryClient): void {
   setCsrfToken(null);
   client.setQueryData(SESSION_KEY, null);
-  // Nothing of the previous person's data may remain on screen.
+  // Nothing of the previous person's data may remain on screen, nor in past mutations' data and variables.
   client.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_KEY[0] });
+  client.getMutationCache().clear();
 }
 
 export function hasPermission(session: Session, permission: Permission | 'owner' | null): boolean {

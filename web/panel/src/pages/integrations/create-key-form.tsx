@@ -1,5 +1,5 @@
 /** The new-key form: name, scopes, rate limit and expiry; server field errors beside their fields. */
-import { Alert, Button, Checkbox, Group, NumberInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, NumberInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -10,6 +10,7 @@ import { fieldText, problemText } from '../../ui/problem-text';
 import { localToInstant } from './format';
 import { KEYS, scopesQuery, type ApiKey, type CreateKeyBody } from './integrations-api';
 import { NAMESPACE } from './strings';
+import { ProblemAlert } from '../../ui/problem-alert';
 
 interface KeyFields {
   name: string;
@@ -38,12 +39,12 @@ export function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: ApiKey
         ...(fields.rateLimitPerMin === '' ? {} : { rateLimitPerMin: Number(fields.rateLimitPerMin) }),
         ...(fields.expiresAt ? { expiresAt: localToInstant(fields.expiresAt) } : {}),
       };
-      return (await unwrap(api.POST('/keys', { body }))).data;
-    },
-    onSuccess: async ({ key, token }) => {
-      await queryClient.invalidateQueries({ queryKey: KEYS });
+      const { key, token } = (await unwrap(api.POST('/keys', { body }))).data;
+      // the token goes straight to the shown-once dialog: never into the mutation's data (TanStack Query's cache)
       onCreated(key, token);
+      return key;
     },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: KEYS }),
     onError: (error) => {
       setProblem(null);
       if (error instanceof ApiProblem && error.code === 'VALIDATION_ERROR') {
@@ -58,9 +59,9 @@ export function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: ApiKey
     <form onSubmit={(event) => void form.handleSubmit((fields) => create.mutate(fields))(event)} noValidate>
       <Stack>
         {problem && (
-          <Alert color="red" role="alert">
+          <ProblemAlert>
             {problem}
-          </Alert>
+          </ProblemAlert>
         )}
         <TextInput
           label={t('keys.name')}

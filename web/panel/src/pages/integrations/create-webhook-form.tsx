@@ -1,5 +1,5 @@
 /** The new-webhook form: URL, event types (or all) and a description; server field errors beside their fields. */
-import { Alert, Button, Group, MultiSelect, Stack, TextInput } from '@mantine/core';
+import { Button, Group, MultiSelect, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -9,6 +9,7 @@ import { ApiProblem, applyFieldErrors, unwrap } from '../../api/errors';
 import { fieldText, problemText } from '../../ui/problem-text';
 import { eventTypesQuery, WEBHOOKS, type Webhook } from './integrations-api';
 import { NAMESPACE } from './strings';
+import { ProblemAlert } from '../../ui/problem-alert';
 
 interface WebhookFields {
   url: string;
@@ -32,12 +33,13 @@ export function CreateWebhookForm({ onCreated, onCancel }: { onCreated: (webhook
   const { errors } = form.formState;
 
   const create = useMutation({
-    mutationFn: async ({ url, types, description }: WebhookFields) =>
-      (await unwrap(api.POST('/webhooks', { body: { url, ...(types.length ? { types } : {}), ...(description ? { description } : {}) } }))).data,
-    onSuccess: async ({ subscription, secret }) => {
-      await queryClient.invalidateQueries({ queryKey: WEBHOOKS });
+    mutationFn: async ({ url, types, description }: WebhookFields) => {
+      const { subscription, secret } = (await unwrap(api.POST('/webhooks', { body: { url, ...(types.length ? { types } : {}), ...(description ? { description } : {}) } }))).data;
+      // the secret goes straight to the shown-once dialog: never into the mutation's data (TanStack Query's cache)
       onCreated(subscription, secret);
+      return subscription;
     },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: WEBHOOKS }),
     onError: (error) => {
       setProblem(null);
       if (error instanceof ApiProblem && error.code === 'VALIDATION_ERROR') {
@@ -57,9 +59,9 @@ export function CreateWebhookForm({ onCreated, onCancel }: { onCreated: (webhook
     <form onSubmit={(event) => void form.handleSubmit((fields) => create.mutate(fields))(event)} noValidate>
       <Stack>
         {problem && (
-          <Alert color="red" role="alert">
+          <ProblemAlert>
             {problem}
-          </Alert>
+          </ProblemAlert>
         )}
         <TextInput
           label={t('webhooks.url')}

@@ -1,5 +1,5 @@
 /** A subscription's delivery log: each delivery with every attempt, resend one, and recover a period. */
-import { Accordion, Alert, Badge, Button, Code, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Accordion, Badge, Button, Code, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -12,6 +12,7 @@ import { fieldText, problemText } from '../../ui/problem-text';
 import { formatWhen, localToInstant } from './format';
 import { DELIVERIES, deliveriesQuery, type Delivery, type Webhook } from './integrations-api';
 import { NAMESPACE } from './strings';
+import { ProblemAlert } from '../../ui/problem-alert';
 
 const STATUS_COLOR = { pending: 'yellow', succeeded: 'green', failed: 'red' } as const;
 
@@ -81,9 +82,9 @@ function RecoverForm({ webhook }: { webhook: Webhook }) {
       <Stack gap="xs">
         <Title order={4}>{t('deliveries.recover')}</Title>
         {problem && (
-          <Alert color="red" role="alert">
+          <ProblemAlert>
             {problem}
-          </Alert>
+          </ProblemAlert>
         )}
         <Group align="flex-end">
           <TextInput
@@ -130,9 +131,9 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
       </Group>
       {deliveries.isPending && <Loader aria-label={t('loading')} />}
       {deliveries.isError && (
-        <Alert color="red" role="alert">
+        <ProblemAlert>
           {problemText(tc, deliveries.error)}
-        </Alert>
+        </ProblemAlert>
       )}
       {deliveries.isSuccess && deliveries.data.length === 0 && <EmptyState title={t('deliveries.emptyTitle')} body={t('deliveries.emptyBody')} />}
       {deliveries.isSuccess && deliveries.data.length > 0 && (

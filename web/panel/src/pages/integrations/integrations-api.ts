@@ -37,13 +37,25 @@ export const eventTypesQuery = queryOptions({
   staleTime: Infinity,
 });
 
-/** A delivery still pending is asked for again every second, until it settles. */
-const whilePending = (deliveries: Delivery[] | undefined) => (deliveries?.some((d) => d.status === 'pending') ? 1000 : false);
+/** A pending delivery due within this long is worth watching; one due later (a retry in minutes or hours) is not polled for. */
+const DUE_SOON_MS = 5_000;
+/** At most this many answers per log by polling: past it the log waits for its refresh button. */
+const MAX_POLLS = 30;
+
+/**
+ * Asks again every second only while a pending delivery is due within a few seconds (or, for a
+ * ping, while its delivery has not appeared yet), and never more than MAX_POLLS times.
+ */
+export function pollWhileDueSoon(deliveries: Delivery[] | undefined, updates: number, waitingForFirst: boolean, nowMs: number): number | false {
+  if (updates >= MAX_POLLS) return false;
+  const dueSoon = deliveries?.some((d) => d.status === 'pending' && (d.nextAttemptAt === null || Date.parse(d.nextAttemptAt) - nowMs <= DUE_SOON_MS));
+  return dueSoon || (waitingForFirst && deliveries?.length === 0) ? 1000 : false;
+}
 
 export function deliveriesQuery(filter: { subscriptionId: string; eventId?: string }) {
   return queryOptions({
     queryKey: [...DELIVERIES, filter],
     queryFn: async () => (await unwrap(api.GET('/webhooks/deliveries', { params: { query: { ...filter, limit: 50 } } }))).data,
-    refetchInterval: (query) => whilePending(query.state.data) || (filter.eventId && query.state.data?.length === 0 ? 1000 : false),
+    refetchInterval: (query) => pollWhileDueSoon(query.state.data, query.state.dataUpdateCount, filter.eventId !== undefined, Date.now()),
   });
 }

@@ -1,5 +1,5 @@
 /** API keys: the list with last use, the new-key dialog (token shown once) and revocation. */
-import { Alert, Badge, Button, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -14,6 +14,7 @@ import { KEYS, keysQuery, type ApiKey } from './integrations-api';
 import { SecretReveal, type OnceSecret } from './secret-reveal';
 import { Dialog } from './dialog';
 import { NAMESPACE } from './strings';
+import { ProblemAlert } from '../../ui/problem-alert';
 
 function keyStatus(key: ApiKey, now: number): 'revoked' | 'expired' | 'active' {
   if (key.revokedAt) return 'revoked';
@@ -51,14 +52,7 @@ export function KeysSection() {
 
       {keys.isPending && <Loader aria-label={t('loading')} />}
       {keys.isError && (
-        <Alert color="red" role="alert">
-          <Group justify="space-between">
-            <Text>{problemText(tc, keys.error)}</Text>
-            <Button variant="default" onClick={() => void keys.refetch()}>
-              {t('retry')}
-            </Button>
-          </Group>
-        </Alert>
+        <ProblemAlert retry={{ label: t('retry'), onClick: () => void keys.refetch() }}>{problemText(tc, keys.error)}</ProblemAlert>
       )}
       {keys.isSuccess && keys.data.length === 0 && <EmptyState title={t('keys.emptyTitle')} body={t('keys.emptyBody')} />}
       {keys.isSuccess && keys.data.length > 0 && (
@@ -126,9 +120,9 @@ export function KeysSection() {
         <Stack>
           <Text>{t('keys.revokeBody')}</Text>
           {revoke.isError && (
-            <Alert color="red" role="alert">
+            <ProblemAlert>
               {problemText(tc, revoke.error)}
-            </Alert>
+            </ProblemAlert>
           )}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setRevoking(null)}>

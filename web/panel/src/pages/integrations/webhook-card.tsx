@@ -2,7 +2,7 @@
  * One subscription: its state, the Test button (a ping through the normal pipeline, whose delivery
  * is shown as it settles), enable or disable, rotate the secret, delete, and its delivery log.
  */
-import { Alert, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,8 +15,9 @@ import { DELIVERIES, deliveriesQuery, WEBHOOKS, type Webhook } from './integrati
 import type { OnceSecret } from './secret-reveal';
 import { Dialog } from './dialog';
 import { NAMESPACE } from './strings';
+import { ProblemAlert } from '../../ui/problem-alert';
 
-/** The ping's delivery, asked for every second until it is no longer pending. */
+/** The ping's delivery, asked for every second while it is due (see deliveriesQuery). */
 function TestDelivery({ webhook, eventId }: { webhook: Webhook; eventId: string }) {
   const { t } = useTranslation(NAMESPACE);
   const delivery = useQuery(deliveriesQuery({ subscriptionId: webhook.id, eventId }));
@@ -55,17 +56,19 @@ export function WebhookCard({ webhook, onSecret, onShowLog, showingLog }: { webh
     onSuccess: refresh,
   });
   const rotate = useMutation({
-    mutationFn: async () => (await unwrap(api.POST('/webhooks/{id}/rotate-secret', params))).data,
-    onSuccess: async ({ subscription, secret }) => {
+    mutationFn: async () => {
+      const { subscription, secret } = (await unwrap(api.POST('/webhooks/{id}/rotate-secret', params))).data;
+      // the secret goes straight to the shown-once dialog: never into the mutation's data (TanStack Query's cache)
       setConfirm(null);
-      await refresh();
       onSecret({
         title: t('webhooks.rotatedTitle'),
         label: t('webhooks.secret'),
         value: secret,
         note: subscription.previousSecretExpiresAt ? t('webhooks.rotatedBody', { until: formatWhen(subscription.previousSecretExpiresAt) }) : undefined,
       });
+      return subscription;
     },
+    onSuccess: refresh,
   });
   const remove = useMutation({
     mutationFn: async () => (await unwrap(api.DELETE('/webhooks/{id}', params))).data,
@@ -101,9 +104,9 @@ export function WebhookCard({ webhook, onSecret, onShowLog, showingLog }: { webh
           </Text>
         )}
         {failed && (
-          <Alert color="red" role="alert">
+          <ProblemAlert>
             {problemText(tc, failed.error)}
-          </Alert>
+          </ProblemAlert>
         )}
         <Group gap="xs" wrap="wrap" role="group" aria-label={t('webhooks.actionsFor', { url: webhook.url })}>
           <Button size="xs" onClick={() => ping.mutate()} loading={ping.isPending} disabled={!webhook.enabled}>
@@ -129,9 +132,9 @@ export function WebhookCard({ webhook, onSecret, onShowLog, showingLog }: { webh
         <Stack>
           <Text style={{ wordBreak: 'break-word' }}>{confirm === 'rotate' ? t('webhooks.rotateBody') : t('webhooks.deleteBody', { url: webhook.url })}</Text>
           {dialogFailed.isError && (
-            <Alert color="red" role="alert">
+            <ProblemAlert>
               {problemText(tc, dialogFailed.error)}
-            </Alert>
+            </ProblemAlert>
           )}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setConfirm(null)}>

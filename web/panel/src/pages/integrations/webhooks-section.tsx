@@ -1,5 +1,5 @@
 /** Webhooks: the subscriptions, the new-webhook dialog (secret shown once) and the chosen one's delivery log. */
-import { Alert, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Loader, Stack, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,7 @@ import { SecretReveal, type OnceSecret } from './secret-reveal';
 import { Dialog } from './dialog';
 import { NAMESPACE } from './strings';
 import { WebhookCard } from './webhook-card';
+import { ProblemAlert } from '../../ui/problem-alert';
 
 export function WebhooksSection() {
   const { t } = useTranslation(NAMESPACE);
@@ -31,14 +32,7 @@ export function WebhooksSection() {
 
       {webhooks.isPending && <Loader aria-label={t('loading')} />}
       {webhooks.isError && (
-        <Alert color="red" role="alert">
-          <Group justify="space-between">
-            <Text>{problemText(tc, webhooks.error)}</Text>
-            <Button variant="default" onClick={() => void webhooks.refetch()}>
-              {t('retry')}
-            </Button>
-          </Group>
-        </Alert>
+        <ProblemAlert retry={{ label: t('retry'), onClick: () => void webhooks.refetch() }}>{problemText(tc, webhooks.error)}</ProblemAlert>
       )}
       {webhooks.isSuccess && webhooks.data.length === 0 && <EmptyState title={t('webhooks.emptyTitle')} body={t('webhooks.emptyBody')} />}
       {webhooks.data?.map((webhook) => (

@@ -1,5 +1,5 @@
 /** The owner's "invite a colleague" dialog: an address and what they may do; field errors beside the field. */
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -10,6 +10,7 @@ import { ApiProblem, applyFieldErrors, unwrap } from '../../api/errors';
 import { fieldText, problemText } from '../../ui/problem-text';
 import { PermissionFields, type Grant } from './permission-fields';
 import { MEMBERS_NS } from './strings';
+import { ProblemAlert } from '../../ui/problem-alert';
 
 interface InviteValues {
   email: string;
@@ -49,9 +50,9 @@ export function InviteColleague({ onClose }: { onClose: () => void }) {
         <Stack>
           <Text size="sm">{t('inviteHelp')}</Text>
           {problem && (
-            <Alert variant="filled" color="red.9" role="alert">
+            <ProblemAlert>
               {problem}
-            </Alert>
+            </ProblemAlert>
           )}
           <TextInput
             label={t('email')}

@@ -1,5 +1,5 @@
 /** Members: who belongs to the company and what each may do, the invitations waiting, and the audit log. */
-import { Alert, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { InviteColleague } from './invite-colleague';
 import { membersQuery } from './members-api';
 import { MembersTable } from './members-table';
 import { MEMBERS_NS } from './strings';
+import { ProblemAlert } from '../../ui/problem-alert';
 
 export function MembersPage() {
   const { t } = useTranslation(MEMBERS_NS);
@@ -34,11 +35,7 @@ export function MembersPage() {
             {members.isPending ? (
               <Text c="dimmed">{t('loading')}</Text>
             ) : members.isError ? (
-              <Alert variant="filled" color="red.9" role="alert" title={t('loadFailed')}>
-                <Button mt="sm" variant="default" onClick={() => void members.refetch()}>
-                  {t('retry')}
-                </Button>
-              </Alert>
+              <ProblemAlert title={t('loadFailed')} retry={{ label: t('retry'), onClick: () => void members.refetch() }} />
             ) : (
               <MembersTable members={members.data} session={session} />
             )}

@@ -1,5 +1,5 @@
 /** The company's members: who they are and what they may do; owners change or remove them. */
-import { Alert, Badge, Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -12,6 +12,7 @@ import { ScrollRegion } from '../../ui/scroll-region';
 import { PERMISSION_ORDER, type Member } from './members-api';
 import { PermissionFields, type Grant } from './permission-fields';
 import { MEMBERS_NS } from './strings';
+import { ProblemAlert } from '../../ui/problem-alert';
 
 function lastOwnerText(t: (key: string) => string, tc: Parameters<typeof problemText>[0], error: unknown): string {
   // the server names the field the last-owner rule refused (owner or userId); the sentence says why
@@ -58,9 +59,9 @@ function EditMember({ member, onClose }: { member: Member; onClose: () => void }
       >
         <Stack>
           {save.error && (
-            <Alert variant="filled" color="red.9" role="alert">
+            <ProblemAlert>
               {lastOwnerText(t, tc, save.error)}
-            </Alert>
+            </ProblemAlert>
           )}
           <PermissionFields value={grant} onChange={setGrant} />
           <Group justify="flex-end">
@@ -94,9 +95,9 @@ function RemoveMember({ member, onClose }: { member: Member; onClose: () => void
       <Stack>
         <Text>{t('removeBody', { name: member.name })}</Text>
         {remove.error && (
-          <Alert variant="filled" color="red.9" role="alert">
+          <ProblemAlert>
             {lastOwnerText(t, tc, remove.error)}
-          </Alert>
+          </ProblemAlert>
         )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>

@@ -3,10 +3,11 @@
  * The page reads it once and takes it out of the address bar and history, so it is not left
  * behind in a shared screen or a bookmark.
  */
-import { Alert, Anchor, Stack } from '@mantine/core';
+import { Anchor, Stack } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ProblemAlert } from '../../ui/problem-alert';
 
 const TOKEN_RE = /^[A-Za-z0-9_-]{16,256}$/;
 
@@ -26,9 +27,9 @@ export function LinkProblem({ message }: { message: string }) {
   const { t } = useTranslation();
   return (
     <Stack>
-      <Alert color="red" role="alert">
+      <ProblemAlert>
         {message}
-      </Alert>
+      </ProblemAlert>
       <Anchor component={Link} to="/forgot-password">
         {t('oneTime.newLink')}
       </Anchor>

@@ -1,5 +1,5 @@
 /** /panel/set-password#token=…: a new password for a reset or a new user; signs in. */
-import { Alert, Button, Stack } from '@mantine/core';
+import { Button, Stack } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -12,6 +12,7 @@ import { AuthLayout } from '../../ui/auth-layout';
 import { fieldText, problemText } from '../../ui/problem-text';
 import { LinkProblem, useFragmentToken } from './fragment-token';
 import { PasswordFields } from './password-fields';
+import { ProblemAlert } from '../../ui/problem-alert';
 
 export function SetPasswordPage() {
   const { t } = useTranslation();
@@ -46,9 +47,9 @@ export function SetPasswordPage() {
         <form onSubmit={(event) => void submit(event)} noValidate>
           <Stack>
             {problem && (
-              <Alert color="red" role="alert">
+              <ProblemAlert>
                 {problem}
-              </Alert>
+              </ProblemAlert>
             )}
             <PasswordFields form={form} />
             <Button type="submit" loading={form.formState.isSubmitting} fullWidth>

@@ -1,8 +1,9 @@
 /** What a Settings panel shows while its data loads, or when it could not be read. */
-import { Alert, Button, Group, Loader, Text } from '@mantine/core';
+import { Alert, Group, Loader, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { problemText } from '../../ui/problem-text';
 import { NS } from './strings';
+import { ProblemAlert } from '../../ui/problem-alert';
 
 export function Loading() {
   const { t } = useTranslation(NS);
@@ -17,11 +18,7 @@ export function Loading() {
 export function LoadError({ error, retry }: { error: unknown; retry: () => void }) {
   const { t } = useTranslation([NS, 'translation']);
   return (
-    <Alert color="red.9" role="alert" title={problemText(t, error)}>
-      <Button variant="light" color="red.9" mt="xs" onClick={retry}>
-        {t('retry')}
-      </Button>
-    </Alert>
+    <ProblemAlert title={problemText(t, error)} retry={{ label: t('retry'), onClick: retry }} />
   );
 }
 
@@ -29,9 +26,9 @@ export function LoadError({ error, retry }: { error: unknown; retry: () => void 
 export function FormOutcome({ saved, problem }: { saved: string | null; problem: string | null }) {
   if (problem) {
     return (
-      <Alert color="red.9" role="alert">
+      <ProblemAlert>
         {problem}
-      </Alert>
+      </ProblemAlert>
     );
   }
   return saved ? (

@@ -8,6 +8,7 @@ import { api } from '../../api/client';
 import { ApiProblem, applyFieldErrors, unwrap } from '../../api/errors';
 import { AuthLayout } from '../../ui/auth-layout';
 import { fieldText, problemText } from '../../ui/problem-text';
+import { ProblemAlert } from '../../ui/problem-alert';
 
 export function ForgotPasswordPage() {
   const { t } = useTranslation();
@@ -46,9 +47,9 @@ export function ForgotPasswordPage() {
           <Stack>
             <Text size="sm">{t('forgot.help')}</Text>
             {problem && (
-              <Alert color="red" role="alert">
+              <ProblemAlert>
                 {problem}
-              </Alert>
+              </ProblemAlert>
             )}
             <TextInput
               label={t('signIn.email')}

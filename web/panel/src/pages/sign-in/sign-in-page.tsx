@@ -3,7 +3,7 @@
  * (401 with details.secondFactor) and a second step asks for the 6-digit code (or a recovery code), keeping the
  * e-mail and password of the first.
  */
-import { Alert, Anchor, Button, Stack, TextInput } from '@mantine/core';
+import { Anchor, Button, Stack, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -15,6 +15,7 @@ import { adoptSession } from '../../api/session';
 import { AuthLayout } from '../../ui/auth-layout';
 import { PasswordInput } from '../../ui/password-input';
 import { fieldText, problemText } from '../../ui/problem-text';
+import { ProblemAlert } from '../../ui/problem-alert';
 
 /** The authenticator's 6 digits, or a recovery code as printed (xxxxx-xxxxx; spaces, dashes and case forgiven). */
 const RECOVERY_OR_TOTP = /^\s*(\d{6}|[A-Za-z0-9]{5}[\s-]?[A-Za-z0-9]{5})\s*$/;
@@ -65,9 +66,9 @@ export function SignInPage() {
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Stack>
           {problem && (
-            <Alert color="red" role="alert" title={t('signIn.failed')}>
+            <ProblemAlert title={t('signIn.failed')}>
               {problem}
-            </Alert>
+            </ProblemAlert>
           )}
           {secondStep ? (
             <TextInput
