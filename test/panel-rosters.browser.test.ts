@@ -8,7 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importRoster } from '../src/features/rosters/import-roster.js';
+import { importRoster, type ImportRosterInput } from '../src/features/rosters/import-roster.js';
 import { panelUser } from './panel.js';
 import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
 import { registerSchool, rosterPayload, studentId } from './rosters.js';
@@ -58,7 +58,7 @@ describe.skipIf(!chromiumRuns('the Rosters browser tests'))('Rosters in the pane
     await checkPage(page, 'rosters-empty');
 
     await registerSchool(bed.t, companyId);
-    await importRoster(bed.t.ctx.db, bed.t.ctx, { companyId, ...(rosterPayload(2, 3) as Parameters<typeof importRoster>[2] & object) });
+    await importRoster(bed.t.ctx.db, bed.t.ctx, { ...(rosterPayload(2, 3) as unknown as ImportRosterInput), companyId });
     await page.reload();
     await page.getByText('6 enrollments').waitFor();
     await checkPage(page, 'rosters-enrollments');
@@ -67,7 +67,7 @@ describe.skipIf(!chromiumRuns('the Rosters browser tests'))('Rosters in the pane
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.getByText('3 enrollments').waitFor();
 
-    const select = page.getByLabel(`Status of Student 3 in C1`);
+    const select = page.getByRole('combobox', { name: 'Status of Student 3 in C1' });
     await select.click();
     await page.getByRole('option', { name: 'Dropped' }).click();
     await page.getByText('An enrollment.dropped event was sent.').waitFor();
@@ -84,12 +84,12 @@ describe.skipIf(!chromiumRuns('the Rosters browser tests'))('Rosters in the pane
     await page.getByRole('row').filter({ hasText: 'Year 2026' }).waitFor();
     await checkPage(page, 'rosters-groups');
     await context.close();
-  });
+  }, 240_000);
 
   it('refuses a sync that drops too much (nothing applied), then previews a safe CSV sync and applies it after confirmation', async () => {
     const { context, page, companyId } = await signIn();
     await registerSchool(bed.t, companyId);
-    await importRoster(bed.t.ctx.db, bed.t.ctx, { companyId, ...(rosterPayload(2, 5) as Parameters<typeof importRoster>[2] & object) });
+    await importRoster(bed.t.ctx.db, bed.t.ctx, { ...(rosterPayload(2, 5) as unknown as ImportRosterInput), companyId });
     await page.goto(`${bed.origin}/panel/rosters`);
     await page.getByRole('tab', { name: 'Import' }).click();
     await page.getByRole('heading', { name: 'Import a roster' }).waitFor();
@@ -98,7 +98,7 @@ describe.skipIf(!chromiumRuns('the Rosters browser tests'))('Rosters in the pane
     // A JSON roster naming only 2 of class C0's 5 students: a sync would drop 60% of it.
     const risky = { enrollments: [0, 1].map((i) => ({ externalId: studentId(i), classCode: 'C0', status: 'enrolled' })) };
     await chooseFiles(page, [{ name: 'roster.json', text: JSON.stringify(risky) }]);
-    await page.getByLabel('Mode').click();
+    await page.getByRole('combobox', { name: 'Mode' }).click();
     await page.getByRole('option', { name: /^Sync/ }).click();
     await page.getByRole('button', { name: 'Preview changes' }).click();
     const refusal = page.getByRole('alert').filter({ hasText: 'Refused: nothing was applied' });
@@ -134,5 +134,5 @@ describe.skipIf(!chromiumRuns('the Rosters browser tests'))('Rosters in the pane
     expect(await activeIn(companyId, 'C0')).toEqual([0, 1, 2, 3].map(studentId));
     expect(await droppedEvents(companyId)).toMatchObject([{ classCode: 'C0', externalId: studentId(4), previousStatus: 'enrolled' }]);
     await context.close();
-  });
+  }, 240_000);
 });

@@ -18,7 +18,7 @@ describe.skipIf(!chromiumRuns('the Treatments browser tests'))('Treatments in th
   }, 240_000);
   afterAll(async () => bed?.close());
 
-  async function signIn(permissions: Parameters<typeof panelUser>[1]['permissions']) {
+  async function signIn(permissions: NonNullable<Parameters<typeof panelUser>[1]>['permissions']) {
     const { email, password, companyId } = await panelUser(bed.t, { permissions });
     const { context, page } = await bed.open();
     await page.goto(`${bed.origin}/panel/sign-in`);
@@ -66,10 +66,10 @@ describe.skipIf(!chromiumRuns('the Treatments browser tests'))('Treatments in th
     await expect.poll(() => historyItems(page)).toEqual(['Opened', 'Advanced, step 2']);
 
     // The reason is required: the page says so beside the field, and nothing is sent.
-    await page.getByLabel(/^Outcome/).click();
+    await page.getByRole('combobox', { name: 'Outcome' }).click();
     await page.getByRole('option', { name: 'Other' }).click();
     await page.getByRole('button', { name: 'Close case' }).click();
-    await page.getByText('Required').waitFor();
+    await page.getByText('Required', { exact: true }).waitFor();
     await checkPage(page, 'treatments-close-form');
     await page.getByLabel(/^Reason/).fill('Moved to another school');
     await page.getByRole('button', { name: 'Close case' }).click();
@@ -95,12 +95,12 @@ describe.skipIf(!chromiumRuns('the Treatments browser tests'))('Treatments in th
     await page.getByRole('radio', { name: 'Closed' }).check({ force: true });
     await page.getByText('No cases match.').waitFor();
     await context.close();
-  });
+  }, 240_000);
 
   it('shows the no-permission page to a member without treatments', async () => {
     const { context, page } = await signIn(['rosters']);
     await page.goto(`${bed.origin}/panel/treatments`);
     await page.getByRole('heading', { name: /permission/i }).waitFor();
     await context.close();
-  });
+  }, 240_000);
 });

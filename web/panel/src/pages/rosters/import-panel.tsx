@@ -116,9 +116,9 @@ export function ImportPanel() {
           data={(['json', 'csv'] as const).map((value) => ({ value, label: t(`import.sources.${value}`) }))}
         />
         {source === 'json' ? (
-          <FileInput label={t('import.jsonFile')} accept="application/json,.json" value={files[0] ?? null} onChange={(file) => (setFiles(file ? [file] : []), reset())} clearable />
+          <FileInput label={t('import.jsonFile')} accept="application/json,.json" value={files[0] ?? null} onChange={(file) => (setFiles(file ? [file] : []), reset())} />
         ) : (
-          <FileInput label={t('import.csvFiles')} accept="text/csv,.csv" multiple value={files} onChange={(chosen) => (setFiles(chosen), reset())} clearable />
+          <FileInput label={t('import.csvFiles')} accept="text/csv,.csv" multiple value={files} onChange={(chosen) => (setFiles(chosen), reset())} />
         )}
         <Group grow wrap="wrap" align="flex-start">
           <Select

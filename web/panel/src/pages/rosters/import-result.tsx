@@ -1,5 +1,5 @@
 /** An import's diff (dry run or applied): counts per list, enrollments per class, row errors; or the drop-threshold refusal explained. */
-import { Alert, Stack, Table, Text, Title } from '@mantine/core';
+import { Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ScrollRegion } from '../../ui/scroll-region';
 import type { ImportAnswer } from './rosters-api';
@@ -109,8 +109,12 @@ const percent = (ratio: number, language: string) => new Intl.NumberFormat(langu
 export function ThresholdRefusal({ details }: { details: ThresholdDetails }) {
   const { t, i18n } = useTranslation(NS);
   return (
-    <Alert color="red.9" role="alert" title={t('import.refused')}>
+    // A bordered card rather than a tinted Alert: its tables keep full contrast.
+    <Paper withBorder p="md" radius="md" role="alert" style={{ borderColor: 'var(--mantine-color-red-9)' }}>
       <Stack gap="xs">
+        <Text fw={700} c="red.9">
+          {t('import.refused')}
+        </Text>
         <Text size="sm">{t('import.refusedHelp', { max: Math.round(details.maxDropRatio * 1000) / 10 })}</Text>
         <ScrollRegion label={t('import.refused')} minWidth={360}>
           <Table>
@@ -136,6 +140,6 @@ export function ThresholdRefusal({ details }: { details: ThresholdDetails }) {
         </ScrollRegion>
         <Text size="sm">{t('import.refusedFix')}</Text>
       </Stack>
-    </Alert>
+    </Paper>
   );
 }

@@ -91,7 +91,7 @@ export function CaseActions({ view }: { view: CasePageView }) {
                   {...form.register('reason', { required: t('field.required'), validate: (v) => v.trim() !== '' || t('field.required') })}
                 />
                 <Group>
-                  <Button type="submit" color="red.9" variant="light" loading={busy === 'close'} disabled={busy !== null}>
+                  <Button type="submit" color="red.9" loading={busy === 'close'} disabled={busy !== null}>
                     {t('case.close')}
                   </Button>
                 </Group>
