@@ -110,7 +110,7 @@ describe.skipIf(!chromiumRuns('the Rosters browser tests'))('Rosters in the pane
     expect(await activeIn(companyId, 'C0')).toHaveLength(5);
 
     // The CLI's folder, uploaded: C0 without one student (20%, at the threshold), and an unknown class.
-    await page.getByRole('radio', { name: 'CSV files' }).check({ force: true });
+    await page.locator('label').filter({ hasText: /^CSV files$/ }).click();
     const enrollmentsCsv = ['externalId,classCode,status', ...[0, 1, 2, 3].map((i) => `${studentId(i)},C0,enrolled`), `${studentId(0)},NOPE,enrolled`].join('\n');
     await chooseFiles(page, [{ name: 'enrollments.csv', text: enrollmentsCsv }, { name: 'notes.txt', text: 'hello' }]);
     await page.getByRole('button', { name: 'Preview changes' }).click();

@@ -33,7 +33,8 @@ describe.skipIf(!chromiumRuns('the Treatments browser tests'))('Treatments in th
     const { token } = await bed.t.key(companyId, { scopes: ['events:read'] });
     const res = await bed.t.get(token, '/v1/events?limit=100');
     expect(res.statusCode, res.body).toBe(200);
-    return res.json().data.filter((e: { type: string }) => e.type.startsWith('treatment.'));
+    // Newest first on the API: read oldest first.
+    return res.json().data.filter((e: { type: string }) => e.type.startsWith('treatment.')).reverse();
   }
 
   const historyItems = (page: Page) => page.getByRole('region', { name: 'History' }).locator('.mantine-Timeline-itemTitle').allTextContents();
@@ -92,7 +93,7 @@ describe.skipIf(!chromiumRuns('the Treatments browser tests'))('Treatments in th
     expect((await treatmentEvents(companyId)).map((e) => e.type)).toEqual(['treatment.opened', 'treatment.closed']);
 
     await page.getByRole('link', { name: 'Back to the board' }).click();
-    await page.getByRole('radio', { name: 'Closed' }).check({ force: true });
+    await page.locator('label').filter({ hasText: /^Closed$/ }).click();
     await page.getByText('No cases match.').waitFor();
     await context.close();
   }, 240_000);
