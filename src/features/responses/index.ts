@@ -3,3 +3,4 @@ export { checkPeriod, filterSql, type ResponseFilter } from './response-filter.j
 export { recordResponse, type RecordResponseDeps, type RecordResponseInput } from './record-response.js';
 export { type ResponseConsumer, type StoredResponse } from './response-consumer.js';
 export { seedDemoResponses } from './seed-demo-responses.js';
+export { getResponse } from './get-response.js';

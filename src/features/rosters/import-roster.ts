@@ -2,7 +2,7 @@ import { noDeps } from '../../lib/service.js';
 import type { FieldErrorCode } from '../../lib/field-errors.js';
 import { sql } from 'drizzle-orm';
 import type { CountryCode } from 'libphonenumber-js';
-import type { Db, Tx } from '../../db/database.js';
+import type { DbOrTx, Tx } from '../../db/database.js';
 import type { EmitDeps } from '../events/index.js';
 import { ApiError } from '../../lib/errors.js';
 import { resolveEntityRefs, type EntityRef } from '../entities/index.js';
@@ -51,9 +51,20 @@ export interface RosterChanges {
   enrollments: EnrollmentChange[];
 }
 
+/** One class's share of an import's enrollment rows: the dry-run diff the panel shows per class. */
+export interface ClassDiff {
+  classCode: string;
+  created: number;
+  updated: number;
+  unchanged: number;
+  dropped: number;
+}
+
 export interface ImportOutcome {
   result: ImportResult;
   changes: RosterChanges;
+  /** Per class named by a valid row or dropped from, by class code. */
+  byClass: ClassDiff[];
   /** enrollment.dropped events emitted (none on a dry run). */
   events: number;
 }
@@ -182,13 +193,25 @@ function summarize(dryRun: boolean, parsed: ParsedRoster, valid: { classes: numb
 const listOf = (error: RowError) => error.path.slice(0, error.path.indexOf('['));
 const byList = (a: RowError, b: RowError) => listOf(a).localeCompare(listOf(b)) || a.index - b.index;
 
+function diffByClass(valid: EnrollmentInput[], changes: EnrollmentChange[]): ClassDiff[] {
+  const byCode = new Map<string, ClassDiff>();
+  const of = (classCode: string) => byCode.get(classCode) ?? byCode.set(classCode, { classCode, created: 0, updated: 0, unchanged: 0, dropped: 0 }).get(classCode)!;
+  for (const row of valid) of(row.classCode).unchanged++;
+  for (const change of changes) {
+    const diff = of(change.classCode);
+    diff[change.action]++;
+    if (change.action !== 'dropped') diff.unchanged--;
+  }
+  return [...byCode.values()].sort((a, b) => a.classCode.localeCompare(b.classCode));
+}
+
 class DryRun extends Error {
   constructor(readonly outcome: ImportOutcome) {
     super('dry run');
   }
 }
 
-async function companyCountry(db: Db, companyId: string): Promise<CountryCode> {
+async function companyCountry(db: DbOrTx, companyId: string): Promise<CountryCode> {
   const { rows } = await db.execute<{ country: string | null }>(sql`SELECT settings->>'defaultCountry' AS country FROM companies WHERE id = ${companyId}`);
   return (rows[0]?.country ?? 'BR') as CountryCode;
 }
@@ -199,7 +222,7 @@ async function companyCountry(db: Db, companyId: string): Promise<CountryCode> {
  * situation changes and emits nothing. A handful of statements whatever the size. A dry run does
  * all of it and rolls back, so it reports exactly what the import would do.
  */
-export async function importRoster(db: Db, deps: ImportDeps, input: { companyId: string } & ImportRosterInput): Promise<ImportOutcome> {
+export async function importRoster(db: DbOrTx, deps: ImportDeps, input: { companyId: string } & ImportRosterInput): Promise<ImportOutcome> {
   const { companyId } = input;
   const parsed = parseRoster(input, { defaultCountry: await companyCountry(db, companyId) });
   const dryRun = input.dryRun ?? false;
@@ -227,7 +250,7 @@ export async function importRoster(db: Db, deps: ImportDeps, input: { companyId:
         ...enrollments.errors,
       ]);
       const events = await emitDropped(tx, deps, companyId, changes.enrollments);
-      const outcome = { result, changes, events };
+      const outcome = { result, changes, byClass: diffByClass(enrollments.valid, changes.enrollments), events };
       if (dryRun) throw new DryRun({ ...outcome, events: 0 });
       const { errors: _errors, ...summary } = result;
       await finishOperation(tx, companyId, operationId, { ...summary, errors: result.errors.length });

@@ -10,7 +10,7 @@
  * Any other entry of the folder (but dotfiles) is named back as unrecognised: a file exported under
  * another name would otherwise be skipped in silence.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 
@@ -23,8 +23,8 @@ const FILES = {
 
 type List = keyof typeof FILES;
 
-function readCsv(path: string, columns: readonly string[], sourcedId: string | null): Record<string, unknown>[] {
-  const records = parse(readFileSync(path, 'utf8'), { bom: true, columns: true, skip_empty_lines: true, trim: true }) as Record<string, string>[];
+function readCsv(text: string, columns: readonly string[], sourcedId: string | null): Record<string, unknown>[] {
+  const records = parse(text, { bom: true, columns: true, skip_empty_lines: true, trim: true }) as Record<string, string>[];
   const byLowerName = new Map(columns.map((c) => [c.toLowerCase(), c]));
   if (sourcedId) byLowerName.set('sourcedid', sourcedId);
   return records.map((record) => {
@@ -45,14 +45,29 @@ export interface RosterFolder {
 
 const KNOWN = new Set<string>(Object.values(FILES).map((spec) => spec.file));
 
-/** The payload lists found in the folder and what else it holds; throws when enrollments.csv is missing. */
-export function readRosterFolder(dir: string): RosterFolder {
+/**
+ * The payload lists of a roster's CSV files given by name (a folder, or files uploaded to the panel)
+ * and the names that are none of the four; `enrollments` is absent when enrollments.csv is. A file
+ * that is not CSV throws csv-parse's error.
+ */
+export function rosterFromCsvFiles(files: ReadonlyArray<{ name: string; content: string }>): { payload: Partial<RosterFolder['payload']>; unrecognised: string[] } {
   const payload: Partial<Record<List, Record<string, unknown>[]>> = {};
   for (const [list, spec] of Object.entries(FILES) as Array<[List, (typeof FILES)[List]]>) {
-    const path = join(dir, spec.file);
-    if (existsSync(path)) payload[list] = readCsv(path, spec.columns, spec.sourcedId);
+    const file = files.find((f) => f.name === spec.file);
+    try {
+      if (file) payload[list] = readCsv(file.content, spec.columns, spec.sourcedId);
+    } catch (err) {
+      throw new Error(`${spec.file}: ${(err as Error).message}`);
+    }
   }
-  const unrecognised = readdirSync(dir).filter((name) => !KNOWN.has(name) && !name.startsWith('.')).sort();
+  const unrecognised = files.map((f) => f.name).filter((name) => !KNOWN.has(name) && !name.startsWith('.')).sort();
+  return { payload, unrecognised };
+}
+
+/** The payload lists found in the folder and what else it holds; throws when enrollments.csv is missing. */
+export function readRosterFolder(dir: string): RosterFolder {
+  const files = readdirSync(dir).map((name) => ({ name, content: KNOWN.has(name) ? readFileSync(join(dir, name), 'utf8') : '' }));
+  const { payload, unrecognised } = rosterFromCsvFiles(files);
   if (!payload.enrollments) {
     const others = unrecognised.length > 0 ? ` (unrecognised: ${unrecognised.join(', ')})` : '';
     throw new Error(`${join(dir, FILES.enrollments.file)} is missing: a roster folder needs enrollments.csv${others}`);

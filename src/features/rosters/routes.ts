@@ -14,7 +14,7 @@ import { MAX_CODE_LENGTH } from './parse-roster.js';
 export const ROSTER_IMPORT_BODY_LIMIT = 10 * 1024 * 1024;
 const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
-const ListEnrollmentsQuery = Type.Object(
+export const ListEnrollmentsQuery = Type.Object(
   {
     ...cursorQueryFields,
     status: Type.Optional(Type.Union(ENROLLMENT_STATUSES.map((s) => Type.Literal(s)), { description: 'Only enrollments with this status.' })),

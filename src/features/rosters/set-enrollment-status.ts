@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
+import type { DbOrTx } from '../../db/database.js';
 import { notFound } from '../../lib/errors.js';
 import { applyEnrollments, type EnrollmentChange } from './apply-enrollments.js';
 import { emitDropped } from './emit-dropped.js';
@@ -21,7 +21,7 @@ export interface SetEnrollmentStatusInput {
  * when the person and the class exist but were not enrolled together.
  */
 export async function setEnrollmentStatus(
-  db: Db,
+  db: DbOrTx,
   deps: ImportDeps,
   input: { companyId: string } & SetEnrollmentStatusInput,
 ): Promise<{ change: EnrollmentChange | null; events: number }> {

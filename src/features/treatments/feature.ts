@@ -7,7 +7,13 @@ import { overdueSweep } from './sweep-overdue.js';
 export const treatmentsFeature: Feature = {
   name: 'treatments',
   routes: lazyPlugin(async () => (await import('./routes.js')).treatmentRoutes),
-  panelRoutes: lazyPlugin(async () => (await import('./panel-routes.js')).holidayPanelRoutes),
+  panelRoutes: lazyPlugin(async () => {
+    const [{ holidayPanelRoutes }, { casePanelRoutes }] = await Promise.all([import('./panel-routes.js'), import('./case-panel-routes.js')]);
+    return async (panel) => {
+      await holidayPanelRoutes(panel);
+      await casePanelRoutes(panel);
+    };
+  }),
   schemas: treatmentSchemas,
   tasks: [overdueSweep, effectivenessSweep],
   responseConsumers: [openCasesConsumer, responseCheckConsumer],

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, lt, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, isNull, lt, type SQL } from 'drizzle-orm';
 import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import { forms } from '../../db/schema.js';
@@ -43,19 +43,25 @@ export interface ListCasesInput {
   cursor?: string;
   status?: TreatmentStatus;
   formId?: string;
+  /** Panel: only cases of this flow key. */
+  flowKey?: string;
+  /** Panel: only open cases flagged overdue (true) or not flagged (false), as `overdue` in the view. */
+  overdue?: boolean;
 }
 
 const isPosition = (p: unknown): p is { n: number } => typeof p === 'object' && p !== null && Number.isSafeInteger((p as { n: number }).n);
 
 /** A page of the company's cases, newest first (number desc: numbers follow opening order). */
 export async function listCases(db: DbOrTx, deps: { cursorSecret: string }, input: ListCasesInput): Promise<CursorPage<CaseView>> {
-  const binding: CursorBinding = { companyId: input.companyId, scope: { route: 'treatments', status: input.status, formId: input.formId } };
+  const binding: CursorBinding = { companyId: input.companyId, scope: { route: 'treatments', status: input.status, formId: input.formId, flowKey: input.flowKey, overdue: input.overdue } };
   const position = input.cursor !== undefined ? decodeCursor(deps.cursorSecret, binding, input.cursor, isPosition) : null;
   if (input.formId !== undefined && !isUuid(input.formId)) return position ? { items: [], hasMore: false, nextCursor: null } : { items: [], hasMore: false, nextCursor: null, total: 0 };
   const filter = and(
     eq(treatments.companyId, input.companyId),
     input.status ? eq(treatments.status, input.status) : undefined,
     input.formId ? eq(treatments.formId, input.formId) : undefined,
+    input.flowKey !== undefined ? eq(treatments.flowKey, input.flowKey) : undefined,
+    input.overdue === undefined ? undefined : and(eq(treatments.status, 'open'), input.overdue ? isNotNull(treatments.overdueNotifiedAt) : isNull(treatments.overdueNotifiedAt)),
   ) as SQL;
   const rows = await db
     .select({ row: treatments, formName: forms.name })

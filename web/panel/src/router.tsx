@@ -74,8 +74,8 @@ const homeRoute = createRoute({
 });
 
 /** An area of the navigation: its page, shown only with the permission (else the "no permission" page). */
-function areaRoute<T extends Record<string, unknown>>(path: AreaPath, load: () => Promise<T>, name: keyof T & string) {
-  const { permission } = area(path);
+function areaRoute<T extends Record<string, unknown>, P extends AreaPath | `${AreaPath}/$id`>(path: P, load: () => Promise<T>, name: keyof T & string) {
+  const { permission } = area(path.replace(/\/\$id$/, '') as AreaPath);
   return createRoute({
     getParentRoute: () => appRoute,
     path,
@@ -86,6 +86,9 @@ function areaRoute<T extends Record<string, unknown>>(path: AreaPath, load: () =
   });
 }
 
+const treatmentsRoute = areaRoute('/treatments', () => import('./pages/treatments/treatments-page'), 'TreatmentsPage');
+const caseRoute = areaRoute('/treatments/$id', () => import('./pages/treatments/case-page'), 'CasePage');
+const rostersRoute = areaRoute('/rosters', () => import('./pages/rosters/rosters-page'), 'RostersPage');
 const integrationsRoute = areaRoute('/integrations', () => import('./pages/integrations/integrations-page'), 'IntegrationsPage');
 const settingsRoute = areaRoute('/settings', () => import('./pages/settings/settings-page'), 'SettingsPage');
 const membersRoute = areaRoute('/members', () => import('./pages/members/members-page'), 'MembersPage');
@@ -97,7 +100,7 @@ const routeTree = rootRoute.addChildren([
   setPasswordRoute,
   linkRoute,
   acceptRoute,
-  appRoute.addChildren([homeRoute, integrationsRoute, settingsRoute, membersRoute, accountRoute]),
+  appRoute.addChildren([homeRoute, treatmentsRoute, caseRoute, rostersRoute, integrationsRoute, settingsRoute, membersRoute, accountRoute]),
 ]);
 
 export const router = createRouter({

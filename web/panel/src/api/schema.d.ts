@@ -229,6 +229,117 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rosters/class-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Class groups, newest first (the API’s list) */
+        get: operations["listRosterClassGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rosters/classes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Classes by code, with group, course, unit and enrollments by status */
+        get: operations["listRosterClasses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rosters/enrollments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Enrollments, oldest change first, with the API’s filters (status, changedSince, classCode, classGroupId, orgUnitId) */
+        get: operations["listRosterEnrollments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rosters/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a roster in the API’s JSON shape (POST /v1/enrollments/import)
+         * @description A dry run (dryRun: true) applies nothing: the panel always shows it first. sync refuses with 409 DROP_THRESHOLD_EXCEEDED (details: maxDropRatio and the classes over it) when it would drop more than maxDropRatio of a class, dry run or not. An applied import is audited as roster.imported.
+         */
+        post: operations["importRosterJson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rosters/import-files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a roster from the CSV files `quorum roster import DIR` reads, uploaded
+         * @description A file that is not CSV, or no enrollments.csv, is 400 on files. A dry run (dryRun: true) applies nothing: the panel always shows it first. sync refuses with 409 DROP_THRESHOLD_EXCEEDED (details: maxDropRatio and the classes over it) when it would drop more than maxDropRatio of a class, dry run or not. An applied import is audited as roster.imported.
+         */
+        post: operations["importRosterFiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rosters/enrollment-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change one enrollment’s status by hand
+         * @description The person (externalId) and class (classCode) must exist (else 404); the enrollment is created when they were not enrolled together. Emits enrollment.dropped on an actual change to dropped; the same status again changes and emits nothing. Audited as enrollment.status_changed on a change.
+         */
+        post: operations["setEnrollmentStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/suppressions": {
         parameters: {
             query?: never;
@@ -331,6 +442,117 @@ export interface paths {
          * @description Deadlines of open follow-up steps move at once. A day that is not a holiday of the company is 404. Audited as settings.changed.
          */
         delete: operations["removeHoliday"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/treatments/board": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Cases counted by form and flow: open, overdue and closed */
+        get: operations["treatmentBoard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/treatments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Cases newest first, filtered by status, overdue, form and flow (the API’s scan) */
+        get: operations["listCases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/treatments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A case with its history, its response’s answers and the company’s time zone */
+        get: operations["getCasePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/treatments/{id}/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fulfil the current step
+         * @description The next step starts counting now; fulfilling the last step closes the case as resolved (treatment.closed). Another company's case is 404; a case in the wrong state is 400 VALIDATION_ERROR on status. Audited as treatment.advanced.
+         */
+        post: operations["advanceCase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/treatments/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close the case early with an outcome and a reason
+         * @description An outcome other than resolved, and always a reason (refused on those fields otherwise). Emits treatment.closed. Another company's case is 404; a case in the wrong state is 400 VALIDATION_ERROR on status. Audited as treatment.closed.
+         */
+        post: operations["closeCase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/treatments/{id}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reopen a closed case on the step it was closed on
+         * @description Recorded in the case history; no event (spec). Another company's case is 404; a case in the wrong state is 400 VALIDATION_ERROR on status. Audited as treatment.reopened.
+         */
+        post: operations["reopenCase"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1457,6 +1679,64 @@ export interface components {
             floor: number;
             authors: number;
         };
+        /** Class group */
+        ClassGroup: {
+            id: string;
+            /** @description The caller's code, unique per company */
+            code: string;
+            name: string;
+            startsOn: string | null;
+            endsOn: string | null;
+            /** @description Classes in the group */
+            classCount: number;
+            /**
+             * Format: date-time
+             * @description UTC, milliseconds: 2026-03-01T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description UTC, milliseconds: 2026-03-01T12:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        CursorMeta: {
+            limit: number;
+            hasMore: boolean;
+            nextCursor: string | null;
+            /** @description Only on the first page: a snapshot taken at the start of the scan. */
+            total?: number;
+        };
+        /** Enrollment */
+        Enrollment: {
+            id: string;
+            status: "enrolled" | "completed" | "dropped";
+            /**
+             * Format: date-time
+             * @description UTC, milliseconds: 2026-03-01T12:00:00.000Z
+             */
+            statusChangedAt: string;
+            /**
+             * Format: date-time
+             * @description UTC, milliseconds: 2026-03-01T12:00:00.000Z
+             */
+            createdAt: string;
+            person: {
+                id: string;
+                externalId: string;
+                name: string;
+                email: string | null;
+                phone: string | null;
+            };
+            class: {
+                id: string;
+                code: string;
+                name: string;
+                classGroupId: string | null;
+                courseItemId: string;
+                orgUnitId: string;
+            };
+        };
         /**
          * Error envelope
          * @example {
@@ -1512,6 +1792,95 @@ export interface components {
             requested?: number;
             /** @description YYYY-MM (UTC) */
             period?: string;
+        };
+        /**
+         * Roster import
+         * @description An optional field omitted from a row keeps the stored value; null clears it (not courseCode or orgUnitCode).
+         */
+        RosterImport: {
+            /** @description upsert creates and updates the rows sent. sync also drops the enrolled or completed enrollments of the listed classes (those of the classes rows and of valid enrollment rows) that no enrollment row names. */
+            mode: "upsert" | "sync";
+            /**
+             * @description Report what the import would do, apply nothing.
+             * @default false
+             */
+            dryRun: boolean;
+            /**
+             * @description sync: the largest share of a class's active enrollments it may drop; above it nothing is applied (409 DROP_THRESHOLD_EXCEEDED).
+             * @default 0.2
+             */
+            maxDropRatio: number;
+            /** @description `{ externalId, name, email?, phone? }`: externalId is unique per company; phone is normalised to E.164 with the company default country. A row that does not fit is reported in errors and skipped. */
+            people?: unknown[];
+            /** @description `{ code, name, startsOn?, endsOn? }`, dates YYYY-MM-DD. A row that does not fit is reported in errors and skipped. */
+            classGroups?: unknown[];
+            /** @description `{ code, name, classGroupCode?, courseCode?, orgUnitCode?, teacherCodes? }`: codes of class groups and of registered course, unit and teacher entities; courseCode and orgUnitCode are required for a class not stored yet. A row that does not fit is reported in errors and skipped. */
+            classes?: unknown[];
+            /** @description `{ externalId, classCode, status }`, status enrolled, completed or dropped; at most 10000 rows. A person and a class named here must be in this payload or stored. A row that does not fit is reported in errors and skipped. */
+            enrollments: unknown[];
+        };
+        /** Roster import result */
+        RosterImportResult: {
+            dryRun: boolean;
+            created: {
+                people: number;
+                classes: number;
+                classGroups: number;
+                enrollments: number;
+            };
+            updated: {
+                people: number;
+                classes: number;
+                classGroups: number;
+                enrollments: number;
+            };
+            unchanged: {
+                people: number;
+                classes: number;
+                classGroups: number;
+                enrollments: number;
+            };
+            /** @description Enrollments the sync dropped because no row named them (a row with status dropped counts in updated). */
+            dropped: number;
+            errors: {
+                /** @description Zero-based index of the row in its list */
+                index: number;
+                /** @description The list, the index and the field, as enrollments[3].status */
+                path: string;
+                code: string;
+                message: string;
+            }[];
+        };
+        /** @description A follow-up case; it never carries answers */
+        Treatment: {
+            id: string;
+            /** @description Case number within the company, gapless */
+            number: number;
+            formId: string;
+            formName: string;
+            /** @description Key of the flow that opened it */
+            flowKey: string;
+            responseId: string | null;
+            chainedFromId: string | null;
+            status: "open" | "closed";
+            stepIndex: number;
+            stepName: string;
+            /** @description The current step's responsible: a person's name or e-mail, or a role */
+            responsible: string;
+            dueAt: string | null;
+            /** @description The current step passed its deadline (treatment.overdue was emitted) */
+            overdue: boolean;
+            outcome: ("resolved" | "unfounded" | "no-response" | "duplicate" | "other") | null;
+            reason: string | null;
+            orgUnitId: string | null;
+            orgPath: string | null;
+            openedAt: string;
+            closedAt: string | null;
+            steps: {
+                name: string;
+                responsible: string;
+                dueInWorkingDays: number;
+            }[];
         };
         /** VALIDATION_ERROR details */
         ValidationDetails: {
@@ -3042,6 +3411,613 @@ export interface operations {
             };
         };
     };
+    listRosterClassGroups: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description Classes: only those of this class group */
+                classGroupId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ClassGroup"][];
+                        meta: components["schemas"]["OffsetMeta"];
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listRosterClasses: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description Classes: only those of this class group */
+                classGroupId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            code: string;
+                            name: string;
+                            classGroup: {
+                                id: string;
+                                code: string;
+                                name: string;
+                            } | null;
+                            course: {
+                                id: string;
+                                code: string;
+                                name: string;
+                            };
+                            orgUnit: {
+                                id: string;
+                                code: string;
+                                name: string;
+                            };
+                            enrolled: number;
+                            completed: number;
+                            dropped: number;
+                        }[];
+                        meta: components["schemas"]["OffsetMeta"];
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listRosterEnrollments: {
+        parameters: {
+            query?: {
+                /** @description The exact `meta.nextCursor` of the previous page; omit it for the first page. Opaque: its format may change. */
+                cursor?: string;
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description Only enrollments with this status. */
+                status?: "enrolled" | "completed" | "dropped";
+                /** @description Only enrollments whose statusChangedAt is at or after this instant (ISO 8601, inclusive). Keep the time at which your previous scan started (before its first request) and pass it: no change is ever missed. Writes that are in flight when a scan starts are waited for by its first page, and every later write is stamped at or after the time that page is served, so a change committing during a scan is either in it or at/after the next scan's changedSince. The times are the server's clock: if yours may run ahead of it, subtract the difference. A change made during a scan may show the enrollment twice. */
+                changedSince?: string;
+                /** @description Only the class with this code (the caller's code). */
+                classCode?: string;
+                /** @description Only classes of this class group. */
+                classGroupId?: string;
+                /** @description Only classes of this unit or of any unit below it (its subtree, by orgPath). */
+                orgUnitId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Enrollment"][];
+                        meta: components["schemas"]["CursorMeta"];
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR, INVALID_CURSOR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    importRosterJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RosterImport"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            result: components["schemas"]["RosterImportResult"];
+                            /** @description The enrollment rows per class, by class code */
+                            byClass: {
+                                classCode: string;
+                                created: number;
+                                updated: number;
+                                unchanged: number;
+                                /** @description Enrollments of the class the sync drops because no row names them */
+                                dropped: number;
+                            }[];
+                            /** @description enrollment.dropped events emitted (0 on a dry run) */
+                            events: number;
+                            /** @description Uploaded files that are none of the four roster files (CSV upload only) */
+                            unrecognised: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: DROP_THRESHOLD_EXCEEDED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    importRosterFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    mode: "upsert" | "sync";
+                    dryRun?: boolean;
+                    /** @default 0.2 */
+                    maxDropRatio?: number;
+                    /** @description people.csv, class_groups.csv, classes.csv and enrollments.csv, as `quorum roster import DIR` reads them */
+                    files: {
+                        name: string;
+                        content: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            result: components["schemas"]["RosterImportResult"];
+                            /** @description The enrollment rows per class, by class code */
+                            byClass: {
+                                classCode: string;
+                                created: number;
+                                updated: number;
+                                unchanged: number;
+                                /** @description Enrollments of the class the sync drops because no row names them */
+                                dropped: number;
+                            }[];
+                            /** @description enrollment.dropped events emitted (0 on a dry run) */
+                            events: number;
+                            /** @description Uploaded files that are none of the four roster files (CSV upload only) */
+                            unrecognised: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: DROP_THRESHOLD_EXCEEDED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    setEnrollmentStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    externalId: string;
+                    classCode: string;
+                    status: "enrolled" | "completed" | "dropped";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description false: the enrollment already had that status (nothing written, nothing emitted) */
+                            changed: boolean;
+                            fromStatus: ("enrolled" | "completed" | "dropped") | null;
+                            /** @description enrollment.dropped events emitted */
+                            events: number;
+                        };
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listSuppressions: {
         parameters: {
             query?: {
@@ -3823,6 +4799,753 @@ export interface operations {
                             day: string;
                             /** @description Open follow-up steps whose deadline moved */
                             movedDeadlines: number;
+                        };
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    treatmentBoard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            formId: string;
+                            formName: string;
+                            flowKey: string;
+                            /** @description The flow's name (its key when the flow was removed from the form) */
+                            flowName: string;
+                            /** @description Open cases, overdue ones included */
+                            open: number;
+                            /** @description Open cases whose current step passed its deadline */
+                            overdue: number;
+                            closed: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listCases: {
+        parameters: {
+            query?: {
+                /** @description The exact `meta.nextCursor` of the previous page; omit it for the first page. Opaque: its format may change. */
+                cursor?: string;
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                status?: "open" | "closed";
+                /** @description true: only overdue open cases; false: only open cases not overdue */
+                overdue?: boolean;
+                formId?: string;
+                flowKey?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Treatment"][];
+                        meta: components["schemas"]["CursorMeta"];
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR, INVALID_CURSOR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getCasePage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Case id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Case page */
+                        data: {
+                            id: string;
+                            /** @description Case number within the company, gapless */
+                            number: number;
+                            formId: string;
+                            formName: string;
+                            /** @description Key of the flow that opened it */
+                            flowKey: string;
+                            responseId: string | null;
+                            chainedFromId: string | null;
+                            status: "open" | "closed";
+                            stepIndex: number;
+                            stepName: string;
+                            /** @description The current step's responsible: a person's name or e-mail, or a role */
+                            responsible: string;
+                            dueAt: string | null;
+                            /** @description The current step passed its deadline (treatment.overdue was emitted) */
+                            overdue: boolean;
+                            outcome: ("resolved" | "unfounded" | "no-response" | "duplicate" | "other") | null;
+                            reason: string | null;
+                            orgUnitId: string | null;
+                            orgPath: string | null;
+                            openedAt: string;
+                            closedAt: string | null;
+                            steps: {
+                                name: string;
+                                responsible: string;
+                                dueInWorkingDays: number;
+                            }[];
+                            /** @description What happened to the case, oldest first */
+                            history: {
+                                action: "opened" | "advanced" | "overdue" | "closed" | "reopened";
+                                stepIndex: number;
+                                outcome: ("resolved" | "unfounded" | "no-response" | "duplicate" | "other") | null;
+                                reason: string | null;
+                                at: string;
+                            }[];
+                            /** @description The company’s IANA time zone: deadlines count working days in it */
+                            timeZone: string;
+                            response: {
+                                id: string;
+                                createdAt: string;
+                                respondentName: string | null;
+                                /** @description In the form’s order and words */
+                                answers: {
+                                    question: string;
+                                    answer: string;
+                                }[];
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    advanceCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Case id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Case page */
+                        data: {
+                            id: string;
+                            /** @description Case number within the company, gapless */
+                            number: number;
+                            formId: string;
+                            formName: string;
+                            /** @description Key of the flow that opened it */
+                            flowKey: string;
+                            responseId: string | null;
+                            chainedFromId: string | null;
+                            status: "open" | "closed";
+                            stepIndex: number;
+                            stepName: string;
+                            /** @description The current step's responsible: a person's name or e-mail, or a role */
+                            responsible: string;
+                            dueAt: string | null;
+                            /** @description The current step passed its deadline (treatment.overdue was emitted) */
+                            overdue: boolean;
+                            outcome: ("resolved" | "unfounded" | "no-response" | "duplicate" | "other") | null;
+                            reason: string | null;
+                            orgUnitId: string | null;
+                            orgPath: string | null;
+                            openedAt: string;
+                            closedAt: string | null;
+                            steps: {
+                                name: string;
+                                responsible: string;
+                                dueInWorkingDays: number;
+                            }[];
+                            /** @description What happened to the case, oldest first */
+                            history: {
+                                action: "opened" | "advanced" | "overdue" | "closed" | "reopened";
+                                stepIndex: number;
+                                outcome: ("resolved" | "unfounded" | "no-response" | "duplicate" | "other") | null;
+                                reason: string | null;
+                                at: string;
+                            }[];
+                            /** @description The company’s IANA time zone: deadlines count working days in it */
+                            timeZone: string;
+                            response: {
+                                id: string;
+                                createdAt: string;
+                                respondentName: string | null;
+                                /** @description In the form’s order and words */
+                                answers: {
+                                    question: string;
+                                    answer: string;
+                                }[];
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    closeCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Case id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One of unfounded, no-response, duplicate, other (resolved comes from advancing the last step) */
+                    outcome: string;
+                    /** @description Why the case closes early: required */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Case page */
+                        data: {
+                            id: string;
+                            /** @description Case number within the company, gapless */
+                            number: number;
+                            formId: string;
+                            formName: string;
+                            /** @description Key of the flow that opened it */
+                            flowKey: string;
+                            responseId: string | null;
+                            chainedFromId: string | null;
+                            status: "open" | "closed";
+                            stepIndex: number;
+                            stepName: string;
+                            /** @description The current step's responsible: a person's name or e-mail, or a role */
+                            responsible: string;
+                            dueAt: string | null;
+                            /** @description The current step passed its deadline (treatment.overdue was emitted) */
+                            overdue: boolean;
+                            outcome: ("resolved" | "unfounded" | "no-response" | "duplicate" | "other") | null;
+                            reason: string | null;
+                            orgUnitId: string | null;
+                            orgPath: string | null;
+                            openedAt: string;
+                            closedAt: string | null;
+                            steps: {
+                                name: string;
+                                responsible: string;
+                                dueInWorkingDays: number;
+                            }[];
+                            /** @description What happened to the case, oldest first */
+                            history: {
+                                action: "opened" | "advanced" | "overdue" | "closed" | "reopened";
+                                stepIndex: number;
+                                outcome: ("resolved" | "unfounded" | "no-response" | "duplicate" | "other") | null;
+                                reason: string | null;
+                                at: string;
+                            }[];
+                            /** @description The company’s IANA time zone: deadlines count working days in it */
+                            timeZone: string;
+                            response: {
+                                id: string;
+                                createdAt: string;
+                                respondentName: string | null;
+                                /** @description In the form’s order and words */
+                                answers: {
+                                    question: string;
+                                    answer: string;
+                                }[];
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    reopenCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Case id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Case page */
+                        data: {
+                            id: string;
+                            /** @description Case number within the company, gapless */
+                            number: number;
+                            formId: string;
+                            formName: string;
+                            /** @description Key of the flow that opened it */
+                            flowKey: string;
+                            responseId: string | null;
+                            chainedFromId: string | null;
+                            status: "open" | "closed";
+                            stepIndex: number;
+                            stepName: string;
+                            /** @description The current step's responsible: a person's name or e-mail, or a role */
+                            responsible: string;
+                            dueAt: string | null;
+                            /** @description The current step passed its deadline (treatment.overdue was emitted) */
+                            overdue: boolean;
+                            outcome: ("resolved" | "unfounded" | "no-response" | "duplicate" | "other") | null;
+                            reason: string | null;
+                            orgUnitId: string | null;
+                            orgPath: string | null;
+                            openedAt: string;
+                            closedAt: string | null;
+                            steps: {
+                                name: string;
+                                responsible: string;
+                                dueInWorkingDays: number;
+                            }[];
+                            /** @description What happened to the case, oldest first */
+                            history: {
+                                action: "opened" | "advanced" | "overdue" | "closed" | "reopened";
+                                stepIndex: number;
+                                outcome: ("resolved" | "unfounded" | "no-response" | "duplicate" | "other") | null;
+                                reason: string | null;
+                                at: string;
+                            }[];
+                            /** @description The company’s IANA time zone: deadlines count working days in it */
+                            timeZone: string;
+                            response: {
+                                id: string;
+                                createdAt: string;
+                                respondentName: string | null;
+                                /** @description In the form’s order and words */
+                                answers: {
+                                    question: string;
+                                    answer: string;
+                                }[];
+                            } | null;
                         };
                     };
                 };
