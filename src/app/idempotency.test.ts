@@ -159,7 +159,7 @@ describe('Idempotency-Key on /v1 POSTs', () => {
       expect(res.statusCode, JSON.stringify(key)).toBe(400);
       expect(res.json().error.details.fields[0].path).toMatch(/idempotency-key/);
     }
-    const longest = await t.post(s.token, s.base, { email: 'bounds@school.edu' }, withKey(`${'~'.repeat(254)} `.trimEnd() + '!'));
+    const longest = await t.post(s.token, s.base, { email: 'bounds@school.edu' }, withKey('~'.repeat(255)));
     expect(longest.statusCode).toBe(201);
   });
 
@@ -186,12 +186,14 @@ describe('Idempotency-Key on /v1 POSTs', () => {
     await s.create('a@school.edu');
     t.clock.set('2026-03-05T09:00:00.000Z');
     expect((await t.post(s.token, `${s.base}/send`, { channel: 'email' }, withKey('day'))).statusCode).toBe(200);
+    const stored = () => count(sql`SELECT count(*) AS n FROM idempotency_keys WHERE company_id = ${s.company.id}`);
     t.clock.advance(IDEMPOTENCY_TTL_MS - 1);
-    expect(await pruneIdempotencyKeys.sweep(t.ctx)).toBe(0);
+    await pruneIdempotencyKeys.sweep(t.ctx);
+    expect(await stored()).toBe(1);
     expect((await t.post(s.token, `${s.base}/send`, { channel: 'email' }, withKey('day'))).headers['idempotent-replayed']).toBe('true');
     t.clock.advance(1);
     expect(await pruneIdempotencyKeys.sweep(t.ctx)).toBeGreaterThanOrEqual(1);
-    expect(await count(sql`SELECT count(*) AS n FROM idempotency_keys WHERE company_id = ${s.company.id}`)).toBe(0);
+    expect(await stored()).toBe(0);
     const after = await t.post(s.token, `${s.base}/send`, { channel: 'email' }, withKey('day'));
     expect(after.headers['idempotent-replayed']).toBeUndefined();
     expect(await messagesOf(s.company.id)).toBe(2);
@@ -207,7 +209,10 @@ describe('Idempotency-Key on /v1 POSTs', () => {
 
   it('publishes the header on every POST, the codes and the replay header, and on no GET', async () => {
     const doc = (await t.get(null, '/v1/openapi.json')).json();
-    const operations = Object.values(doc.paths as Record<string, Record<string, any>>).flatMap((item) => Object.entries(item));
+    // The respondent API (/r/v1, its own servers) is not under /v1.
+    const operations = Object.values(doc.paths as Record<string, Record<string, any>>)
+      .flatMap((item) => Object.entries(item))
+      .filter(([, op]) => !op.servers);
     const posts = operations.filter(([method]) => method === 'post');
     expect(posts.length).toBeGreaterThanOrEqual(4);
     for (const [, op] of posts) {
