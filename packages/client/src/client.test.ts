@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { addResponses, createSurvey } from '../../../test/responses.js';
 import { subscribe, webhookTestbed } from '../../../test/webhooks.js';
-import { createQuorumClient, QuorumError, TIMEOUT_PAUSE_MS, verifyWebhook, WebhookVerificationError, type QuorumClient } from './index.js';
+import { createQuorumClient, QuorumError, TIMEOUT_PAUSE_MS, verifyWebhook, WebhookVerificationError } from './index.js';
 
 /** The client as an integrator builds it, against the real service listening on a port. */
 const bed = webhookTestbed();
