@@ -12,7 +12,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bench/**', 'scripts/**'],
+    files: ['bench/**', 'scripts/**', 'packages/*/examples/**'],
     rules: { 'no-console': 'off' },
   },
 );

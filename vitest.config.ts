@@ -16,7 +16,7 @@ export const JOURNEYS = [
   'test/dev-mode.test.ts',
 ];
 
-const ALL = ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/panel/src/**/*.test.ts'];
+const ALL = ['src/**/*.test.ts', 'test/**/*.test.ts', 'packages/client/src/**/*.test.ts', 'web/panel/src/**/*.test.ts'];
 
 export default defineConfig({
   test: {

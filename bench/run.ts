@@ -5,6 +5,7 @@
 const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   goals: () => import('./goals.js'),
   'cli-start': () => import('./cli-start.js'),
+  kit: () => import('./kit.js'),
   invites: () => import('./invites.js'),
   'invites-import-dims': () => import('./invites-import-dims.js'),
   me: () => import('./me.js'),

@@ -6,6 +6,7 @@ import { notFoundHandler, registerErrorHandling } from './error-handler.js';
 import { frameworkErrors } from './framework-errors.js';
 import { clientErrorHandler, refuseConnect } from './client-errors.js';
 import { registerStrictInput } from './strict-input.js';
+import { registerIdempotency } from './idempotency.js';
 import { registerAuth, requireDeclaredScope, type AuthDeps } from './auth.js';
 import { registerMetrics } from './metrics.js';
 import { openApiRoute, registerDocs, registerOpenApi } from './openapi.js';
@@ -116,6 +117,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       registerAuth(v1, authDeps);
       requireDeclaredScope(v1);
       registerStrictInput(v1);
+      registerIdempotency(v1);
       // Under /v1 an unknown route passes authentication and the rate limit like any other (its headers too).
       v1.setNotFoundHandler(notFoundHandler);
       for (const routes of [...v1Routes, ...(options.v1Plugins ?? [])]) await v1.register(routes);

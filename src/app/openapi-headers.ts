@@ -9,6 +9,11 @@ const HEADERS = {
   RateLimitRemaining: { name: 'ratelimit-remaining', description: 'Requests left in the current rolling minute.', schema: { type: 'integer' } },
   RateLimitReset: { name: 'ratelimit-reset', description: 'Seconds until the oldest counted request leaves the minute.', schema: { type: 'integer' } },
   RetryAfter: { name: 'retry-after', description: 'Whole seconds to wait before repeating the request.', schema: { type: 'integer' } },
+  IdempotentReplayed: {
+    name: 'idempotent-replayed',
+    description: 'true on the stored answer of an earlier request with the same Idempotency-Key (the request did nothing this time).',
+    schema: { type: 'string', enum: ['true'] },
+  },
 } as const;
 
 type HeaderName = keyof typeof HEADERS;
@@ -18,6 +23,7 @@ export const RESPONDENT_PREFIX = /^\/r\/v1(?=\/|$)/;
 
 interface Operation {
   security?: Array<Record<string, unknown>>;
+  parameters?: Array<{ in?: string; name?: string }>;
   responses?: Record<string, { headers?: Record<string, unknown> }>;
 }
 
@@ -37,10 +43,13 @@ export function withResponseHeaders<T extends object>(document: T): T {
     for (const operation of Object.values(item)) {
       // The respondent API counts per client address instead of per key, with the same headers.
       const authenticated = (operation.security ?? []).length > 0 || RESPONDENT_PREFIX.test(path);
+      // Any stored answer (a success or a refusal) may come back as a replay; a refusal of the key itself never is.
+      const idempotent = (operation.parameters ?? []).some((p) => p.in === 'header' && p.name === 'idempotency-key');
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         const ids: HeaderName[] = ['XRequestId'];
         if (authenticated) ids.push('RateLimitLimit', 'RateLimitRemaining', 'RateLimitReset');
         if (status === '429') ids.push('RetryAfter');
+        if (idempotent && !['422', '429', '500'].includes(status)) ids.push('IdempotentReplayed');
         response.headers = { ...response.headers, ...Object.fromEntries(ids.map(ref)) };
       }
     }

@@ -20,3 +20,4 @@ export * from '../features/treatments/table.js';
 export * from '../features/sessions/table.js';
 export * from '../features/members/table.js';
 export * from '../features/audit/table.js';
+export * from '../features/idempotency/table.js';

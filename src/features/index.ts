@@ -17,6 +17,7 @@ import { membersFeature } from './members/feature.js';
 import { auditFeature } from './audit/feature.js';
 import { sessionsFeature } from './sessions/feature.js';
 import { companiesFeature } from './companies/feature.js';
+import { idempotencyFeature } from './idempotency/feature.js';
 
 /** Every feature of the service, one line each: the only list a new feature joins. */
-export const features: readonly Feature[] = [keysFeature, formsFeature, responsesFeature, eventsFeature, webhooksFeature, rostersFeature, invitesFeature, callbacksFeature, suppressionFeature, messagingFeature, statisticsFeature, goalsFeature, respondentFeature, treatmentsFeature, sessionsFeature, membersFeature, auditFeature, companiesFeature];
+export const features: readonly Feature[] = [keysFeature, formsFeature, responsesFeature, eventsFeature, webhooksFeature, rostersFeature, invitesFeature, callbacksFeature, suppressionFeature, messagingFeature, statisticsFeature, goalsFeature, respondentFeature, treatmentsFeature, sessionsFeature, membersFeature, auditFeature, companiesFeature, idempotencyFeature];

@@ -14,6 +14,7 @@ describe('scheduled work', () => {
     const schedule = Object.fromEntries(scheduled.map(({ task }) => [task.name, task.cron]));
     expect(schedule).toEqual({
       'events.prune': '17 3 * * *',
+      'idempotency.prune': '23 * * * *',
       'invites.expire': '* * * * *',
       'respondent.prune-uploads': '41 * * * *',
       'statistics.fold-rollups': '* * * * *',

@@ -1,5 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from './errors.js';
+import { canonicalJson } from './canonical-json.js';
 
 /**
  * Opaque, authenticated cursors: base64url(JSON) + "." + base64url(HMAC-SHA256). A cursor binds
@@ -20,19 +21,8 @@ interface Envelope {
 
 const MAC_BYTES = 16;
 
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
 function scopeHash(scope: Record<string, unknown>): string {
-  return createHash('sha256').update(canonical(scope)).digest('base64url').slice(0, 22);
+  return createHash('sha256').update(canonicalJson(scope)).digest('base64url').slice(0, 22);
 }
 
 function mac(secret: string, body: string): Buffer {

@@ -26,6 +26,9 @@ export const ERROR_CODES = [
   'INVITE_GONE',
   'FORM_CLOSED',
   'INVITE_REQUIRED',
+  /** extension codes of idempotency keys on /v1 POSTs (contract decisions) */
+  'IDEMPOTENCY_KEY_REUSED',
+  'IDEMPOTENCY_IN_PROGRESS',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

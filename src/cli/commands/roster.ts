@@ -7,17 +7,56 @@ import { companyIdForSlug, runCommand, type CliRuntime, type CommandInput } from
 import { IMPORT_EXIT, importExitCode } from '../import-exit.js';
 
 const MODES: readonly ImportMode[] = ['upsert', 'sync'];
-const LISTS = ['people', 'classGroups', 'classes', 'enrollments'] as const;
+/** quorum: a JSON file in the API's shape or a folder of Quorum's CSVs; oneroster and canvas: those systems' export folders. */
+const FORMATS = ['quorum', 'oneroster', 'canvas'] as const;
+type Format = (typeof FORMATS)[number];
+const LISTS = ['orgUnits', 'courses', 'teachers', 'people', 'classGroups', 'classes', 'enrollments'] as const;
 
 /** Exit codes of `roster import`: those of every import command. */
 export const ROSTER_EXIT = IMPORT_EXIT;
 
 type RosterInput = Omit<ImportRosterInput, 'mode'>;
 /** The import's answer (its diff too on a dry run), with what the CLI adds: unrecognised files and row counts. */
-type RosterOutput = (ImportOutcome | ImportOutcome['result']) & { unrecognisedFiles: string[]; refusedRows: number; readRows: number };
+type RosterOutput = (ImportOutcome | ImportOutcome['result']) & {
+  unrecognisedFiles: string[];
+  /** Columns of a OneRoster or Canvas file that the format does not define (`users.csv: shoeSize`). */
+  unrecognisedColumns: string[];
+  /** Rows of an export read but not imported, and why (`enrollments.csv: 2 row(s) with role aide`). */
+  ignoredRows: string[];
+  refusedRows: number;
+  readRows: number;
+};
+
+interface ReadRoster {
+  roster: RosterInput;
+  unrecognised: string[];
+  unrecognisedColumns: string[];
+  ignored: string[];
+  kind: 'bulk' | 'delta';
+}
+
+/** A OneRoster or Canvas export folder (rosters/README.md has the mapping rules). */
+async function readExport(rt: CliRuntime, path: string, format: Exclude<Format, 'quorum'>): Promise<ReadRoster> {
+  let isFolder = false;
+  try {
+    isFolder = statSync(path).isDirectory();
+  } catch (err) {
+    throw new CliError(`cannot read ${path}: ${(err as Error).message}`);
+  }
+  if (!isFolder) throw new CliError(`--format ${format} reads a folder of CSV files; ${path} is a file`);
+  try {
+    const read =
+      format === 'oneroster'
+        ? (await import('../../features/rosters/read-oneroster-folder.js')).readOneRosterFolder(path, rt.ctx.clock.now().toISOString().slice(0, 10))
+        : (await import('../../features/rosters/read-canvas-folder.js')).readCanvasFolder(path);
+    return { roster: read.payload as RosterInput, unrecognised: read.unrecognisedFiles, unrecognisedColumns: read.unrecognisedColumns, ignored: read.ignored, kind: read.kind };
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+}
 
 /** The roster lists of a JSON file in the API's shape, or of a folder of CSV files (and the folder's other files). */
-async function readRoster(path: string): Promise<{ roster: RosterInput; unrecognised: string[] }> {
+async function readRoster(path: string): Promise<ReadRoster> {
   let isFolder: boolean;
   try {
     isFolder = statSync(path).isDirectory();
@@ -28,14 +67,14 @@ async function readRoster(path: string): Promise<{ roster: RosterInput; unrecogn
     const { readRosterFolder } = await import('../../features/rosters/read-roster-folder.js');
     try {
       const { payload, unrecognised } = readRosterFolder(path);
-      return { roster: payload, unrecognised };
+      return { roster: payload, unrecognised, unrecognisedColumns: [], ignored: [], kind: 'bulk' };
     } catch (err) {
       throw new CliError((err as Error).message);
     }
   }
   const json = readJsonFile(path) as Partial<ImportRosterInput> | null;
   if (!json || typeof json !== 'object' || !Array.isArray(json.enrollments)) throw new CliError(`${path} must be an object with an enrollments list`);
-  return { roster: json as ImportRosterInput, unrecognised: [] };
+  return { roster: json as ImportRosterInput, unrecognised: [], unrecognisedColumns: [], ignored: [], kind: 'bulk' };
 }
 
 /** Rows of the payload refused (an error names its row as `list[index]`), against rows read. */
@@ -53,10 +92,14 @@ function ratio(value: string | undefined): number | undefined {
 
 export async function rosterImport(rt: CliRuntime, { args, opts }: CommandInput): Promise<RosterOutput> {
   const companyId = await companyIdForSlug(rt, opts.company);
-  const { roster, unrecognised } = await readRoster(args[0]);
+  const format = (opts.format ?? 'quorum') as Format;
+  const { roster, unrecognised, unrecognisedColumns, ignored, kind } = format === 'quorum' ? await readRoster(args[0]) : await readExport(rt, args[0], format);
+  // A delta package lists changes only: a sync would drop everyone it leaves out.
+  if (kind === 'delta' && opts.mode === 'sync') throw new CliError('the package is a delta (manifest.csv: file.enrollments=delta): import it with --mode upsert; sync needs bulk files');
   const [{ importRoster }, { ApiError }] = await Promise.all([import('../../features/rosters/import-roster.js'), import('../../lib/errors.js')]);
   const rows = LISTS.map((list) => `${roster[list]?.length ?? 0} ${list}`).join(', ');
-  for (const name of unrecognised) process.stderr.write(`warning: ignored ${name}: not one of people.csv, class_groups.csv, classes.csv, enrollments.csv\n`);
+  for (const name of unrecognised) process.stderr.write(`warning: ignored ${name}: not read by the ${format} import\n`);
+  for (const column of unrecognisedColumns) process.stderr.write(`warning: ignored column ${column}: not a column the ${format} format defines\n`);
   process.stderr.write(`read ${args[0]}: ${rows}\n${opts.dryRun ? 'checking (dry run)' : 'importing'} in one transaction… `);
   const started = process.hrtime.bigint();
   try {
@@ -64,7 +107,7 @@ export async function rosterImport(rt: CliRuntime, { args, opts }: CommandInput)
     process.stderr.write(`done in ${Number((process.hrtime.bigint() - started) / 1_000_000n)} ms\n`);
     const { refused, read } = refusedRows(roster, outcome.result);
     if (refused > 0) process.stderr.write(`refused ${refused} of ${read} row(s)${refused === read ? ': nothing applied' : ''}\n`);
-    return { ...(opts.dryRun ? outcome : outcome.result), unrecognisedFiles: unrecognised, refusedRows: refused, readRows: read };
+    return { ...(opts.dryRun ? outcome : outcome.result), unrecognisedFiles: unrecognised, unrecognisedColumns, ignoredRows: ignored, refusedRows: refused, readRows: read };
   } catch (err) {
     process.stderr.write('failed\n');
     if (err instanceof ApiError && err.code === 'DROP_THRESHOLD_EXCEEDED') {
@@ -98,6 +141,9 @@ export function describeRosterImport(output: RosterOutput): string {
   const result = 'result' in output ? output.result : output;
   const lines = [
     ...(output.unrecognisedFiles.length > 0 ? [`ignored unrecognised file(s): ${output.unrecognisedFiles.join(', ')}`] : []),
+    ...(output.unrecognisedColumns.length > 0 ? [`ignored unrecognised column(s): ${output.unrecognisedColumns.join(', ')}`] : []),
+    ...output.ignoredRows.map((line) => `not imported: ${line}`),
+    ...(result.entities ? [`units, courses and teachers: created ${result.entities.created}, updated ${result.entities.updated}, unchanged ${result.entities.unchanged}`] : []),
     `${result.dryRun ? 'would create' : 'created'}: ${counts(result.created)}`,
     `${result.dryRun ? 'would update' : 'updated'}: ${counts(result.updated)}`,
     `unchanged: ${counts(result.unchanged)}`,
@@ -113,8 +159,9 @@ export function registerRosterCommands(program: Command): void {
   roster
     .command('import')
     .description(
-      'import a roster: a JSON file in the API shape, or a folder of people.csv, class_groups.csv, classes.csv, enrollments.csv ' +
-        '(other files are named and ignored). Invalid rows are skipped and listed; the valid ones are applied.',
+      'import a roster: a JSON file in the API shape, or a folder of people.csv, class_groups.csv, classes.csv, enrollments.csv, ' +
+        'or with --format a OneRoster 1.2 CSV package or Canvas SIS import CSVs (other files and columns are named and ignored). ' +
+        'Invalid rows are skipped and listed; the valid ones are applied.',
     )
     .addHelpText(
       'after',
@@ -123,9 +170,14 @@ export function registerRosterCommands(program: Command): void {
         'A dry run exits with the code the import would have.',
     )
     .requiredOption('--company <slug>', 'company slug')
+    .addOption(
+      new Option('--format <format>', 'quorum (JSON file or folder of Quorum CSVs), oneroster (a OneRoster 1.2 CSV package), canvas (Canvas SIS import CSVs)')
+        .choices(FORMATS)
+        .default('quorum'),
+    )
     .addOption(new Option('--mode <mode>', 'upsert, or sync (also drops the left-out enrollments of the listed classes)').choices(MODES).default('upsert'))
     .option('--dry-run', 'show what would change, apply nothing')
     .option('--max-drop-ratio <ratio>', 'sync: largest share of a class that may be dropped (default 0.2)')
-    .argument('<path>', 'roster JSON file or CSV folder')
+    .argument('<path>', 'roster JSON file or CSV folder (the export folder with --format oneroster|canvas)')
     .action(runCommand(rosterImport, describeRosterImport, { exitCode: rosterExitCode }));
 }

@@ -156,6 +156,11 @@ function extraCellErrors(row: CsvRecord, rowNumber: number, width: number): Fiel
 
 // --- validation shared by both formats ---
 
+/** Checks entities read from elsewhere (a roster payload): each row's fields, duplicates and unit cycles, with the paths given. */
+export function validateEntityRows(rows: ReadonlyArray<{ path: string; fields: Record<string, unknown> }>): EntityParseResult {
+  return validateEntities(rows.map(({ path, fields }) => ({ path, fields })));
+}
+
 function validateEntities(raws: RawEntity[]): EntityParseResult {
   const checked = raws.map((raw) => ({ raw, ...checkEntity(raw) }));
   const entities = checked.flatMap(({ raw, entity }) => (entity ? [{ raw, entity }] : []));

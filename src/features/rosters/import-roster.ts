@@ -7,6 +7,7 @@ import type { EmitDeps } from '../events/index.js';
 import { ApiError } from '../../lib/errors.js';
 import { resolveEntityRefs, type EntityRef } from '../entities/index.js';
 import { applyEnrollments, type EnrollmentChange } from './apply-enrollments.js';
+import { applyRosterEntities, rosterEntities, type RosterEntityLists } from './import-roster-entities.js';
 import { emitDropped } from './emit-dropped.js';
 import { parseRoster, type ClassInput, type EnrollmentInput, type ParsedRoster, type RosterPayload, type RowError } from './parse-roster.js';
 import { lockRosterWrites } from './roster-lock.js';
@@ -19,7 +20,7 @@ export const DEFAULT_MAX_DROP_RATIO = 0.2;
 
 export type ImportMode = 'upsert' | 'sync';
 
-export interface ImportRosterInput extends RosterPayload {
+export interface ImportRosterInput extends RosterPayload, RosterEntityLists {
   mode: ImportMode;
   dryRun?: boolean;
   maxDropRatio?: number;
@@ -41,6 +42,8 @@ export interface ImportResult {
   /** Enrollments a sync dropped because the payload left them out. */
   dropped: number;
   errors: RowError[];
+  /** Units, courses and teachers the payload carried *(extension)*; absent when it carried none. */
+  entities?: { created: number; updated: number; unchanged: number };
 }
 
 /** What changed, key by key: the CLI prints it as the diff of a dry run. */
@@ -225,10 +228,12 @@ async function companyCountry(db: DbOrTx, companyId: string): Promise<CountryCod
 export async function importRoster(db: DbOrTx, deps: ImportDeps, input: { companyId: string } & ImportRosterInput): Promise<ImportOutcome> {
   const { companyId } = input;
   const parsed = parseRoster(input, { defaultCountry: await companyCountry(db, companyId) });
+  const entities = rosterEntities(input);
   const dryRun = input.dryRun ?? false;
   try {
     return await db.transaction(async (tx) => {
       const stamp = await lockRosterWrites(tx, deps.clock, companyId);
+      const entityResult = await applyRosterEntities(tx, deps, { companyId, entities });
       const stored = await readStored(tx, companyId, parsed);
       const classes = await resolveClasses(tx, companyId, parsed, stored);
       const enrollments = checkEnrollments(parsed, stored, new Set(classes.valid.map((c) => c.code)));
@@ -249,6 +254,7 @@ export async function importRoster(db: DbOrTx, deps: ImportDeps, input: { compan
         ...classes.errors,
         ...enrollments.errors,
       ]);
+      if (entityResult) result.entities = { created: entityResult.created, updated: entityResult.updated, unchanged: entityResult.unchanged };
       const events = await emitDropped(tx, deps, companyId, changes.enrollments);
       const outcome = { result, changes, byClass: diffByClass(enrollments.valid, changes.enrollments), events };
       if (dryRun) throw new DryRun({ ...outcome, events: 0 });

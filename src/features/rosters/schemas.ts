@@ -49,6 +49,14 @@ export const Enrollment = Type.Object(
 const Rows = (description: string) =>
   Type.Optional(Type.Array(Type.Unknown(), { maxItems: MAX_ROSTER_ROWS, description: `${description} A row that does not fit is reported in errors and skipped.` }));
 
+const EntityRows = (description: string) =>
+  Type.Optional(
+    Type.Array(Type.Unknown(), {
+      maxItems: MAX_ROSTER_ROWS,
+      description: `*(extension)* ${description} Upserted by code (1–64 letters, digits or . _ : -) before the classes; an invalid row refuses the whole import (400 VALIDATION_ERROR naming it).`,
+    }),
+  );
+
 export const RosterImport = Type.Object(
   {
     mode: Type.Union([Type.Literal('upsert'), Type.Literal('sync')], {
@@ -71,6 +79,9 @@ export const RosterImport = Type.Object(
       '`{ code, name, classGroupCode?, courseCode?, orgUnitCode?, teacherCodes? }`: codes of class groups and of registered course, unit and ' +
         'teacher entities; courseCode and orgUnitCode are required for a class not stored yet.',
     ),
+    orgUnits: EntityRows('`{ code, name, parentCode? }`: units of the tree (parentCode names a unit of this list or a stored one).'),
+    courses: EntityRows('`{ code, name }`: courses the classes name.'),
+    teachers: EntityRows('`{ code, name }`: teachers the classes name.'),
     enrollments: Type.Array(Type.Unknown(), {
       maxItems: MAX_ROSTER_ROWS,
       description: `\`{ externalId, classCode, status }\`, status enrolled, completed or dropped; at most ${MAX_ROSTER_ROWS} rows. A person and a class named here must be in this payload or stored. A row that does not fit is reported in errors and skipped.`,
@@ -105,6 +116,12 @@ export const RosterImportResult = Type.Object(
           message: Type.String(),
         },
         { additionalProperties: false },
+      ),
+    ),
+    entities: Type.Optional(
+      Type.Object(
+        { created: Type.Integer(), updated: Type.Integer(), unchanged: Type.Integer() },
+        { additionalProperties: false, description: '*(extension)* The units, courses and teachers of the payload; absent when it had none.' },
       ),
     ),
   },
