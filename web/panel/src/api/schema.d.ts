@@ -1816,6 +1816,12 @@ export interface components {
             classGroups?: unknown[];
             /** @description `{ code, name, classGroupCode?, courseCode?, orgUnitCode?, teacherCodes? }`: codes of class groups and of registered course, unit and teacher entities; courseCode and orgUnitCode are required for a class not stored yet. A row that does not fit is reported in errors and skipped. */
             classes?: unknown[];
+            /** @description *(extension)* `{ code, name, parentCode? }`: units of the tree (parentCode names a unit of this list or a stored one). Upserted by code (1–64 letters, digits or . _ : -) before the classes; an invalid row refuses the whole import (400 VALIDATION_ERROR naming it). */
+            orgUnits?: unknown[];
+            /** @description *(extension)* `{ code, name }`: courses the classes name. Upserted by code (1–64 letters, digits or . _ : -) before the classes; an invalid row refuses the whole import (400 VALIDATION_ERROR naming it). */
+            courses?: unknown[];
+            /** @description *(extension)* `{ code, name }`: teachers the classes name. Upserted by code (1–64 letters, digits or . _ : -) before the classes; an invalid row refuses the whole import (400 VALIDATION_ERROR naming it). */
+            teachers?: unknown[];
             /** @description `{ externalId, classCode, status }`, status enrolled, completed or dropped; at most 10000 rows. A person and a class named here must be in this payload or stored. A row that does not fit is reported in errors and skipped. */
             enrollments: unknown[];
         };
@@ -1850,6 +1856,12 @@ export interface components {
                 code: string;
                 message: string;
             }[];
+            /** @description *(extension)* The units, courses and teachers of the payload; absent when it had none. */
+            entities?: {
+                created: number;
+                updated: number;
+                unchanged: number;
+            };
         };
         /** @description A follow-up case; it never carries answers */
         Treatment: {

@@ -1,6 +1,6 @@
 /** The delivery log's polling: only while a delivery is due within seconds, and never without end. */
 import { describe, expect, it } from 'vitest';
-import { pollWhileDueSoon, type Delivery } from './integrations-api';
+import { pollWhileDueSoon, type PolledDelivery as Delivery } from './delivery-polling.js';
 
 const NOW = Date.UTC(2026, 2, 2, 9, 0, 0);
 const pending = (nextAttemptAt: string | null) => ({ status: 'pending', nextAttemptAt }) as Delivery;

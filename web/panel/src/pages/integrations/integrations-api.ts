@@ -3,6 +3,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import type { paths } from '../../api/schema';
 import { unwrap } from '../../api/errors';
+import { pollWhileDueSoon } from './delivery-polling';
 
 type Answer<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends { responses: { 200: { content: { 'application/json': { data: infer D } } } } } ? D : never;
 
@@ -36,21 +37,6 @@ export const eventTypesQuery = queryOptions({
   queryFn: async () => (await unwrap(api.GET('/webhooks/event-types'))).data,
   staleTime: Infinity,
 });
-
-/** A pending delivery due within this long is worth watching; one due later (a retry in minutes or hours) is not polled for. */
-const DUE_SOON_MS = 5_000;
-/** At most this many answers per log by polling: past it the log waits for its refresh button. */
-const MAX_POLLS = 30;
-
-/**
- * Asks again every second only while a pending delivery is due within a few seconds (or, for a
- * ping, while its delivery has not appeared yet), and never more than MAX_POLLS times.
- */
-export function pollWhileDueSoon(deliveries: Delivery[] | undefined, updates: number, waitingForFirst: boolean, nowMs: number): number | false {
-  if (updates >= MAX_POLLS) return false;
-  const dueSoon = deliveries?.some((d) => d.status === 'pending' && (d.nextAttemptAt === null || Date.parse(d.nextAttemptAt) - nowMs <= DUE_SOON_MS));
-  return dueSoon || (waitingForFirst && deliveries?.length === 0) ? 1000 : false;
-}
 
 export function deliveriesQuery(filter: { subscriptionId: string; eventId?: string }) {
   return queryOptions({
