@@ -86,6 +86,16 @@ function areaRoute<T extends Record<string, unknown>>(path: AreaPath, load: () =
   });
 }
 
+const formsRoute = areaRoute('/forms', () => import('./pages/forms/forms-page'), 'FormsPage');
+// The builder of one form needs "forms" (the list needs only "responses").
+const formRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/forms/$formId',
+  beforeLoad: ({ context }) => {
+    if (!hasPermission(context.session, 'forms')) throw new ForbiddenError();
+  },
+  component: lazyRouteComponent(() => import('./pages/forms/form-page'), 'FormPage'),
+});
 const integrationsRoute = areaRoute('/integrations', () => import('./pages/integrations/integrations-page'), 'IntegrationsPage');
 const settingsRoute = areaRoute('/settings', () => import('./pages/settings/settings-page'), 'SettingsPage');
 const membersRoute = areaRoute('/members', () => import('./pages/members/members-page'), 'MembersPage');
@@ -97,7 +107,7 @@ const routeTree = rootRoute.addChildren([
   setPasswordRoute,
   linkRoute,
   acceptRoute,
-  appRoute.addChildren([homeRoute, integrationsRoute, settingsRoute, membersRoute, accountRoute]),
+  appRoute.addChildren([homeRoute, formsRoute, formRoute, integrationsRoute, settingsRoute, membersRoute, accountRoute]),
 ]);
 
 export const router = createRouter({
