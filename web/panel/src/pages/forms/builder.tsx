@@ -49,7 +49,7 @@ function QuestionCard({ question, index, count, path, earlier, hidden, onChange,
           <Button size="xs" variant="default" disabled={index === count - 1} onClick={() => onMove(index + 1)} aria-label={`${t('builder.moveDown')}: ${label}`}>
             ↓
           </Button>
-          <Button size="xs" variant="subtle" color="red.9" onClick={onRemove} aria-label={`${t('builder.remove')}: ${label}`}>
+          <Button size="xs" variant="default" c="red.9" onClick={onRemove} aria-label={`${t('builder.remove')}: ${label}`}>
             {t('builder.remove')}
           </Button>
         </Group>
@@ -66,6 +66,8 @@ function SectionCard({ draft, section, s, hidden, edit }: { draft: Draft; sectio
   const path = `sections[${s}]`;
   const before = draft.sections.slice(0, s).flatMap((x) => x.questions);
   const setSection = (change: (section: Section) => Section) => edit((d) => ({ ...d, sections: d.sections.map((x, i) => (i === s ? change(x) : x)) }));
+  // the value is read before the update is queued: React runs updaters after the event is gone
+  const setFields = (patch: Partial<Section>) => setSection((x) => ({ ...x, ...patch }));
   const setQuestions = (change: (questions: Question[]) => Question[]) => setSection((x) => ({ ...x, questions: change(x.questions) }));
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     if (!over || active.id === over.id) return;
@@ -87,17 +89,17 @@ function SectionCard({ draft, section, s, hidden, edit }: { draft: Draft; sectio
               ↓
             </Button>
             {draft.sections.length > 1 && (
-              <Button size="xs" variant="subtle" color="red.9" onClick={() => edit((d) => ({ ...d, sections: d.sections.filter((_, i) => i !== s) }))}>
+              <Button size="xs" variant="default" c="red.9" onClick={() => edit((d) => ({ ...d, sections: d.sections.filter((_, i) => i !== s) }))}>
                 {t('builder.removeSection')}
               </Button>
             )}
           </Group>
         </Group>
         <Group grow wrap="wrap" align="flex-start">
-          <TextInput label={t('builder.sectionName')} required maxLength={500} value={section.name} onChange={(e) => setSection((x) => ({ ...x, name: e.currentTarget.value }))} error={errors.get(`${path}.name`)} miw={200} />
-          <TextInput label={t('builder.key')} required maxLength={64} value={section.key} onChange={(e) => setSection((x) => ({ ...x, key: e.currentTarget.value }))} error={errors.get(`${path}.key`)} miw={140} />
+          <TextInput label={t('builder.sectionName')} required maxLength={500} value={section.name} onChange={(e) => setFields({ name: e.currentTarget.value })} error={errors.get(`${path}.name`)} miw={200} />
+          <TextInput label={t('builder.key')} required maxLength={64} value={section.key} onChange={(e) => setFields({ key: e.currentTarget.value })} error={errors.get(`${path}.key`)} miw={140} />
         </Group>
-        <Textarea label={t('builder.description')} autosize minRows={1} maxLength={5000} value={section.description ?? ''} onChange={(e) => setSection((x) => ({ ...x, description: e.currentTarget.value || undefined }))} />
+        <Textarea label={t('builder.description')} autosize minRows={1} maxLength={5000} value={section.description ?? ''} onChange={(e) => setFields({ description: e.currentTarget.value || undefined })} />
         <ConditionEditor value={section.visibleIf} earlier={before} path={`${path}.visibleIf`} onChange={(visibleIf) => setSection((x) => ({ ...x, visibleIf }))} />
         {section.questions.length === 0 && <Text c="dimmed">{t('builder.emptySection')}</Text>}
         <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>

@@ -19,7 +19,7 @@ export function ChoicesEditor({ legend, choices, path, onChange }: { legend: str
           <Group key={choice.id ?? `${i}`} gap="xs" align="flex-start" wrap="nowrap">
             <TextInput aria-label={`${legend} ${i + 1}: ${t('builder.choiceName')}`} placeholder={t('builder.choiceName')} value={choice.name} maxLength={500} onChange={(e) => set(i, { name: e.currentTarget.value })} error={errors.get(`${path}[${i}].name`)} style={{ flex: 2 }} />
             <TextInput aria-label={`${legend} ${i + 1}: ${t('builder.choiceKey')}`} placeholder={t('builder.choiceKey')} value={choice.key} maxLength={64} onChange={(e) => set(i, { key: e.currentTarget.value })} error={errors.get(`${path}[${i}].key`)} style={{ flex: 1 }} />
-            <ActionIcon variant="subtle" color="red.9" size="lg" aria-label={t('builder.removeChoice', { name: choice.name || choice.key })} onClick={() => onChange(choices.filter((_, j) => j !== i))}>
+            <ActionIcon variant="default" c="red.9" size="lg" aria-label={t('builder.removeChoice', { name: choice.name || choice.key })} onClick={() => onChange(choices.filter((_, j) => j !== i))}>
               ×
             </ActionIcon>
           </Group>

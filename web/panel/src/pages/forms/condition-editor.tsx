@@ -54,7 +54,7 @@ function LeafEditor({ leaf, earlier, path, onChange, onRemove }: { leaf: LeafCon
       <Select label={t('builder.leafQuestion')} data={earlier.map((q) => ({ value: q.key, label: q.name || q.key }))} value={leaf.question || null} onChange={(key) => key && set({ question: key, op: opsFor(earlier.find((q) => q.key === key)?.type).includes(op) ? op : 'answered' })} error={error} w={200} />
       <Select label={t('builder.operator')} data={opsFor(question?.type).map((o) => ({ value: o, label: t(`builder.ops.${o}`) }))} value={op} onChange={(o) => o && set({ op: o as Op })} w={150} />
       {valueField}
-      <Button variant="subtle" color="red.9" onClick={onRemove}>
+      <Button variant="default" c="red.9" onClick={onRemove}>
         {t('builder.removeLeaf')}
       </Button>
     </Group>
@@ -103,7 +103,7 @@ export function ConditionEditor({ value, earlier, path, onChange }: { value: Con
               {t('builder.addLeaf')}
             </Button>
           )}
-          <Button variant="subtle" size="xs" onClick={() => onChange(undefined)}>
+          <Button variant="default" size="xs" onClick={() => onChange(undefined)}>
             {t('builder.removeCondition')}
           </Button>
         </Group>
