@@ -5,7 +5,6 @@
  * option and see through GET /v1/responses/{id} that the stored answer keeps its ids; a member
  * without "forms" cannot reach the builder. axe at both sizes on every state.
  */
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { panelUser } from './panel.js';
 import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
@@ -14,7 +13,22 @@ import { findForm } from '../src/features/forms/find-form.js';
 import { recordResponse } from '../src/features/responses/record-response.js';
 import type { Permission } from '../src/features/members/index.js';
 
-const TYPES = ['Short text', 'Paragraph', 'Date', 'Time', 'Date and time', 'Number', 'Range slider', 'Net promoter (0–10)', 'Stars', 'Yes or no', 'One choice', 'Drop-down', 'Several choices', 'Ranking', 'Matrix', 'File upload'];
+const choices = (...keys: string[]) => keys.map((key) => ({ key, name: key.charAt(0) + key.slice(1).toLowerCase() }));
+/** One question of each of the 16 types, the short text last (the condition's target). */
+const EVERY_TYPE = {
+  slug: 'ignored',
+  name: 'Campus life 2026',
+  sections: [{ key: 'about', name: 'About campus', questions: [
+    { key: 'para', name: 'Paragraph', type: 'PARAGRAPH' }, { key: 'date', name: 'Date', type: 'DATE' }, { key: 'time', name: 'Time', type: 'TIME' },
+    { key: 'when', name: 'Date and time', type: 'DATETIME' }, { key: 'num', name: 'Number', type: 'NUMBER', min: 0, max: 100, step: 1 },
+    { key: 'range', name: 'Range', type: 'RANGE', min: 1, max: 5 }, { key: 'nps', name: 'Recommend', type: 'NPS' }, { key: 'stars', name: 'Stars', type: 'STAR', max: 4 },
+    { key: 'bool', name: 'Yes or no', type: 'BOOLEAN' }, { key: 'campus', name: 'One choice', type: 'RADIO', options: choices('NORTH', 'SOUTH') },
+    { key: 'select', name: 'Drop-down', type: 'SELECT', options: choices('RED', 'BLUE') }, { key: 'many', name: 'Several', type: 'CHECKBOX', options: choices('SPORT', 'MUSIC') },
+    { key: 'rank', name: 'Ranking', type: 'RANKING', options: choices('FOOD', 'ROOMS') },
+    { key: 'grid', name: 'Matrix', type: 'MATRIX', rows: choices('TEACHING', 'LABS'), columns: choices('GOOD', 'BAD') },
+    { key: 'file', name: 'File', type: 'FILE' }, { key: 'text', name: 'Short text', type: 'TEXT' },
+  ] }],
+};
 
 describe.skipIf(!chromiumRuns('the Forms browser tests'))('Forms in the panel', () => {
   let bed: PanelBrowser;
@@ -34,17 +48,6 @@ describe.skipIf(!chromiumRuns('the Forms browser tests'))('Forms in the panel', 
     return { context, page, companyId: user.companyId! };
   }
 
-  async function addQuestion(page: Page, n: number, text: string, type: string) {
-    await page.getByRole('button', { name: 'Add question' }).click();
-    const card = page.locator('li[data-question-key]').nth(n);
-    await card.getByLabel('Question text').fill(text);
-    if (type !== 'Short text') {
-      await card.getByRole('textbox', { name: 'Type' }).click();
-      await page.getByRole('option', { name: type, exact: true }).click();
-    }
-    return card;
-  }
-
   it('builds a form with every question type and a condition, publishes it, and counts a public answer', async () => {
     const { context, page } = await signIn(['forms', 'responses']);
     await page.goto(`${bed.origin}/panel/forms`);
@@ -58,26 +61,24 @@ describe.skipIf(!chromiumRuns('the Forms browser tests'))('Forms in the panel', 
     await checkPage(page, 'forms-create');
     await dialog.getByRole('button', { name: 'Create form' }).click();
     await page.getByRole('heading', { name: 'Campus life 2026', level: 1 }).waitFor();
-    await page.getByLabel('Section title').fill('About campus');
-
-    for (const [i, type] of TYPES.entries()) await addQuestion(page, i, `${type} question`, type);
-    // the short text shows only when "One choice" (question 11) is answered A
-    const text = page.locator('li[data-question-key]').nth(0);
-    await expect.poll(() => text.getByRole('button', { name: 'Add a condition' }).count()).toBe(0); // nothing earlier to test
-    await page.getByRole('button', { name: 'Move down: Short text question' }).click();
-    for (let i = 0; i < 10; i++) await page.locator('li[data-question-key="q1"]').getByRole('button', { name: /^Move down/ }).click();
-    const moved = page.locator('li[data-question-key="q1"]');
+    // every type into the builder from a file (the JSON tab), then a condition with the visual editor
+    await page.getByRole('tab', { name: 'Export and import' }).click();
+    await page.locator('input[type=file]').setInputFiles({ name: 'campus.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(EVERY_TYPE)) });
+    await page.getByText('File loaded: check it and save').waitFor();
+    await page.getByRole('tab', { name: 'Questions' }).click();
+    const moved = page.locator('li[data-question-key="text"]');
+    await page.getByRole('button', { name: 'Move up: Short text' }).click();
     await moved.getByRole('button', { name: 'Add a condition' }).click();
-    await moved.getByRole('textbox', { name: 'Question' }).click();
-    await page.getByRole('option', { name: 'One choice question' }).click();
-    await moved.getByRole('textbox', { name: 'Test' }).click();
+    await moved.getByRole('combobox', { name: 'Question' }).click();
+    await page.getByRole('option', { name: 'One choice', exact: true }).click();
+    await moved.getByRole('combobox', { name: 'Test' }).click();
     await page.getByRole('option', { name: 'is', exact: true }).click();
-    await moved.getByRole('textbox', { name: 'Value' }).click();
-    await page.getByRole('option', { name: 'A', exact: true }).click();
-    // tried with the respondent pages' evaluator: hidden until the choice is A
+    await moved.getByRole('combobox', { name: 'Value' }).click();
+    await page.getByRole('option', { name: 'North', exact: true }).click();
+    // tried with the respondent pages' evaluator: hidden until the choice is North
     await expect.poll(() => moved.getByText('Hidden with the answers tried').count()).toBe(1);
-    await page.getByRole('textbox', { name: 'One choice question' }).click();
-    await page.getByRole('option', { name: 'A', exact: true }).click();
+    await page.getByRole('combobox', { name: 'One choice' }).first().click();
+    await page.getByRole('option', { name: 'North', exact: true }).click();
     await expect.poll(() => moved.getByText('Hidden with the answers tried').count()).toBe(0);
     await checkPage(page, 'forms-builder');
 
@@ -102,7 +103,7 @@ describe.skipIf(!chromiumRuns('the Forms browser tests'))('Forms in the panel', 
     // answer it through its public link
     const respondent = await context.newPage();
     await respondent.goto(publicUrl.replace(/^http:\/\/[^/]+/, bed.origin));
-    await respondent.getByRole('radio', { name: 'A' }).first().check();
+    await respondent.getByRole('radio', { name: 'North' }).check();
     await respondent.getByRole('button', { name: 'Send answers' }).click();
     await respondent.getByRole('heading').first().waitFor();
     await expect.poll(async () => (await bed.t.ctx.pool.query('SELECT count(*)::int AS n FROM responses WHERE form_id = $1', [form.id])).rows[0].n).toBe(1);
@@ -117,7 +118,7 @@ describe.skipIf(!chromiumRuns('the Forms browser tests'))('Forms in the panel', 
     await expect.poll(() => row.locator('td[data-label="responses"]').textContent()).toBe('1');
     await checkPage(page, 'forms-list');
     await context.close();
-  }, 240_000);
+  }, 480_000);
 
   it('edits a published form with responses: the removal of an answered option is confirmed and the stored answer keeps its meaning', async () => {
     const { context, page, companyId } = await signIn(['forms', 'responses']);
