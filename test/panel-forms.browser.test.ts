@@ -85,12 +85,12 @@ describe.skipIf(!chromiumRuns('the Forms browser tests'))('Forms in the panel', 
     await page.getByRole('tab', { name: 'Settings' }).click();
     await page.getByLabel('Public link: anyone with the link may answer').check();
     await page.getByLabel('Invitation e-mail subject').fill('Hello {{nickname}}');
-    await page.getByText('Names something that does not exist').first().waitFor();
+    await page.getByRole('alert').filter({ hasText: 'problem to fix before saving' }).waitFor();
     await checkPage(page, 'forms-settings-error');
     await page.getByLabel('Invitation e-mail subject').fill('Hello {{name}}');
     await expect.poll(() => page.getByRole('alert').filter({ hasText: 'before saving' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByText('Saved').waitFor();
+    await page.getByText('Saved', { exact: true }).waitFor();
     const link = page.getByTestId('public-link');
     await link.waitFor();
     const publicUrl = (await link.getAttribute('href'))!;
@@ -140,7 +140,7 @@ describe.skipIf(!chromiumRuns('the Forms browser tests'))('Forms in the panel', 
     await confirm.getByText('Soup (meal.SOUP): 1 responses').waitFor();
     await checkPage(page, 'forms-confirm-removal');
     await confirm.getByRole('button', { name: 'Remove and save' }).click();
-    await page.getByText('Saved').waitFor();
+    await page.getByText('Saved', { exact: true }).waitFor();
 
     const { token } = await bed.t.key(companyId);
     const answer = await bed.t.get(token, `/v1/responses/${response.id}`);

@@ -132,13 +132,13 @@ function FormEditor({ detail }: { detail: FormDetail }) {
         </Group>
         {errors.size > 0 && (
           <Alert color="red.9" role="alert" title={t('page.errors', { count: errors.size })}>
-            <List size="sm">
+            <Stack gap={2}>
               {[...errors].slice(0, 10).map(([path, text]) => (
-                <List.Item key={path}>
+                <Text key={path} size="sm" c="dark.9">
                   {path || '—'}: {text}
-                </List.Item>
+                </Text>
               ))}
-            </List>
+            </Stack>
           </Alert>
         )}
         <Tabs defaultValue="builder" keepMounted={false}>

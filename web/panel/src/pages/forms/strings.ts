@@ -159,13 +159,6 @@ const en = {
     NPS: 'Net promoter (0–10)', STAR: 'Stars', BOOLEAN: 'Yes or no', RADIO: 'One choice', SELECT: 'Drop-down', CHECKBOX: 'Several choices',
     RANKING: 'Ranking', MATRIX: 'Matrix', FILE: 'File upload',
   },
-  problems: {
-    required: 'Required',
-    not_unique: 'Already used',
-    invalid_format: 'Not in the expected format',
-    unknown_reference: 'Names something that does not exist',
-    invalid_reference: 'Must refer to an earlier question',
-  },
 };
 
 type Strings = typeof en;
@@ -325,13 +318,6 @@ const ptBR: Strings = {
     NPS: 'Net promoter (0–10)', STAR: 'Estrelas', BOOLEAN: 'Sim ou não', RADIO: 'Uma escolha', SELECT: 'Lista suspensa', CHECKBOX: 'Várias escolhas',
     RANKING: 'Ordenação', MATRIX: 'Matriz', FILE: 'Envio de arquivo',
   },
-  problems: {
-    required: 'Obrigatório',
-    not_unique: 'Já usado',
-    invalid_format: 'Fora do formato esperado',
-    unknown_reference: 'Cita algo que não existe',
-    invalid_reference: 'Deve se referir a uma pergunta anterior',
-  },
 };
 
 const es: Strings = {
@@ -488,13 +474,6 @@ const es: Strings = {
     TEXT: 'Texto corto', PARAGRAPH: 'Párrafo', DATE: 'Fecha', TIME: 'Hora', DATETIME: 'Fecha y hora', NUMBER: 'Número', RANGE: 'Deslizador',
     NPS: 'Net promoter (0–10)', STAR: 'Estrellas', BOOLEAN: 'Sí o no', RADIO: 'Una opción', SELECT: 'Desplegable', CHECKBOX: 'Varias opciones',
     RANKING: 'Orden', MATRIX: 'Matriz', FILE: 'Subir archivo',
-  },
-  problems: {
-    required: 'Obligatorio',
-    not_unique: 'Ya usado',
-    invalid_format: 'No tiene el formato esperado',
-    unknown_reference: 'Nombra algo que no existe',
-    invalid_reference: 'Debe referirse a una pregunta anterior',
   },
 };
 
