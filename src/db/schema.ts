@@ -5,6 +5,7 @@
 export * from '../features/companies/table.js';
 export * from '../features/keys/table.js';
 export * from '../features/forms/table.js';
+export * from '../features/forms/versions-table.js';
 export * from '../features/responses/table.js';
 export * from '../features/events/table.js';
 export * from '../features/entities/table.js';

@@ -86,6 +86,16 @@ function areaRoute<T extends Record<string, unknown>, P extends AreaPath | `${Ar
   });
 }
 
+const formsRoute = areaRoute('/forms', () => import('./pages/forms/forms-page'), 'FormsPage');
+// The builder of one form needs "forms" (the list needs only "responses").
+const formRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/forms/$formId',
+  beforeLoad: ({ context }) => {
+    if (!hasPermission(context.session, 'forms')) throw new ForbiddenError();
+  },
+  component: lazyRouteComponent(() => import('./pages/forms/form-page'), 'FormPage'),
+});
 const treatmentsRoute = areaRoute('/treatments', () => import('./pages/treatments/treatments-page'), 'TreatmentsPage');
 const caseRoute = areaRoute('/treatments/$id', () => import('./pages/treatments/case-page'), 'CasePage');
 const rostersRoute = areaRoute('/rosters', () => import('./pages/rosters/rosters-page'), 'RostersPage');
@@ -100,7 +110,7 @@ const routeTree = rootRoute.addChildren([
   setPasswordRoute,
   linkRoute,
   acceptRoute,
-  appRoute.addChildren([homeRoute, treatmentsRoute, caseRoute, rostersRoute, integrationsRoute, settingsRoute, membersRoute, accountRoute]),
+  appRoute.addChildren([homeRoute, formsRoute, formRoute, treatmentsRoute, caseRoute, rostersRoute, integrationsRoute, settingsRoute, membersRoute, accountRoute]),
 ]);
 
 export const router = createRouter({

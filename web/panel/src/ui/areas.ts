@@ -2,6 +2,8 @@ import type { Permission } from '../api/client';
 
 /** The areas of the navigation and the permission each needs (null: any member of the company; undefined: anyone signed in). */
 export const AREAS = [
+  // design: "responses" sees the list of forms; "forms" opens the builder and changes them
+  { path: '/forms', permission: 'responses', label: 'nav.forms' },
   { path: '/treatments', permission: 'treatments', label: 'nav.treatments' },
   { path: '/rosters', permission: 'rosters', label: 'nav.rosters' },
   { path: '/integrations', permission: 'integrations', label: 'nav.integrations' },

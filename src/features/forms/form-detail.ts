@@ -1,0 +1,26 @@
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/database.js';
+import type { Config } from '../../config.js';
+import { notFound } from '../../lib/errors.js';
+import { findForm, type FormRecord } from './find-form.js';
+import { definitionOf } from './store-form-definition.js';
+
+/** The form as the builder edits it: its list row, its definition file (ids included) and its public link. */
+export async function formDetail(db: DbOrTx, deps: { config: Pick<Config, 'publicFormUrl'> }, input: { companyId: string; id: string } | { companyId: string; form: FormRecord }) {
+  const { companyId } = input;
+  const form = 'form' in input ? input.form : await findForm(db, {}, { companyId, id: input.id });
+  if (!form) throw notFound('Form');
+  const { rows } = await db.execute<{ slug: string; last: string | null }>(sql`
+    SELECT c.slug, (SELECT to_char(max(r.created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') FROM responses r WHERE r.company_id = ${companyId} AND r.form_id = ${form.id}) AS last
+    FROM companies c WHERE c.id = ${companyId}`);
+  const origin = new URL(deps.config.publicFormUrl).origin;
+  return {
+    form: {
+      id: form.id, name: form.name, slug: form.slug, isPublic: form.isPublic, isClosed: form.isClosed, requiresInvite: form.requiresInvite,
+      questionCount: form.questionCount, responseCount: form.responseCount, lastResponseAt: rows[0].last,
+      createdAt: form.createdAt.toISOString(), updatedAt: form.updatedAt.toISOString(),
+    },
+    definition: definitionOf(form),
+    publicUrl: `${origin}/f/${encodeURIComponent(rows[0].slug)}/${form.slug}`,
+  };
+}

@@ -1,0 +1,56 @@
+import { and, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/database.js';
+import { forms } from '../../db/schema.js';
+import type { NoDeps } from '../../lib/service.js';
+import { offsetOf, type OffsetRequest } from '../../lib/pagination.js';
+
+export type FormStatusFilter = 'open' | 'closed';
+
+/** `text` as a literal ILIKE pattern (its %, _ and \ matched as themselves), anywhere in the value. */
+function containing(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The panel's forms list: the company's forms newest first, filtered by a search over name and
+ * slug and by open or closed, each with its response count and its last response (one index
+ * probe per listed form on responses_scan_idx).
+ */
+export async function listFormSummaries(db: DbOrTx, _deps: NoDeps, input: { companyId: string; search?: string; status?: FormStatusFilter } & OffsetRequest) {
+  const { companyId, search, status } = input;
+  const filters: (SQL | undefined)[] = [eq(forms.companyId, companyId)];
+  if (search?.trim()) filters.push(or(ilike(forms.name, containing(search.trim())), ilike(forms.slug, containing(search.trim()))));
+  if (status) filters.push(eq(forms.isClosed, status === 'closed'));
+  const rows = await db
+    .select({
+      id: forms.id,
+      name: forms.name,
+      slug: forms.slug,
+      isPublic: forms.isPublic,
+      isClosed: forms.isClosed,
+      requiresInvite: forms.requiresInvite,
+      questionCount: forms.questionCount,
+      responseCount: forms.responseCount,
+      lastResponseAt: sql<string | null>`(SELECT to_char(max(r.created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') FROM responses r WHERE r.company_id = forms.company_id AND r.form_id = forms.id)`,
+      createdAt: forms.createdAt,
+      updatedAt: forms.updatedAt,
+      total: sql<number>`count(*) OVER ()`.mapWith(Number),
+    })
+    .from(forms)
+    .where(and(...filters))
+    .orderBy(desc(forms.createdAt), desc(forms.id))
+    .limit(input.limit)
+    .offset(offsetOf(input));
+  const total = rows[0]?.total ?? (offsetOf(input) === 0 ? 0 : await countAll(db, and(...filters)));
+  return {
+    items: rows.map(({ total: _total, createdAt, updatedAt, ...item }) => ({ ...item, createdAt: createdAt.toISOString(), updatedAt: updatedAt.toISOString() })),
+    total,
+  };
+}
+
+async function countAll(db: DbOrTx, where: SQL | undefined): Promise<number> {
+  const [{ total }] = await db.select({ total: sql<number>`count(*)`.mapWith(Number) }).from(forms).where(where);
+  return total;
+}
+
+export type FormSummary = Awaited<ReturnType<typeof listFormSummaries>>['items'][number];

@@ -1,0 +1,43 @@
+/** The form's settings: name, description, link and privacy flags, language, the invitation e-mail. */
+import { Checkbox, Select, Stack, TextInput, Textarea } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { Draft } from './definition';
+import { useFieldErrors } from './field-errors';
+import { NS } from './strings';
+
+const FLAGS = ['isPublic', 'requiresInvite', 'anonymous', 'isClosed'] as const;
+const LANGUAGES = [{ value: 'en', label: 'English' }, { value: 'pt-BR', label: 'Português (Brasil)' }, { value: 'es', label: 'Español' }];
+/** The variables the send fills (contract decisions); dims.<key> of the form's invite dims too. */
+const VARIABLES = ['name', 'email', 'phone', 'externalId', 'url', 'formName', 'expiresAt'];
+
+export function SettingsTab({ draft, edit }: { draft: Draft; edit: (change: (d: Draft) => Draft) => void }) {
+  const { t } = useTranslation(NS);
+  const errors = useFieldErrors();
+  // values are read before the update is queued: React runs updaters after the event is gone
+  const set = (patch: Partial<Draft>) => edit((d) => ({ ...d, ...patch }));
+  const setSetting = (patch: Partial<Draft['settings']>) => edit((d) => ({ ...d, settings: { ...d.settings, ...patch } }));
+  const setEmail = (part: 'subject' | 'body', value: string) =>
+    edit((d) => {
+      const email = { ...d.email, [part]: value || undefined };
+      return { ...d, email: email.subject === undefined && email.body === undefined ? undefined : email };
+    });
+  const variables = [...VARIABLES, ...draft.dims.filter((dim) => dim.source === 'invite').map((dim) => `dims.${dim.key}`)].map((v) => `{{${v}}}`).join(' ');
+  return (
+    <Stack maw={720}>
+      <TextInput label={t('settings.name')} required maxLength={200} value={draft.name} onChange={(e) => set({ name: e.currentTarget.value })} error={errors.get('name')} />
+      <Textarea label={t('settings.description')} autosize minRows={2} maxLength={5000} value={draft.description ?? ''} onChange={(e) => set({ description: e.currentTarget.value || undefined })} error={errors.get('description')} />
+      {FLAGS.map((flag) => (
+        <Checkbox key={flag} label={t(`settings.${flag}`)} checked={draft.settings[flag]} onChange={(e) => setSetting({ [flag]: e.currentTarget.checked })} />
+      ))}
+      <Select
+        label={t('settings.language')}
+        data={[{ value: '', label: t('settings.languageAuto') }, ...LANGUAGES]}
+        value={draft.settings.language ?? ''}
+        allowDeselect={false}
+        onChange={(value) => setSetting({ language: (value || undefined) as Draft['settings']['language'] })}
+      />
+      <TextInput label={t('settings.emailSubject')} maxLength={255} value={draft.email?.subject ?? ''} onChange={(e) => setEmail('subject', e.currentTarget.value)} error={errors.get('email.subject')} description={t('settings.emailHelp', { list: variables, interpolation: { escapeValue: false } })} />
+      <Textarea label={t('settings.emailBody')} autosize minRows={4} maxLength={10_000} value={draft.email?.body ?? ''} onChange={(e) => setEmail('body', e.currentTarget.value)} error={errors.get('email.body') ?? errors.get('email')} />
+    </Stack>
+  );
+}
