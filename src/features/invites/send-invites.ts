@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { noDeps } from '../../lib/service.js';
-import type { Db } from '../../db/database.js';
+import type { DbOrTx } from '../../db/database.js';
 import { uuidv7SqlAt } from '../../db/uuidv7-sql.js';
 import type { Clock } from '../../lib/clock.js';
 import { ApiError, notFound, validationError, type FieldError } from '../../lib/errors.js';
@@ -44,7 +44,7 @@ function selectionErrors(input: SendInvitesInput): FieldError[] {
 }
 
 /** The templates of the channel, checked: the e-mail template of the form, or the WhatsApp channel's. */
-async function channelTemplates(db: Db, companyId: string, form: FormRecord, input: SendInvitesInput): Promise<{ texts: string[]; path: string; template: TemplateInput | null }> {
+async function channelTemplates(db: DbOrTx, companyId: string, form: FormRecord, input: SendInvitesInput): Promise<{ texts: string[]; path: string; template: TemplateInput | null }> {
   if (input.channel === 'email') {
     const email = formEmailTemplate(form);
     return { texts: [email.subject, email.body], path: 'email', template: null };
@@ -106,7 +106,7 @@ function selectedSql(companyId: string, formId: string, input: SendInvitesInput,
 }
 
 /** A dry run: one read of the selection and the month's quota; nothing is written, queued or emitted. */
-async function dryRunSend(db: Db, input: { companyId: string; selected: SQL; monthlyQuota: number; period: string }): Promise<SendDryRunData> {
+async function dryRunSend(db: DbOrTx, input: { companyId: string; selected: SQL; monthlyQuota: number; period: string }): Promise<SendDryRunData> {
   const { rows } = await db.execute<{ id: string; reason: string | null }>(sql`SELECT id::text, reason FROM (${input.selected}) sel`);
   const requested = rows.filter((row) => row.reason === null).length;
   const status = await quotaStatus(db, noDeps, { companyId: input.companyId, limit: input.monthlyQuota, period: input.period });
@@ -115,9 +115,9 @@ async function dryRunSend(db: Db, input: { companyId: string; selected: SQL; mon
   return { dryRun: true, queued: requested, skipped, quota: { ...status, left, requested, fits: requested <= left } };
 }
 
-export function sendInvites(db: Db, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string; formId: string } & SendInvitesInput & { dryRun: true }): Promise<SendDryRunData>;
-export function sendInvites(db: Db, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string; formId: string } & SendInvitesInput): Promise<SendResultData | SendDryRunData>;
-export async function sendInvites(db: Db, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string; formId: string } & SendInvitesInput): Promise<SendResultData | SendDryRunData> {
+export function sendInvites(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string; formId: string } & SendInvitesInput & { dryRun: true }): Promise<SendDryRunData>;
+export function sendInvites(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string; formId: string } & SendInvitesInput): Promise<SendResultData | SendDryRunData>;
+export async function sendInvites(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string; formId: string } & SendInvitesInput): Promise<SendResultData | SendDryRunData> {
   const { companyId, formId } = input;
   const form = await findForm(db, deps, { companyId, id: formId });
   if (!form) throw notFound('Form');
