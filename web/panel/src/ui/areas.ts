@@ -2,6 +2,7 @@ import type { Permission } from '../api/client';
 
 /** The areas of the navigation and the permission each needs (null: any member of the company; undefined: anyone signed in). */
 export const AREAS = [
+  { path: '/invites', permission: 'invites', label: 'nav.invites' },
   { path: '/integrations', permission: 'integrations', label: 'nav.integrations' },
   { path: '/settings', permission: 'settings', label: 'nav.settings' },
   // design: "settings" grants members and the audit log; owners hold every permission
