@@ -228,7 +228,7 @@ export function ImportDialog({ formId, onClose, onSend }: { formId: string; onCl
             <Group>
               {stage.invalid.length > 0 && (
                 <>
-                  <Button variant="light" onClick={() => void check()}>{t('import.check')}</Button>
+                  <Button variant="default" onClick={() => void check()}>{t('import.check')}</Button>
                   <Button variant="default" onClick={() => void importRows(new Set(stage.invalid.map((row) => row.line)))}>{t('import.skipInvalid')}</Button>
                 </>
               )}

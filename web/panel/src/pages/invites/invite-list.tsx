@@ -100,10 +100,10 @@ export function InviteList({ form, onCreate, onImport, onSend }: Props) {
         />
         <Group gap="xs" wrap="wrap">
           <Button onClick={onCreate}>{t('actions.create')}</Button>
-          <Button variant="light" onClick={onImport}>
+          <Button variant="default" onClick={onImport}>
             {t('actions.import')}
           </Button>
-          <Button variant="light" onClick={() => onSend(selected.size > 0 ? { inviteIds: [...selected] } : {})}>
+          <Button variant="default" onClick={() => onSend(selected.size > 0 ? { inviteIds: [...selected] } : {})}>
             {t('actions.send')}
           </Button>
           <Button variant="light" color="red.9" disabled={selected.size === 0} onClick={() => confirmRevoke([...selected])}>

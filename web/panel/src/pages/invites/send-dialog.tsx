@@ -131,7 +131,7 @@ export function SendDialog({ formId, selection, onClose }: { formId: string; sel
         )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>{t('close')}</Button>
-          <Button variant="light" onClick={() => dryRun.mutate()} loading={dryRun.isPending} disabled={who === 'statuses' && statuses.length === 0}>
+          <Button variant="default" onClick={() => dryRun.mutate()} loading={dryRun.isPending} disabled={who === 'statuses' && statuses.length === 0}>
             {t('send.preview')}
           </Button>
           <Button onClick={() => send.mutate()} loading={send.isPending} disabled={!preview || !preview.quota.fits || preview.queued === 0}>

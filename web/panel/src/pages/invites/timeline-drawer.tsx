@@ -28,7 +28,7 @@ export function TimelineDrawer({ inviteId, onClose, onRevoke }: { inviteId: stri
             <TextInput label={t('timeline.link')} value={timeline.data.invite.url} readOnly style={{ flex: 1 }} />
             <CopyButton value={timeline.data.invite.url}>
               {({ copied, copy }) => (
-                <Button variant="light" onClick={copy}>
+                <Button variant="default" onClick={copy}>
                   {copied ? t('actions.copied') : t('actions.copy')}
                 </Button>
               )}
