@@ -132,7 +132,7 @@ export function ImportDialog({ formId, onClose, onSend }: { formId: string; onCl
       <Stack>
         {problem && <Alert color="red.9" role="alert">{problem}</Alert>}
         {(stage.step === 'file' || stage.step === 'map') && (
-          <FileInput label={t('import.file')} description={t('import.fileHelp')} accept=".csv,.xlsx,text/csv" onChange={(chosen) => void read(chosen)} clearable disabled={reading} />
+          <FileInput label={t('import.file')} description={t('import.fileHelp')} accept=".csv,.xlsx,text/csv" onChange={(chosen) => void read(chosen)} disabled={reading} />
         )}
         {reading && <Text role="status">{t('import.reading')}</Text>}
         {file && stage.step === 'map' && (
