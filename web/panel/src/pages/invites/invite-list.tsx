@@ -16,7 +16,7 @@ import { NS } from './strings';
 import { TimelineDrawer } from './timeline-drawer';
 
 const STATUS_COLOR: Record<InviteStatus, string> = {
-  created: 'gray.8', queued: 'blue.9', sent: 'blue.9', delivered: 'cyan.9', opened: 'teal.9', started: 'teal.9', responded: 'green.9', failed: 'red.9', revoked: 'dark.6', expired: 'orange.9',
+  created: 'gray.9', queued: 'blue.9', sent: 'blue.9', delivered: 'cyan.9', opened: 'teal.9', started: 'teal.9', responded: 'green.9', failed: 'red.9', revoked: 'dark.6', expired: 'orange.9',
 };
 
 export function StatusBadge({ status }: { status: InviteStatus }) {
@@ -80,7 +80,7 @@ export function InviteList({ form, onCreate, onImport, onSend }: Props) {
       <Group gap="xs" role="group" aria-label={t('counts')}>
         {counts.isPending ? <Loading /> : counts.isError ? <LoadError error={counts.error} retry={() => void counts.refetch()} /> : (
           INVITE_STATUSES.filter((s) => counts.data[s] > 0).map((s) => (
-            <Badge key={s} color={STATUS_COLOR[s]} variant="light" size="lg" data-testid={`count-${s}`}>
+            <Badge key={s} color={STATUS_COLOR[s]} variant="outline" size="lg" data-testid={`count-${s}`}>
               {t(`statuses.${s}`)}: {counts.data[s]}
             </Badge>
           ))
