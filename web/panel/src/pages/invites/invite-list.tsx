@@ -1,5 +1,5 @@
 /** A form's invites: counts per status, the status filter, the list (pages over the cursor), selection and row acts. */
-import { ActionIcon, Alert, Badge, Button, Checkbox, CopyButton, Group, Select, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, CopyButton, Group, Select, Stack, Table, Text } from '@mantine/core';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -129,7 +129,7 @@ export function InviteList({ form, onCreate, onImport, onSend }: Props) {
         status ? <Text>{t('emptyFiltered')}</Text> : <EmptyState title={t('empty')} body={t('emptyBody')} />
       ) : (
         <>
-          <ScrollRegion label={t("table.caption", { form: form.name })} minWidth={640}>
+          <ScrollRegion label={t("table.caption", { form: form.name })} minWidth={720}>
             <Table striped highlightOnHover>
               <Table.Caption>{t('shown', { shown: invites.length, total })}</Table.Caption>
               <Table.Thead>
@@ -174,11 +174,9 @@ export function InviteList({ form, onCreate, onImport, onSend }: Props) {
                           </Button>
                           <CopyButton value={invite.url}>
                             {({ copied, copy }) => (
-                              <Tooltip label={copied ? t('actions.copied') : t('actions.copy')}>
-                                <ActionIcon variant="subtle" onClick={copy} aria-label={`${copied ? t('actions.copied') : t('actions.copy')}: ${label}`}>
-                                  <span aria-hidden>{copied ? '✓' : '⧉'}</span>
-                                </ActionIcon>
-                              </Tooltip>
+                              <Button size="compact-sm" variant="subtle" onClick={copy} aria-label={`${copied ? t('actions.copied') : t('actions.copy')}: ${label}`}>
+                                {copied ? t('actions.copied') : t('actions.copy')}
+                              </Button>
                             )}
                           </CopyButton>
                         </Group>

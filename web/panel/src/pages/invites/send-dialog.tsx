@@ -111,7 +111,7 @@ export function SendDialog({ formId, selection, onClose }: { formId: string; sel
         {problem && <Alert color="red.9" role="alert">{problem}</Alert>}
         {done && <Alert color="green.9" role="status">{done}</Alert>}
         {preview && (
-          <Alert color={preview.quota.fits ? 'blue.9' : 'red.9'} role="status" data-testid="send-preview">
+          <Alert variant="light" color={preview.quota.fits ? 'blue' : 'red'} role="status" data-testid="send-preview">
             <Stack gap={4}>
               <Text>{t('send.willQueue', { count: preview.queued })}</Text>
               <Text>{t('send.quota', preview.quota)}</Text>
