@@ -103,16 +103,15 @@ describe.skipIf(!chromiumRuns('the Invites browser tests'))('Invites in the pane
     // Back in the panel: counts moved, and the timeline of that invite ends with responded.
     await page.goto(`${bed.origin}/panel/invites?form=${formId}`);
     await page.getByTestId('count-responded').waitFor();
-    expect(await page.getByTestId('count-responded').innerText()).toBe('Responded: 1');
+    expect(await page.getByTestId('count-responded').textContent()).toBe('Responded: 1');
     await checkPage(page, 'invites-list');
     await page.getByRole('button', { name: 'Timeline: Person 04 (person04@school.test)' }).click();
     const drawer = page.getByRole('dialog', { name: 'Timeline' });
     await drawer.getByTestId('timeline').waitFor();
-    const stages = await drawer.getByTestId('timeline').locator('.mantine-Timeline-itemTitle').allInnerTexts();
-    expect(stages).toEqual(['Created', 'Queued', 'Sent', 'Opened', 'Started', 'Responded'].filter((stage) => stages.includes(stage)));
-    expect(stages.at(0)).toBe('Created');
+    // Created, then queued and sent, then the respondent's stages (opened and started may be stamped with the answer), ending in responded.
+    const stages = await drawer.getByTestId('timeline').locator('.mantine-Timeline-itemTitle').allTextContents();
+    expect(stages.slice(0, 3)).toEqual(['Created', 'Queued', 'Sent']);
     expect(stages.at(-1)).toBe('Responded');
-    expect(stages).toContain('Sent');
     await checkPage(page, 'invites-timeline');
     await context.close();
   }, 300_000);
