@@ -16,7 +16,7 @@ import { NS } from './strings';
 import { TimelineDrawer } from './timeline-drawer';
 
 const STATUS_COLOR: Record<InviteStatus, string> = {
-  created: 'gray.9', queued: 'blue.9', sent: 'blue.9', delivered: 'cyan.9', opened: 'teal.9', started: 'teal.9', responded: 'green.9', failed: 'red.9', revoked: 'dark.6', expired: 'orange.9',
+  created: 'gray.9', queued: 'blue.9', sent: 'blue.9', delivered: 'indigo.9', opened: 'cyan.9', started: 'cyan.9', responded: 'teal.9', failed: 'red.9', revoked: 'dark.6', expired: 'dark.4',
 };
 
 export function StatusBadge({ status }: { status: InviteStatus }) {
