@@ -108,9 +108,9 @@ describe.skipIf(!chromiumRuns('the Invites browser tests'))('Invites in the pane
     await page.getByRole('button', { name: 'Timeline: Person 04 (person04@school.test)' }).click();
     const drawer = page.getByRole('dialog', { name: 'Timeline' });
     await drawer.getByTestId('timeline').waitFor();
-    // Created, then queued by the send, ending in responded.
+    // Created, queued and sent, then the respondent's stages, ending in responded.
     const stages = await drawer.getByTestId('timeline').locator('.mantine-Timeline-itemTitle').allTextContents();
-    expect(stages.slice(0, 2)).toEqual(['Created', 'Queued']);
+    expect(stages.slice(0, 3)).toEqual(['Created', 'Queued', 'Sent']);
     expect(stages.at(-1)).toBe('Responded');
     await checkPage(page, 'invites-timeline');
     await context.close();

@@ -18,6 +18,8 @@ export interface TimelineStep {
   dueAt: string | null;
 }
 
+const STAGE_ORDER: readonly TimelineStage[] = ['created', 'queued', 'sent', 'delivered', 'opened', 'started', 'responded', 'failed', 'revoked', 'expired'];
+
 const isoMs = (column: string) => sql.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 
 /**
@@ -40,6 +42,6 @@ export async function inviteTimeline(db: DbOrTx, deps: { formUrl: string; now: D
     ...messages.map((m) => ({ stage: 'queued' as const, at: m.at, channel: m.channel, failReason: null, dueAt: m.dueAt > m.at ? m.dueAt : null })),
     ...events.map((e) => ({ stage: e.type.slice('invite.'.length) as TimelineStage, at: e.occurredAt, channel: e.channel, failReason: e.failReason, dueAt: null })),
   ];
-  // Stable: a queued step and the event its send caused share no order but time.
-  return { invite, steps: steps.sort((a, b) => a.at.localeCompare(b.at)) };
+  // By time; steps of the same instant (a send and its record in one millisecond) in the lifecycle's order.
+  return { invite, steps: steps.sort((a, b) => a.at.localeCompare(b.at) || STAGE_ORDER.indexOf(a.stage) - STAGE_ORDER.indexOf(b.stage)) };
 }
