@@ -5,7 +5,7 @@ import { notFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { listInviteEvents, type FailReason } from '../events/index.js';
 import { INVITE_COLUMNS, inviteView, type InviteRow } from './invite-view.js';
-import type { InviteView } from './schemas.js';
+import { INVITE_STATUSES, type InviteView } from './schemas.js';
 
 export type TimelineStage = 'created' | 'queued' | 'sent' | 'delivered' | 'opened' | 'started' | 'responded' | 'failed' | 'revoked' | 'expired';
 
@@ -17,8 +17,6 @@ export interface TimelineStep {
   /** queued: when the message is due (a scheduled send), else null. */
   dueAt: string | null;
 }
-
-const STAGE_ORDER: readonly TimelineStage[] = ['created', 'queued', 'sent', 'delivered', 'opened', 'started', 'responded', 'failed', 'revoked', 'expired'];
 
 const isoMs = (column: string) => sql.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 
@@ -43,5 +41,5 @@ export async function inviteTimeline(db: DbOrTx, deps: { formUrl: string; now: D
     ...events.map((e) => ({ stage: e.type.slice('invite.'.length) as TimelineStage, at: e.occurredAt, channel: e.channel, failReason: e.failReason, dueAt: null })),
   ];
   // By time; steps of the same instant (a send and its record in one millisecond) in the lifecycle's order.
-  return { invite, steps: steps.sort((a, b) => a.at.localeCompare(b.at) || STAGE_ORDER.indexOf(a.stage) - STAGE_ORDER.indexOf(b.stage)) };
+  return { invite, steps: steps.sort((a, b) => a.at.localeCompare(b.at) || INVITE_STATUSES.indexOf(a.stage) - INVITE_STATUSES.indexOf(b.stage)) };
 }
