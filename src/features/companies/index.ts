@@ -4,4 +4,4 @@ export {
   type SettingsPatch, type CompanyUpdate,
 } from './company-settings.js';
 export { createCompany, findCompanyBySlug } from './create-company.js';
-export { quotaExceeded, quotaPeriod, quotaSettlement, reservationSql, settleQuota } from './quota.js';
+export { quotaExceeded, quotaPeriod, quotaSettlement, quotaStatus, reservationSql, settleQuota, type QuotaStatus } from './quota.js';

@@ -13,3 +13,4 @@ export {
   ORG_SOURCES, RespondentSchema, respondentData, type OrgSource, type Respondent, type RespondentInput,
 } from './respondent.js';
 export { goalReachedData } from './families/form.js';
+export { listInviteEvents, type InviteEventItem } from './list-invite-events.js';

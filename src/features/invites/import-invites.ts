@@ -6,7 +6,7 @@ import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { notFound, validationError, type FieldError } from '../../lib/errors.js';
 import { parseInstant } from '../../lib/date-time.js';
-import type { IdGenerator } from '../../lib/ids.js';
+import { isUuid, type IdGenerator } from '../../lib/ids.js';
 import type { FormRecord } from '../forms/index.js';
 import { inviteRules, newInviteToken } from './create-invite.js';
 import { resolveEntityRefs } from '../entities/index.js';
@@ -121,13 +121,89 @@ async function insertChunk(db: Db, companyId: string, formId: string, batchId: s
   return chunk.filter((r) => !created.has(r.id));
 }
 
+/** A row to import: its cells by column (the header's names), or the parse error of a malformed one. */
+export type ImportRow = { line: number; record: Record<string, string> } | { line: number; errors: FieldError[] };
+
+export interface ImportRowsInput {
+  companyId: string;
+  form: FormRecord | null;
+  /** The columns the rows use (a CSV header, or the panel's mapping): name, email, phone, externalId, expiresAt, dim.<key>. */
+  columns: string[];
+  rows: AsyncIterable<ImportRow> | Iterable<ImportRow>;
+  /** Appends to this earlier import batch of the form (the panel sends a file in parts); absent: a new batch. */
+  batchId?: string;
+  /** Checks every row as the import would and writes nothing (no batch, no invite). */
+  dryRun?: boolean;
+  /** Called after each row read and each chunk written. */
+  onProgress?: (progress: { rows: number; created: number }) => void;
+}
+
+/** The import batch `batchId` of the form, or VALIDATION_ERROR: parts of one import append to one batch. */
+async function existingImportBatch(db: Db, companyId: string, formId: string, batchId: string): Promise<void> {
+  const { rows } = isUuid(batchId)
+    ? await db.execute(sql`SELECT 1 FROM invite_batches WHERE company_id = ${companyId} AND form_id = ${formId} AND id = ${batchId} AND kind = 'import'`)
+    : { rows: [] };
+  if (rows.length === 0) throw validationError([{ path: 'batchId', code: 'unknown_reference', message: 'No import batch of this form has this id.' }]);
+}
+
+/**
+ * The one bulk import of invites, whatever the source (a CSV stream, the panel's mapped rows):
+ * each row normalised exactly like POST /forms/{id}/invites and inserted a chunk at a time, so
+ * memory does not grow with the input. Every invite gets the import's batch id (selectable by a
+ * send). Invalid rows are reported with their line, contacts that already have an invite are
+ * reported and left as they are. With dryRun the rows are checked and nothing is written
+ * (duplicates are only found by the writing import).
+ */
+export async function importInviteRows(db: Db, deps: { clock: Clock; newId: IdGenerator }, input: ImportRowsInput): Promise<ImportSummary> {
+  const { companyId, form, rows, dryRun = false, onProgress = () => undefined } = input;
+  if (!form || form.companyId !== companyId) throw notFound('Form');
+  checkHeader(input.columns);
+  if (input.batchId !== undefined) await existingImportBatch(db, companyId, form.id, input.batchId);
+  const now = deps.clock.now();
+  const rules = await inviteRules(db, companyId, form, now);
+  const summary: ImportSummary = { batchId: input.batchId ?? deps.newId(), formId: form.id, rows: 0, created: 0, duplicates: 0, invalid: 0, duplicateRows: [], invalidRows: [] };
+  // Written with the first chunk, once the columns were accepted: a refused file leaves nothing behind.
+  let batchWritten = dryRun || input.batchId !== undefined;
+  const writeBatch = async () => {
+    if (batchWritten) return;
+    await db.execute(sql`INSERT INTO invite_batches (id, company_id, form_id, kind, created_at) VALUES (${summary.batchId}, ${companyId}, ${form.id}, 'import', ${now})`);
+    batchWritten = true;
+  };
+  const reportInvalid = (line: number, errors: FieldError[]) => {
+    summary.invalid += 1;
+    if (summary.invalidRows.length < LISTED_ROWS_LIMIT) summary.invalidRows.push({ line, errors });
+  };
+
+  let chunk: ReadRow[] = [];
+  const flush = async () => {
+    const valid = await prepareChunk(db, rules, chunk, reportInvalid, deps.newId);
+    chunk = [];
+    if (dryRun) return;
+    await writeBatch();
+    const duplicates = valid.length > 0 ? await insertChunk(db, companyId, form.id, summary.batchId, now, valid) : [];
+    summary.created += valid.length - duplicates.length;
+    summary.duplicates += duplicates.length;
+    for (const { line, email, phone } of duplicates.slice(0, LISTED_ROWS_LIMIT - summary.duplicateRows.length)) summary.duplicateRows.push({ line, email, phone });
+    onProgress({ rows: summary.rows, created: summary.created });
+  };
+  for await (const row of rows) {
+    summary.rows += 1;
+    if ('errors' in row) reportInvalid(row.line, row.errors);
+    else chunk.push({ ...readRecord(row.record), line: row.line });
+    // Each row, not each chunk: a file of a few thousand rows would otherwise jump to 100% at once.
+    onProgress({ rows: summary.rows, created: summary.created });
+    if (chunk.length >= CHUNK_ROWS) await flush();
+  }
+  await flush();
+  // Malformed records are reported as the parser meets them, ahead of the rows of their chunk.
+  summary.invalidRows.sort((a, b) => a.line - b.line);
+  return summary;
+}
+
 /**
  * Bulk import of invites from a CSV stream (columns name, email, phone, externalId, expiresAt,
- * dim.<key>), normalised exactly like POST /forms/{id}/invites. The stream is parsed record by
- * record with backpressure and inserted a chunk at a time, so memory does not grow with the
- * file. Every invite gets the import's batch id (selectable by a send). Invalid and malformed
- * rows are reported with their line, contacts that already have an invite are reported and left
- * as they are.
+ * dim.<key>) through importInviteRows. The stream is parsed record by record with backpressure;
+ * malformed records become invalid rows with their line.
  */
 export async function importInvites(
   db: Db,
@@ -136,68 +212,53 @@ export async function importInvites(
 ): Promise<ImportSummary> {
   const { companyId, form, source, onProgress = () => undefined } = input;
   if (!form || form.companyId !== companyId) throw notFound('Form');
-  const now = deps.clock.now();
-  const rules = await inviteRules(db, companyId, form, now);
-  const summary: ImportSummary = { batchId: deps.newId(), formId: form.id, rows: 0, created: 0, duplicates: 0, invalid: 0, duplicateRows: [], invalidRows: [] };
-  // Written with the first chunk, once the header was accepted: a refused file leaves nothing behind.
-  let batchWritten = false;
-  const writeBatch = async () => {
-    if (batchWritten) return;
-    await db.execute(sql`INSERT INTO invite_batches (id, company_id, form_id, kind, created_at) VALUES (${summary.batchId}, ${companyId}, ${form.id}, 'import', ${now})`);
-    batchWritten = true;
-  };
-
-  const reportInvalid = (line: number, errors: FieldError[]) => {
-    summary.invalid += 1;
-    if (summary.invalidRows.length < LISTED_ROWS_LIMIT) summary.invalidRows.push({ line, errors });
-  };
+  // Malformed records the parser skipped, yielded as invalid rows before the next record.
+  const skippedRows: ImportRow[] = [];
+  let header: string[] | null = null;
   const parser = parse({
     bom: true,
-    columns: checkHeader,
+    columns: (names: string[]) => (header = checkHeader(names)),
     info: true,
     skip_empty_lines: true,
     max_record_size: MAX_RECORD_BYTES,
     skip_records_with_error: true,
     on_skip: (err: CsvError | undefined) => {
-      summary.rows += 1;
-      reportInvalid(Number(err?.lines ?? 0), [{ path: 'row', code: 'invalid_format', message: err?.message ?? 'Malformed CSV row.' }]);
+      skippedRows.push({ line: Number(err?.lines ?? 0), errors: [{ path: 'row', code: 'invalid_format', message: err?.message ?? 'Malformed CSV row.' }] });
       return undefined;
     },
   });
   source.on('error', (err) => parser.destroy(err));
   source.pipe(parser);
-
-  let chunk: ReadRow[] = [];
+  const records = (parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number; bytes: number } }>)[Symbol.asyncIterator]();
   let bytes = 0;
-  const flush = async () => {
-    await writeBatch();
-    const valid = await prepareChunk(db, rules, chunk, reportInvalid, deps.newId);
-    const duplicates = valid.length > 0 ? await insertChunk(db, companyId, form.id, summary.batchId, now, valid) : [];
-    summary.created += valid.length - duplicates.length;
-    summary.duplicates += duplicates.length;
-    for (const { line, email, phone } of duplicates.slice(0, LISTED_ROWS_LIMIT - summary.duplicateRows.length)) summary.duplicateRows.push({ line, email, phone });
-    chunk = [];
-    onProgress({ rows: summary.rows, created: summary.created, bytes });
-  };
-  try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number; bytes: number } }>) {
-      summary.rows += 1;
-      bytes = info.bytes;
-      chunk.push({ ...readRecord(record), line: info.lines });
-      // Each record, not each chunk: a file of a few thousand rows would otherwise jump to 100% at once.
-      onProgress({ rows: summary.rows, created: summary.created, bytes });
-      if (chunk.length >= CHUNK_ROWS) await flush();
+  // The header must be read (and accepted) before the rows are: its first record, or the end.
+  const first = await records.next().catch((err: unknown) => ({ error: err }));
+  async function* csvRows(): AsyncGenerator<ImportRow> {
+    let next: IteratorResult<{ record: Record<string, string>; info: { lines: number; bytes: number } }> | { error: unknown } = first;
+    try {
+      while (!('error' in next) && !next.done) {
+        yield* skippedRows.splice(0);
+        bytes = next.value.info.bytes;
+        yield { line: next.value.info.lines, record: next.value.record };
+        next = await records.next();
+      }
+      if ('error' in next) throw next.error;
+    } catch (err) {
+      // An unclosed quote at the end of the file is the one parse error that cannot be skipped.
+      const lines = (err as Partial<CsvError>).lines;
+      if (typeof lines !== 'number' || !(err as Partial<CsvError>).code?.startsWith('CSV_')) throw err;
+      yield* skippedRows.splice(0);
+      yield { line: lines, errors: [{ path: 'row', code: 'invalid_format', message: (err as Error).message }] };
     }
-  } catch (err) {
-    // An unclosed quote at the end of the file is the one parse error that cannot be skipped.
-    const lines = (err as Partial<CsvError>).lines;
-    if (typeof lines !== 'number' || !(err as Partial<CsvError>).code?.startsWith('CSV_')) throw err;
-    summary.rows += 1;
-    reportInvalid(lines, [{ path: 'row', code: 'invalid_format', message: (err as Error).message }]);
+    yield* skippedRows.splice(0);
+    bytes = parser.info.bytes;
   }
-  bytes = parser.info.bytes;
-  await flush();
-  // Malformed records are reported as the parser meets them, ahead of the rows of their chunk.
-  summary.invalidRows.sort((a, b) => a.line - b.line);
-  return summary;
+  if (header === null && 'error' in first && !(first.error as Partial<CsvError>).code?.startsWith('CSV_')) throw first.error;
+  return importInviteRows(db, deps, {
+    companyId,
+    form,
+    columns: header ?? [],
+    rows: csvRows(),
+    onProgress: (progress) => onProgress({ ...progress, bytes }),
+  });
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
+import type { DbOrTx } from '../../db/database.js';
 import type { EmitDeps } from '../events/index.js';
 import { ApiError, notFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
@@ -13,7 +13,7 @@ import { deleteDraft } from './delete-draft.js';
  * The respondent's saved draft is deleted with it.
  * Revoking a revoked invite answers it again without a second event; a responded one is 409.
  */
-export async function revokeInvite(db: Db, deps: EmitDeps, input: { companyId: string; inviteId: string }): Promise<InviteRow> {
+export async function revokeInvite(db: DbOrTx, deps: EmitDeps, input: { companyId: string; inviteId: string }): Promise<InviteRow> {
   const { companyId, inviteId } = input;
   if (!isUuid(inviteId)) throw notFound('Invite');
   return db.transaction(async (tx) => {

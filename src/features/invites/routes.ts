@@ -7,7 +7,7 @@ import { inviteView } from './invite-view.js';
 import { listInvites } from './list-invites.js';
 import { revokeInvite } from './revoke-invite.js';
 import { sendInvites } from './send-invites.js';
-import { CreateInviteBody, INVITE_STATUSES, Invite, SendInvitesBody, SendResult, type CreateInviteInput, type SendInvitesInput } from './schemas.js';
+import { CreateInviteBody, INVITE_STATUSES, Invite, SendDryRunResult, SendInvitesBody, SendResult, type CreateInviteInput, type SendInvitesInput } from './schemas.js';
 
 const IdParams = (description: string) => Type.Object({ id: Type.String({ description }) });
 type IdParamsType = Static<ReturnType<typeof IdParams>>;
@@ -98,11 +98,16 @@ export async function inviteRoutes(app: FastifyInstance) {
           'invite.delivered and invite.failed events tell the outcome; their data.batchId is the invite\'s own batch (its import, ' +
           'null for an invite created alone) and data.sendBatchId (extension) is this batchId. A future scheduleAt holds the messages until then. ' +
           'channel whatsapp needs the company channel (403 CHANNEL_NOT_CONFIGURED) and, on the cloud API, an approved template ' +
-          '(400 TEMPLATE_REQUIRED). Scope: invites:send.',
+          '(400 TEMPLATE_REQUIRED). dryRun true (extension) runs the same checks and answers SendDryRunResult: what would be ' +
+          'queued and skipped and the quota the send needs against what is left (quota.fits false where the send would be ' +
+          '403 QUOTA_EXCEEDED), writing, queuing, reserving and emitting nothing. Scope: invites:send.',
         params: IdParams('Form id'),
         body: Type.Ref(SendInvitesBody),
         response: {
-          200: { ...successEnvelope(Type.Ref(SendResult)), description: 'The send batch: what was queued and what was skipped' },
+          200: {
+            ...successEnvelope(Type.Union([Type.Ref(SendResult), Type.Ref(SendDryRunResult)])),
+            description: 'The send batch: what was queued and what was skipped (with dryRun: what would be)',
+          },
           ...errorResponses('FORBIDDEN', 'NOT_FOUND', 'VALIDATION_ERROR', 'QUOTA_EXCEEDED', 'CHANNEL_NOT_CONFIGURED', 'TEMPLATE_REQUIRED', 'PAYLOAD_TOO_LARGE'),
         },
       },

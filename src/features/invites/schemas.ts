@@ -78,6 +78,11 @@ export const SendInvitesBody = Type.Object(
     ),
     scheduleAt: Type.Optional(Type.String({ format: 'date-time', description: 'A future time holds the messages until then; a past one is ignored' })),
     template: Type.Optional(Template),
+    dryRun: Type.Optional(
+      Type.Boolean({
+        description: '(extension) Answer what the send would do (queued, skipped, the quota it needs against what is left) without writing, queuing, reserving quota or emitting events',
+      }),
+    ),
   },
   { $id: 'SendInvitesBody', additionalProperties: false },
 );
@@ -95,4 +100,25 @@ export const SendResult = Type.Object(
   { $id: 'SendResult', title: 'Send result', additionalProperties: false },
 );
 
-export const inviteSchemas = [Invite, CreateInviteBody, SendInvitesBody, SendResult];
+export const SendDryRunResult = Type.Object(
+  {
+    dryRun: Type.Literal(true),
+    queued: Type.Integer({ minimum: 0, description: 'How many messages the send would queue' }),
+    skipped: SendResult.properties.skipped,
+    quota: Type.Object(
+      {
+        limit: Type.Integer({ description: "The company's monthly quota" }),
+        used: Type.Integer({ description: 'Units spent this month' }),
+        reserved: Type.Integer({ description: 'Units held by messages still queued' }),
+        left: Type.Integer({ minimum: 0, description: 'limit - used - reserved, at least 0' }),
+        requested: Type.Integer({ minimum: 0, description: 'Units the send would reserve (one per queued message)' }),
+        fits: Type.Boolean({ description: 'false: the send itself would answer 403 QUOTA_EXCEEDED' }),
+        period: Type.String({ description: 'The quota month, YYYY-MM (UTC)' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { $id: 'SendDryRunResult', title: 'Send dry run (extension)', additionalProperties: false },
+);
+
+export const inviteSchemas = [Invite, CreateInviteBody, SendInvitesBody, SendResult, SendDryRunResult];

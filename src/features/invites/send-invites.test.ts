@@ -235,3 +235,68 @@ describe('the send batch of a message (checked per statement, migration 0452)', 
     expect(await messages(other.company.id)).toHaveLength(1);
   });
 });
+
+describe('POST /v1/forms/{id}/invites/send with dryRun (extension)', () => {
+  /** Every row a send may write or move, of one company. */
+  async function footprint(companyId: string) {
+    const { rows } = await t.ctx.db.execute(sql`SELECT
+      (SELECT count(*)::int FROM invite_batches WHERE company_id = ${companyId}) AS batches,
+      (SELECT count(*)::int FROM invite_messages WHERE company_id = ${companyId}) AS messages,
+      (SELECT count(*)::int FROM events WHERE company_id = ${companyId}) AS events,
+      (SELECT coalesce(json_agg(q ORDER BY period), '[]') FROM quota_usage q WHERE company_id = ${companyId}) AS quota,
+      (SELECT json_agg(json_build_object('id', id, 'status', status, 'at', status_changed_at) ORDER BY id) FROM invites WHERE company_id = ${companyId}) AS invites`);
+    return rows[0];
+  }
+
+  it('answers what the send would queue and skip and the quota it needs, and changes nothing', async () => {
+    const s = await setup();
+    await updateCompanySettings(t.ctx.db, t.ctx, { companyId: s.company.id, patch: { monthlyQuota: 10 } });
+    await t.ctx.db.execute(sql`INSERT INTO quota_usage (company_id, period, used, reserved) VALUES (${s.company.id}, '2026-03', 4, 1)`);
+    const ok1 = await s.create({ email: 'ok1@school.edu' });
+    const ok2 = await s.create({ email: 'ok2@school.edu' });
+    const phoneOnly = await s.create({ phone: '+5511987654321' });
+    const revoked = await s.create({ email: 'revoked@school.edu' });
+    await t.post(s.token, `/v1/invites/${revoked}/revoke`);
+    const before = await footprint(s.company.id);
+
+    const res = await s.send({ channel: 'email', dryRun: true });
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data;
+    expect(data).toEqual({
+      dryRun: true,
+      queued: 2,
+      skipped: expect.arrayContaining([{ id: phoneOnly, reason: 'no_email' }, { id: revoked, reason: 'revoked' }]),
+      quota: { limit: 10, used: 4, reserved: 1, left: 5, requested: 2, fits: true, period: '2026-03' },
+    });
+    expect(data.skipped).toHaveLength(2);
+    expect(await footprint(s.company.id)).toEqual(before);
+    expect(Object.values(await statuses([ok1, ok2]))).toEqual(['created', 'created']);
+
+    // The real send then does what the dry run said.
+    const sent = (await s.send({ channel: 'email' })).json().data;
+    expect(sent.queued).toBe(2);
+    expect(await quota(s.company.id)).toEqual({ used: 4, reserved: 3 });
+  });
+
+  it('says when the send would not fit the quota (the send itself answers 403), still writing nothing', async () => {
+    const s = await setup();
+    await updateCompanySettings(t.ctx.db, t.ctx, { companyId: s.company.id, patch: { monthlyQuota: 3 } });
+    const ids = await bulkInvites(s.company.id, s.survey.form.id, 5);
+    const before = await footprint(s.company.id);
+    const res = await s.send({ channel: 'email', inviteIds: ids, dryRun: true });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.quota).toEqual({ limit: 3, used: 0, reserved: 0, left: 3, requested: 5, fits: false, period: '2026-03' });
+    expect(await footprint(s.company.id)).toEqual(before);
+    expect((await s.send({ channel: 'email', inviteIds: ids })).json().error.code).toBe('QUOTA_EXCEEDED');
+  });
+
+  it('refuses what the send refuses: a template variable that does not exist, a channel not configured', async () => {
+    const s = await setup();
+    const res = await s.send({ channel: 'whatsapp', dryRun: true });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.code).toBe('CHANNEL_NOT_CONFIGURED');
+    const bad = await s.send({ channel: 'email', dryRun: 'yes' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.code).toBe('VALIDATION_ERROR');
+  });
+});

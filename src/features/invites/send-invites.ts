@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { noDeps } from '../../lib/service.js';
-import type { Db } from '../../db/database.js';
+import type { DbOrTx } from '../../db/database.js';
 import { uuidv7SqlAt } from '../../db/uuidv7-sql.js';
 import type { Clock } from '../../lib/clock.js';
 import { ApiError, notFound, validationError, type FieldError } from '../../lib/errors.js';
@@ -15,13 +15,21 @@ import { MESSAGES_CHANNEL } from '../messaging/index.js';
 import { templateFieldErrors, templateVariables, type TemplateVariables } from '../../lib/template-variables.js';
 import { wakeSleepers } from '../outbound/index.js';
 import { inviteStatusIn } from './invite-view.js';
-import { quotaExceeded, quotaPeriod, reservationSql } from '../companies/index.js';
+import { quotaExceeded, quotaPeriod, quotaStatus, reservationSql, type QuotaStatus } from '../companies/index.js';
 import type { SendInvitesInput, SkipReason, TemplateInput } from './schemas.js';
 
 export interface SendResultData {
   batchId: string;
   queued: number;
   skipped: { id: string; reason: SkipReason }[];
+}
+
+/** What a send would do (dryRun): the same selection and skips, and the quota it needs against what is left. */
+export interface SendDryRunData {
+  dryRun: true;
+  queued: number;
+  skipped: { id: string; reason: SkipReason }[];
+  quota: QuotaStatus & { left: number; requested: number; fits: boolean };
 }
 
 const CONTACT_COLUMN = { name: 'name', email: 'email', phone: 'phone', externalId: 'external_id', expiresAt: 'expires_at' } as const;
@@ -36,7 +44,7 @@ function selectionErrors(input: SendInvitesInput): FieldError[] {
 }
 
 /** The templates of the channel, checked: the e-mail template of the form, or the WhatsApp channel's. */
-async function channelTemplates(db: Db, companyId: string, form: FormRecord, input: SendInvitesInput): Promise<{ texts: string[]; path: string; template: TemplateInput | null }> {
+async function channelTemplates(db: DbOrTx, companyId: string, form: FormRecord, input: SendInvitesInput): Promise<{ texts: string[]; path: string; template: TemplateInput | null }> {
   if (input.channel === 'email') {
     const email = formEmailTemplate(form);
     return { texts: [email.subject, email.body], path: 'email', template: null };
@@ -87,9 +95,29 @@ function selectionSql(companyId: string, input: SendInvitesInput): SQL {
  * nothing is queued (QUOTA_EXCEEDED). Each queued message is a row of invite_messages due at
  * scheduleAt (or now); the outbound loop sends it. The invites are not written: a created or
  * failed invite with a pending message is queued (INVITE_STATUS), and the message carries the
- * channel and batch of the send.
+ * channel and batch of the send. With dryRun, the same checks and selection answer what the send
+ * would do, and nothing is written.
  */
-export async function sendInvites(db: Db, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string; formId: string } & SendInvitesInput): Promise<SendResultData> {
+/** The selected invites of the form with their skip reason (null: eligible), as the body of a CTE. */
+function selectedSql(companyId: string, formId: string, input: SendInvitesInput, vars: TemplateVariables, now: Date): SQL {
+  return sql`SELECT i.id, ${skipReasonSql(input.channel, vars, now)} AS reason
+      FROM invites i
+     WHERE i.company_id = ${companyId} AND i.form_id = ${formId}${selectionSql(companyId, input)}`;
+}
+
+/** A dry run: one read of the selection and the month's quota; nothing is written, queued or emitted. */
+async function dryRunSend(db: DbOrTx, input: { companyId: string; selected: SQL; monthlyQuota: number; period: string }): Promise<SendDryRunData> {
+  const { rows } = await db.execute<{ id: string; reason: string | null }>(sql`SELECT id::text, reason FROM (${input.selected}) sel`);
+  const requested = rows.filter((row) => row.reason === null).length;
+  const status = await quotaStatus(db, noDeps, { companyId: input.companyId, limit: input.monthlyQuota, period: input.period });
+  const left = Math.max(0, status.limit - status.used - status.reserved);
+  const skipped = rows.filter((row) => row.reason !== null).map((row) => ({ id: row.id, reason: row.reason as SkipReason }));
+  return { dryRun: true, queued: requested, skipped, quota: { ...status, left, requested, fits: requested <= left } };
+}
+
+export function sendInvites(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string; formId: string } & SendInvitesInput & { dryRun: true }): Promise<SendDryRunData>;
+export function sendInvites(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string; formId: string } & SendInvitesInput): Promise<SendResultData | SendDryRunData>;
+export async function sendInvites(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string; formId: string } & SendInvitesInput): Promise<SendResultData | SendDryRunData> {
   const { companyId, formId } = input;
   const form = await findForm(db, deps, { companyId, id: formId });
   if (!form) throw notFound('Form');
@@ -105,16 +133,15 @@ export async function sendInvites(db: Db, deps: { clock: Clock; newId: IdGenerat
   const dueAt = scheduleAt && scheduleAt > now ? scheduleAt : now;
   const period = quotaPeriod(now);
   const { monthlyQuota } = await readCompanySettings(db, deps, { companyId });
+  const selected = selectedSql(companyId, form.id, input, vars, now);
+  if (input.dryRun) return dryRunSend(db, { companyId, selected, monthlyQuota, period });
   const batchId = deps.newId();
 
   return db.transaction(async (tx) => {
     await tx.execute(sql`INSERT INTO invite_batches (id, company_id, form_id, kind, channel, created_at)
       VALUES (${batchId}, ${companyId}, ${form.id}, 'send', ${input.channel}, ${now})`);
     const { rows } = await tx.execute<{ id: string | null; reason: string | null; requested: number | null; fits: boolean | null }>(sql`
-      WITH sel AS (
-        SELECT i.id, ${skipReasonSql(input.channel, vars, now)} AS reason
-          FROM invites i
-         WHERE i.company_id = ${companyId} AND i.form_id = ${form.id}${selectionSql(companyId, input)}
+      WITH sel AS (${selected}
       ), requested AS (
         SELECT count(*)::int AS n FROM sel WHERE reason IS NULL
       ), reserved AS (${reservationSql(companyId, monthlyQuota, period, sql`SELECT n FROM requested`)}

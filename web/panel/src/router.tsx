@@ -74,11 +74,17 @@ const homeRoute = createRoute({
 });
 
 /** An area of the navigation: its page, shown only with the permission (else the "no permission" page). */
-function areaRoute<T extends Record<string, unknown>, P extends AreaPath | `${AreaPath}/$id`>(path: P, load: () => Promise<T>, name: keyof T & string) {
+function areaRoute<T extends Record<string, unknown>, S = Record<string, never>, P extends AreaPath | `${AreaPath}/$id` = AreaPath>(
+  path: P,
+  load: () => Promise<T>,
+  name: keyof T & string,
+  validateSearch?: (search: Record<string, unknown>) => S,
+) {
   const { permission } = area(path.replace(/\/\$id$/, '') as AreaPath);
   return createRoute({
     getParentRoute: () => appRoute,
     path,
+    validateSearch,
     beforeLoad: ({ context }) => {
       if (permission !== undefined && !hasPermission(context.session, permission)) throw new ForbiddenError();
     },
@@ -99,6 +105,9 @@ const formRoute = createRoute({
 const treatmentsRoute = areaRoute('/treatments', () => import('./pages/treatments/treatments-page'), 'TreatmentsPage');
 const caseRoute = areaRoute('/treatments/$id', () => import('./pages/treatments/case-page'), 'CasePage');
 const rostersRoute = areaRoute('/rosters', () => import('./pages/rosters/rosters-page'), 'RostersPage');
+/** `?form=` names the form whose invites are shown (a form id; anything else is dropped). */
+const formSearch = (search: Record<string, unknown>): { form?: string } => ({ form: typeof search.form === 'string' && /^[0-9a-f-]{36}$/.test(search.form) ? search.form : undefined });
+export const invitesRoute = areaRoute('/invites', () => import('./pages/invites/invites-page'), 'InvitesPage', formSearch);
 const integrationsRoute = areaRoute('/integrations', () => import('./pages/integrations/integrations-page'), 'IntegrationsPage');
 const settingsRoute = areaRoute('/settings', () => import('./pages/settings/settings-page'), 'SettingsPage');
 const membersRoute = areaRoute('/members', () => import('./pages/members/members-page'), 'MembersPage');
@@ -110,7 +119,7 @@ const routeTree = rootRoute.addChildren([
   setPasswordRoute,
   linkRoute,
   acceptRoute,
-  appRoute.addChildren([homeRoute, formsRoute, formRoute, treatmentsRoute, caseRoute, rostersRoute, integrationsRoute, settingsRoute, membersRoute, accountRoute]),
+  appRoute.addChildren([homeRoute, formsRoute, formRoute, invitesRoute, treatmentsRoute, caseRoute, rostersRoute, integrationsRoute, settingsRoute, membersRoute, accountRoute]),
 ]);
 
 export const router = createRouter({

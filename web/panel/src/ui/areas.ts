@@ -4,6 +4,7 @@ import type { Permission } from '../api/client';
 export const AREAS = [
   // design: "responses" sees the list of forms; "forms" opens the builder and changes them
   { path: '/forms', permission: 'responses', label: 'nav.forms' },
+  { path: '/invites', permission: 'invites', label: 'nav.invites' },
   { path: '/treatments', permission: 'treatments', label: 'nav.treatments' },
   { path: '/rosters', permission: 'rosters', label: 'nav.rosters' },
   { path: '/integrations', permission: 'integrations', label: 'nav.integrations' },
