@@ -74,11 +74,11 @@ const homeRoute = createRoute({
 });
 
 /** An area of the navigation: its page, shown only with the permission (else the "no permission" page). */
-function areaRoute<T extends Record<string, unknown>>(path: AreaPath, load: () => Promise<T>, name: keyof T & string) {
-  const { permission } = area(path);
+function areaRoute<T extends Record<string, unknown>, P extends string = AreaPath>(areaPath: AreaPath, load: () => Promise<T>, name: keyof T & string, path?: P) {
+  const { permission } = area(areaPath);
   return createRoute({
     getParentRoute: () => appRoute,
-    path,
+    path: (path ?? areaPath) as P,
     beforeLoad: ({ context }) => {
       if (permission !== undefined && !hasPermission(context.session, permission)) throw new ForbiddenError();
     },
@@ -90,6 +90,9 @@ const integrationsRoute = areaRoute('/integrations', () => import('./pages/integ
 const settingsRoute = areaRoute('/settings', () => import('./pages/settings/settings-page'), 'SettingsPage');
 const membersRoute = areaRoute('/members', () => import('./pages/members/members-page'), 'MembersPage');
 const accountRoute = areaRoute('/account', () => import('./pages/account/account-page'), 'AccountPage');
+const responsesRoute = areaRoute('/responses', () => import('./pages/responses/responses-page'), 'ResponsesPage');
+const responseRoute = areaRoute('/responses', () => import('./pages/responses/response-page'), 'ResponsePage', '/responses/$responseId');
+const statisticsRoute = areaRoute('/statistics', () => import('./pages/statistics/statistics-page'), 'StatisticsPage');
 
 const routeTree = rootRoute.addChildren([
   signInRoute,
@@ -97,7 +100,7 @@ const routeTree = rootRoute.addChildren([
   setPasswordRoute,
   linkRoute,
   acceptRoute,
-  appRoute.addChildren([homeRoute, integrationsRoute, settingsRoute, membersRoute, accountRoute]),
+  appRoute.addChildren([homeRoute, integrationsRoute, settingsRoute, membersRoute, accountRoute, responsesRoute, responseRoute, statisticsRoute]),
 ]);
 
 export const router = createRouter({

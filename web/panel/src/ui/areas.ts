@@ -2,6 +2,8 @@ import type { Permission } from '../api/client';
 
 /** The areas of the navigation and the permission each needs (null: any member of the company; undefined: anyone signed in). */
 export const AREAS = [
+  { path: '/responses', permission: 'responses', label: 'nav.responses' },
+  { path: '/statistics', permission: 'responses', label: 'nav.statistics' },
   { path: '/integrations', permission: 'integrations', label: 'nav.integrations' },
   { path: '/settings', permission: 'settings', label: 'nav.settings' },
   // design: "settings" grants members and the audit log; owners hold every permission
