@@ -160,7 +160,7 @@ describe.skipIf(!chromiumRuns('the Responses browser tests'))('Responses and Sta
     await page.getByRole('status').filter({ hasText: new RegExp(`^${countLine}$`) }).waitFor();
 
     await page.getByRole('button', { name: 'Columns' }).click();
-    await page.getByRole('checkbox', { name: 'Dim: cohort' }).check();
+    await page.getByRole('checkbox', { name: 'Dim: cohort', exact: true }).check();
     await checkPage(page, 'responses-columns');
     await page.keyboard.press('Escape');
     await page.getByRole('columnheader', { name: 'Dim: cohort' }).waitFor();
@@ -244,7 +244,7 @@ describe.skipIf(!chromiumRuns('the Responses browser tests'))('Responses and Sta
     const suppressed = report.groups.filter((g: { suppressed: boolean }) => g.suppressed);
     expect(suppressed.length).toBeGreaterThan(0);
     // What the page shows of each group: a suppressed one, only the word.
-    const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => ({ suppressed: tr.getAttribute('data-suppressed') === 'true', cells: [...tr.children].map((c) => c.textContent ?? '') })));
+    const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => ({ suppressed: tr.getAttribute('data-suppressed') === 'true', cells: Array.from(tr.children).map((c) => c.textContent ?? '') })));
     const shownCount = new Map<string, number>();
     for (const [i, row] of rows.entries()) {
       const group = report.groups[i];

@@ -66,7 +66,7 @@ function useColumns(form: DescribedForm, chosen: string[]): ColumnDef<typeof fea
 }
 
 export function ResponsesTable({ form, cut, chosen, onError }: { form: DescribedForm; cut: Cut; chosen: string[]; onError: (error: unknown) => void }) {
-  const { t } = useTranslation(RESPONSES_NS);
+  const { t, i18n } = useTranslation(RESPONSES_NS);
   const scan = useInfiniteQuery({
     queryKey: ['responses', 'scan', form.id, cut],
     queryFn: ({ pageParam }) => scanPage(form.id, cut, pageParam),
@@ -100,10 +100,10 @@ export function ResponsesTable({ form, cut, chosen, onError }: { form: Described
     <Box>
       <Group justify="space-between" mb="xs">
         <Text role="status" fw={500}>
-          {t('table.count', { count: total })}
+          {t('table.count', { count: total, n: total.toLocaleString(i18n.language) })}
         </Text>
         <Text size="sm" c="dimmed">
-          {t('table.shown', { loaded: rows.length, total })}
+          {t('table.shown', { loaded: rows.length.toLocaleString(i18n.language), n: total.toLocaleString(i18n.language) })}
         </Text>
       </Group>
       <Box ref={scroller} role="region" aria-label={t('table.label', { form: form.name })} tabIndex={0} pos="relative" h="min(60vh, 560px)" style={{ overflow: 'auto' }}>

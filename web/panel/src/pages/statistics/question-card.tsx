@@ -195,8 +195,8 @@ function MatrixHeat({ figures, heat, caption }: { figures: QuestionFigures; heat
                 {row.name}
               </Table.Th>
               {row.columns.map((c) => (
-                // light blue to dark blue by count; text switches to white where the cell is dark
-                <Table.Td key={c.id} ta="center" style={heat ? { background: `rgba(25, 113, 194, ${(0.85 * c.count) / most})`, color: c.count / most > 0.5 ? 'white' : undefined } : undefined}>
+                // white to light blue by count, kept light enough for the number to stay readable (contrast)
+                <Table.Td key={c.id} ta="center" style={heat ? { background: `rgba(25, 113, 194, ${(0.35 * c.count) / most})` } : undefined}>
                   {c.count}
                 </Table.Td>
               ))}
@@ -224,7 +224,7 @@ export function QuestionCard({ figures, periods }: { figures: (QuestionFigures |
             {first.name}
           </Title>
           <Text size="sm" c="dimmed">
-            {figures.map((f, p) => `${periods.length > 1 ? `${periods[p]}: ` : ''}${t('answered', { count: f?.answered ?? 0 })}`).join(' · ')}
+            {figures.map((f, p) => `${periods.length > 1 ? `${periods[p]}: ` : ''}${t('answered', { n: number(i18n.language, f?.answered ?? 0) })}`).join(' · ')}
           </Text>
         </Box>
         {hasChart && (

@@ -51,7 +51,7 @@ export function ReportTable({ formId, cut, groupBy }: { formId: string; cut: Cut
                         {t('suppressed')}
                       </Badge>
                     ) : (
-                      `${t('responses', { count: group.statistics.responseCount })} · ${t('completed', { count: group.statistics.completedCount })}`
+                      `${t('responses', { count: group.statistics.responseCount, n: format(group.statistics.responseCount) })} · ${t('completed', { n: format(group.statistics.completedCount) })}`
                     )}
                   </Table.Td>
                 </Table.Tr>

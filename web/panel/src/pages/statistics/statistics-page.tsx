@@ -101,11 +101,12 @@ function Problem({ error, retry }: { error: unknown; retry: () => void }) {
 }
 
 function Summary({ stats, label }: { stats: Statistics; label: string | null }) {
-  const { t } = useTranslation(STATISTICS_NS);
+  const { t, i18n } = useTranslation(STATISTICS_NS);
+  const n = (value: number) => value.toLocaleString(i18n.language);
   return (
     <Text>
       {label ? <b>{label}: </b> : null}
-      {t('responses', { count: stats.responseCount })} · {t('completed', { count: stats.completedCount })} · {t('covered', { from: stats.from ?? t('open'), to: stats.to ?? t('open') })}
+      {t('responses', { count: stats.responseCount, n: n(stats.responseCount) })} · {t('completed', { n: n(stats.completedCount) })} · {t('covered', { from: stats.from ?? t('open'), to: stats.to ?? t('open') })}
     </Text>
   );
 }
