@@ -3,7 +3,7 @@
  * (rows for CSV, counted as lines arrive; bytes for XLSX, which is compressed), then a link
  * downloads it. The server streams with flat memory; here the file is assembled as a Blob.
  */
-import { Alert, Anchor, Button, Checkbox, Group, Progress, Stack, Text } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Progress, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toProblem } from '../../api/errors';
@@ -84,9 +84,9 @@ export function ExportPanel({ formId, slug, cut }: { formId: string; slug: strin
       )}
       {state.step === 'done' && (
         <Alert color="green.9" role="status" title={t('export.done')}>
-          <Anchor href={state.url} download={state.file}>
+          <Button component="a" href={state.url} download={state.file} color="green.9">
             {t('export.download', { file: state.file })}
-          </Anchor>
+          </Button>
         </Alert>
       )}
       {state.step === 'failed' && (

@@ -10,6 +10,7 @@ import { ScrollRegion } from '../../ui/scroll-region';
 import type { QuestionFigures } from './statistics-api';
 import { STATISTICS_NS } from './strings';
 
+const MAX_BARS = 12;
 const COLORS = ['var(--mantine-color-blue-7)', 'var(--mantine-color-orange-8)'];
 
 /** A labelled value of each period: what one bar (and one table row) shows. */
@@ -59,13 +60,17 @@ function itemsOf(figures: (QuestionFigures | undefined)[], language: string, t: 
     };
   }
   if (first.histogram) {
-    const bins = [...new Map(figures.flatMap((f) => f?.histogram ?? []).map((b) => [`${b.from}|${b.to}`, b])).values()].sort((a, b) => a.from - b.from);
-    const most = Math.max(1, ...figures.flatMap((f) => f?.histogram?.map((b) => b.count) ?? []));
+    const edges = [...new Map(figures.flatMap((f) => f?.histogram ?? []).map((b) => [`${b.from}|${b.to}`, b])).values()].sort((a, b) => a.from - b.from);
+    // NUMBER's sketch bins are narrow (2%): runs of them are summed into at most MAX_BARS bars, exact counts still.
+    const run = Math.ceil(edges.length / MAX_BARS);
+    const bins = Array.from({ length: Math.ceil(edges.length / run) }, (_, i) => edges.slice(i * run, (i + 1) * run)).map((group) => ({ from: group[0].from, to: group.at(-1)!.to, members: group }));
+    const countIn = (f: QuestionFigures | undefined, members: typeof edges) => members.reduce((sum, m) => sum + (f?.histogram?.find((b) => b.from === m.from && b.to === m.to)?.count ?? 0), 0);
+    const most = Math.max(1, ...figures.flatMap((f) => bins.map((bin) => countIn(f, bin.members))));
     return {
       header: t('bin'),
       valueHeader: t('count'),
       items: bins.map((bin) => {
-        const values = figures.map((f) => f?.histogram?.find((b) => b.from === bin.from && b.to === bin.to)?.count ?? 0);
+        const values = figures.map((f) => countIn(f, bin.members));
         return {
           label: bin.from === bin.to ? number(language, bin.from) : `${number(language, bin.from)} – ${number(language, bin.to)}`,
           values,
@@ -135,7 +140,7 @@ function ItemsTable({ items, header, valueHeader, periods, caption }: { items: I
   );
 }
 
-function NpsSplit({ figures, periods, asTable }: { figures: (QuestionFigures | undefined)[]; periods: string[]; asTable: boolean }) {
+function NpsSplit({ figures, periods, asTable, caption }: { figures: (QuestionFigures | undefined)[]; periods: string[]; asTable: boolean; caption: string }) {
   const { t, i18n } = useTranslation(STATISTICS_NS);
   const parts = ['promoters', 'passives', 'detractors'] as const;
   const colors = ['var(--mantine-color-green-8)', 'var(--mantine-color-gray-6)', 'var(--mantine-color-red-8)'];
@@ -144,7 +149,7 @@ function NpsSplit({ figures, periods, asTable }: { figures: (QuestionFigures | u
       ...parts.map((part) => ({ label: t(part), values: [], lengths: [], text: figures.map((f) => number(i18n.language, f?.nps?.[part])) })),
       { label: t('score'), values: [], lengths: [], text: figures.map((f) => number(i18n.language, f?.nps?.score)) },
     ];
-    return <ItemsTable items={items} header={t('figure')} valueHeader={t('count')} periods={periods} caption={t('score')} />;
+    return <ItemsTable items={items} header={t('figure')} valueHeader={t('count')} periods={periods} caption={caption} />;
   }
   return (
     <Stack gap="xs">
@@ -241,7 +246,7 @@ export function QuestionCard({ figures, periods }: { figures: (QuestionFigures |
         )}
       </Group>
       {!hasChart && <Text size="sm">{t('noFigures')}</Text>}
-      {first.nps && <NpsSplit figures={figures} periods={periods} asTable={view === 'table'} />}
+      {first.nps && <NpsSplit figures={figures} periods={periods} asTable={view === 'table'} caption={caption} />}
       {first.rows && <MatrixHeat figures={first} heat={view === 'chart'} caption={caption} />}
       {shaped && !first.nps && (view === 'chart' ? <Bars items={shaped.items} periods={periods} /> : <ItemsTable {...shaped} periods={periods} caption={caption} />)}
       {first.mean !== undefined && (

@@ -106,7 +106,7 @@ function Summary({ stats, label }: { stats: Statistics; label: string | null }) 
   return (
     <Text>
       {label ? <b>{label}: </b> : null}
-      {t('responses', { count: stats.responseCount, n: n(stats.responseCount) })} · {t('completed', { n: n(stats.completedCount) })} · {t('covered', { from: stats.from ?? t('open'), to: stats.to ?? t('open') })}
+      {t('responses', { count: stats.responseCount, n: n(stats.responseCount) })} · {t('completed', { n: n(stats.completedCount) })} {stats.from || stats.to ? ` · ${t('covered', { from: stats.from ?? t('open'), to: stats.to ?? t('open') })}` : ''}
     </Text>
   );
 }
