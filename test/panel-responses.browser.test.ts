@@ -151,11 +151,11 @@ describe.skipIf(!chromiumRuns('the Responses browser tests'))('Responses and Sta
     await checkPage(page, 'responses-filtered');
 
     // A bad period is refused beside its field.
-    await page.getByLabel('To (UTC day)').fill('2000-01-01');
+    await page.getByLabel('To (UTC day)', { exact: true }).fill('2000-01-01');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByText('This value is not accepted.').waitFor();
     await checkPage(page, 'responses-filter-error');
-    await page.getByLabel('To (UTC day)').fill('');
+    await page.getByLabel('To (UTC day)', { exact: true }).fill('');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByRole('status').filter({ hasText: new RegExp(`^${countLine}$`) }).waitFor();
 
@@ -221,7 +221,7 @@ describe.skipIf(!chromiumRuns('the Responses browser tests'))('Responses and Sta
 
     await page.getByRole('switch', { name: 'Compare with another period' }).check();
     const mid = new Date(Date.parse(stats.firstAt) / 2 + Date.parse(stats.lastAt) / 2).toISOString().slice(0, 10);
-    await page.getByLabel('To (UTC day)').fill(mid);
+    await page.getByLabel('To (UTC day)', { exact: true }).fill(mid);
     await page.getByLabel('Second period from (UTC day)').fill(mid);
     await page.getByRole('button', { name: 'Show' }).click();
     const [a, b] = [(await v1(`/forms/${term.id}/statistics?to=${mid}`)).data, (await v1(`/forms/${term.id}/statistics?from=${mid}`)).data];

@@ -83,11 +83,12 @@ export function ExportPanel({ formId, slug, cut }: { formId: string; slug: strin
         </Stack>
       )}
       {state.step === 'done' && (
-        <Alert color="green.9" role="status" title={t('export.done')}>
-          <Button component="a" href={state.url} download={state.file} color="green.9">
+        <Group gap="sm" role="status">
+          <Text>{t('export.done')}</Text>
+          <Button component="a" href={state.url} download={state.file}>
             {t('export.download', { file: state.file })}
           </Button>
-        </Alert>
+        </Group>
       )}
       {state.step === 'failed' && (
         <Alert color="red.9" role="alert" title={t('export.failed')}>
