@@ -29,7 +29,8 @@ describe.skipIf(!chromiumRuns('the Responses browser tests'))('Responses and Sta
     if (!demo.created) throw new Error('the demo already existed');
     token = demo.token;
     companyId = demo.company.id;
-  }, 240_000);
+    // the panel's build and the demo's seeding, on a shared machine
+  }, 600_000);
   afterAll(async () => bed?.close());
 
   const v1 = async (path: string) => {
