@@ -1,7 +1,7 @@
 /** A cut refused under the anonymity floor: why, in words, with the floor and never the count of authors. */
-import { Alert } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ApiProblem } from '../../api/errors';
+import { Notice } from './notice';
 import { STATISTICS_NS } from './strings';
 
 export const isAnonymityRefusal = (error: unknown): error is ApiProblem => error instanceof ApiProblem && error.code === 'ANONYMITY_SUPPRESSED';
@@ -9,8 +9,8 @@ export const isAnonymityRefusal = (error: unknown): error is ApiProblem => error
 export function AnonymityAlert({ error }: { error: ApiProblem }) {
   const { t } = useTranslation(STATISTICS_NS);
   return (
-    <Alert color="yellow.9" role="status">
+    <Notice role="status">
       {t('anonymity', { floor: Number(error.details?.floor ?? 0) })}
-    </Alert>
+    </Notice>
   );
 }

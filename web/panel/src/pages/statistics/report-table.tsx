@@ -3,13 +3,14 @@
  * and the page shows no total of the groups (the API already keeps every visible difference at or
  * above the floor; a sum here could only add a way to subtract).
  */
-import { Alert, Badge, Table, Text } from '@mantine/core';
+import { Badge, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { LoadError, Loading } from '../../ui/area-state';
 import { ScrollRegion } from '../../ui/scroll-region';
 import type { Cut } from '../responses/responses-api';
 import { AnonymityAlert, isAnonymityRefusal } from './anonymity-alert';
+import { Notice } from './notice';
 import { reportQuery } from './statistics-api';
 import { STATISTICS_NS } from './strings';
 
@@ -23,9 +24,9 @@ export function ReportTable({ formId, cut, groupBy }: { formId: string; cut: Cut
   return (
     <>
       {truncated && (
-        <Alert color="yellow.9" role="status">
+        <Notice role="status">
           {t('truncated', { scanned: format(scanned) })}
-        </Alert>
+        </Notice>
       )}
       {groups.length === 0 ? (
         <Text>{t('noGroups')}</Text>

@@ -3,7 +3,7 @@
  * period, and a report grouped by a dim or by org unit. Anonymous forms: suppressed groups are
  * shown as suppressed, and a refused cut is explained with the floor.
  */
-import { Alert, Button, Group, Paper, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Paper, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -16,6 +16,7 @@ import { FormPicker } from '../responses/form-picker';
 import { useChosenForm } from '../responses/responses-page';
 import { formQuery, formsQuery, type Cut, type DescribedForm } from '../responses/responses-api';
 import { AnonymityAlert, isAnonymityRefusal } from './anonymity-alert';
+import { Notice } from './notice';
 import { QuestionCard } from './question-card';
 import { ReportTable } from './report-table';
 import { statisticsQuery, type Statistics } from './statistics-api';
@@ -129,9 +130,9 @@ function Figures({ form, controls }: { form: DescribedForm; controls: Controls }
         ))}
       </Stack>
       {all.some((s) => s.truncated) && (
-        <Alert color="yellow.9" role="status">
+        <Notice role="status">
           {t('truncated', { scanned: format(Math.min(...all.map((s) => s.scanned))) })}
-        </Alert>
+        </Notice>
       )}
       {a.data.responseCount === 0 && !controls.compare ? (
         <Text>{t('noResponses')}</Text>
@@ -188,9 +189,9 @@ export function StatisticsPage() {
           ) : (
             <>
               {form.data.anonymous && (
-                <Alert color="blue.9" role="note">
+                <Notice role="note">
                   {t('anonymousNote')}
-                </Alert>
+                </Notice>
               )}
               <ControlsForm key={form.data.id} form={form.data} onApply={setControls} />
               <Figures form={form.data} controls={controls} />
