@@ -3,7 +3,7 @@
  * and the page shows no total of the groups (the API already keeps every visible difference at or
  * above the floor; a sum here could only add a way to subtract).
  */
-import { Badge, Table, Text } from '@mantine/core';
+import { Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { LoadError, Loading } from '../../ui/area-state';
@@ -48,9 +48,9 @@ export function ReportTable({ formId, cut, groupBy }: { formId: string; cut: Cut
                   </Table.Th>
                   <Table.Td>
                     {group.suppressed || !group.statistics ? (
-                      <Badge color="gray.8" variant="light" title={t('suppressedHelp')}>
+                      <Text span fw={700} title={t('suppressedHelp')}>
                         {t('suppressed')}
-                      </Badge>
+                      </Text>
                     ) : (
                       `${t('responses', { count: group.statistics.responseCount, n: format(group.statistics.responseCount) })} · ${t('completed', { n: format(group.statistics.completedCount) })}`
                     )}
