@@ -10,6 +10,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   'invites-import-dims': () => import('./invites-import-dims.js'),
   me: () => import('./me.js'),
   panel: () => import('./panel.js'),
+  'panel-responses': () => import('./panel-responses.js'),
   respond: () => import('./respond.js'),
   'responses-scan': () => import('./responses-scan.js'),
   'responses-scan-cold': () => import('./responses-scan-cold.js'),

@@ -42,7 +42,10 @@ export async function responseRoutes(app: FastifyInstance) {
           'Filters, all ANDed: `from` and `to` (whole UTC days, inclusive), and any number of `dim.<key>=<value>` parameters ' +
           '(for example `dim.course=<course id>&dim.cohortYear=2026`): the value is compared as a string with the canonical stored ' +
           'value (an entity id, not its code; a number as its decimal text; a date as YYYY-MM-DD); a key the form does not declare ' +
-          'matches nothing. Any other parameter is 400 VALIDATION_ERROR. Scope: surveys:read.',
+          'matches nothing. Any other parameter is 400 VALIDATION_ERROR. Scope: surveys:read.\n\n' +
+          'Files: there is no CSV or XLSX export under /v1. Every /v1 answer is the JSON envelope (spec: Envelope), and this scan ' +
+          'already gives integrators every row with the same filters and order; the management panel exports the same scan as CSV ' +
+          'or XLSX for people.',
         params: IdParams('Form id'),
         querystring: ListResponsesQuery,
         response: {

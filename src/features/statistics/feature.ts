@@ -6,6 +6,7 @@ import { statisticsSchemas } from './schemas.js';
 export const statisticsFeature: Feature = {
   name: 'statistics',
   routes: lazyPlugin(async () => (await import('./routes.js')).statisticsRoutes),
+  panelRoutes: lazyPlugin(async () => (await import('./panel-routes.js')).statisticsPanelRoutes),
   schemas: statisticsSchemas,
   tasks: [foldRollupsSweep],
   responseConsumers: [rollupsConsumer],

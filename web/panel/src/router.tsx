@@ -74,13 +74,13 @@ const homeRoute = createRoute({
 });
 
 /** An area of the navigation: its page, shown only with the permission (else the "no permission" page). */
-function areaRoute<T extends Record<string, unknown>, S = Record<string, never>, P extends AreaPath | `${AreaPath}/$id` = AreaPath>(
+function areaRoute<T extends Record<string, unknown>, S = Record<string, never>, P extends AreaPath | `${AreaPath}/$${string}` = AreaPath>(
   path: P,
   load: () => Promise<T>,
   name: keyof T & string,
   validateSearch?: (search: Record<string, unknown>) => S,
 ) {
-  const { permission } = area(path.replace(/\/\$id$/, '') as AreaPath);
+  const { permission } = area(path.replace(/\/\$[^/]+$/, '') as AreaPath);
   return createRoute({
     getParentRoute: () => appRoute,
     path,
@@ -112,6 +112,9 @@ const integrationsRoute = areaRoute('/integrations', () => import('./pages/integ
 const settingsRoute = areaRoute('/settings', () => import('./pages/settings/settings-page'), 'SettingsPage');
 const membersRoute = areaRoute('/members', () => import('./pages/members/members-page'), 'MembersPage');
 const accountRoute = areaRoute('/account', () => import('./pages/account/account-page'), 'AccountPage');
+const responsesRoute = areaRoute('/responses', () => import('./pages/responses/responses-page'), 'ResponsesPage');
+const responseRoute = areaRoute('/responses/$responseId', () => import('./pages/responses/response-page'), 'ResponsePage');
+const statisticsRoute = areaRoute('/statistics', () => import('./pages/statistics/statistics-page'), 'StatisticsPage');
 
 const routeTree = rootRoute.addChildren([
   signInRoute,
@@ -119,7 +122,7 @@ const routeTree = rootRoute.addChildren([
   setPasswordRoute,
   linkRoute,
   acceptRoute,
-  appRoute.addChildren([homeRoute, formsRoute, formRoute, invitesRoute, treatmentsRoute, caseRoute, rostersRoute, integrationsRoute, settingsRoute, membersRoute, accountRoute]),
+  appRoute.addChildren([homeRoute, formsRoute, formRoute, invitesRoute, responsesRoute, responseRoute, statisticsRoute, treatmentsRoute, caseRoute, rostersRoute, integrationsRoute, settingsRoute, membersRoute, accountRoute]),
 ]);
 
 export const router = createRouter({

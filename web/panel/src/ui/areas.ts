@@ -5,6 +5,8 @@ export const AREAS = [
   // design: "responses" sees the list of forms; "forms" opens the builder and changes them
   { path: '/forms', permission: 'responses', label: 'nav.forms' },
   { path: '/invites', permission: 'invites', label: 'nav.invites' },
+  { path: '/responses', permission: 'responses', label: 'nav.responses' },
+  { path: '/statistics', permission: 'responses', label: 'nav.statistics' },
   { path: '/treatments', permission: 'treatments', label: 'nav.treatments' },
   { path: '/rosters', permission: 'rosters', label: 'nav.rosters' },
   { path: '/integrations', permission: 'integrations', label: 'nav.integrations' },

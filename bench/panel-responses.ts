@@ -1,0 +1,97 @@
+import { loadConfig } from '../src/config.js';
+import { createContext } from '../src/context.js';
+import { buildApp } from '../src/app/build-app.js';
+import { createKey } from '../src/features/keys/create-key.js';
+import { addMembership } from '../src/features/members/index.js';
+import { createUser, describeSession, startSession } from '../src/features/sessions/index.js';
+import { ensureBenchData, RESPONSE_COUNT } from './responses-scan-seed.js';
+import { benchDatabase, benchDatabaseUrl, printTable } from './support.js';
+
+/**
+ * The panel's Responses and Statistics areas over the responses-scan data set (1,000,000
+ * responses), each beside the /v1 route it stands on, in the same run and process:
+ * - the table's first page (panel scan, limit 100 with answers) beside /v1's first page;
+ * - a jump deep: the table's way there is a period, so the first page of `to=<the 30th day>`
+ *   (past the 900,000th newest row) on both;
+ * - the CSV export of the whole form (rows/s) beside a full /v1 scan at limit 100 (rows/s), with
+ *   the process's peak RSS during the export; the XLSX export likewise;
+ * - the dashboard's first chart: the whole-form statistics call the page waits for.
+ * BENCH_EXPORT_TO=YYYY-MM-DD narrows the exports and the scan to responses up to that day.
+ */
+const ROUNDS = 9;
+const DEEP_TO = '2025-03-30';
+
+async function median(work: () => Promise<unknown>, rounds = ROUNDS): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const started = performance.now();
+    await work();
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(rounds / 2)];
+}
+
+export async function run(): Promise<void> {
+  const database = await benchDatabase('quorum_bench');
+  const data = await ensureBenchData(database.pool, (line) => console.log(line));
+  await database.pool.end();
+  const ctx = await createContext({ ...loadConfig(), databaseUrl: benchDatabaseUrl('quorum_bench').toString(), redisUrl: null, logLevel: 'silent' });
+  const app = await buildApp(ctx);
+  const { token } = await createKey(ctx.db, ctx, { companyId: data.companyId, name: 'panel-responses bench', scopes: ['surveys:read', 'reports:read'], rateLimitPerMin: 1_000_000 });
+  const user = await createUser(ctx.db, ctx, { email: `bench-${Date.now()}@bench.test`, name: 'Bench' });
+  await addMembership(ctx.db, ctx, { companyId: data.companyId, userId: user.id, permissions: ['responses'], owner: false });
+  const session = await startSession(ctx.db, ctx, { userId: user.id, ip: null });
+  await describeSession(ctx.db, ctx, { sessionId: session.session.id });
+  const v1 = { authorization: `Bearer ${token}` };
+  const panel = { cookie: `quorum_session=${session.token}` };
+  const get = async (url: string, headers: Record<string, string>) => {
+    const res = await app.inject({ method: 'GET', url, headers });
+    if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+    return res;
+  };
+  const form = data.formId;
+  const exportTo = process.env.BENCH_EXPORT_TO;
+  const cut = exportTo ? `&to=${exportTo}` : '';
+
+  const rows: Record<string, string | number>[] = [];
+  const pair = async (what: string, panelUrl: string, apiUrl: string) => {
+    const [p, a] = [await median(() => get(panelUrl, panel)), await median(() => get(apiUrl, v1))];
+    rows.push({ what, 'panel ms': p, 'API ms': a, ratio: p / a });
+  };
+  await pair('table: first page', `/panel/api/responses/forms/${form}/scan?limit=100`, `/v1/forms/${form}/responses?limit=100&include=answers`);
+  await pair(`table: jump deep (to=${DEEP_TO})`, `/panel/api/responses/forms/${form}/scan?limit=100&to=${DEEP_TO}`, `/v1/forms/${form}/responses?limit=100&include=answers&to=${DEEP_TO}`);
+  await pair('dashboard: whole-form statistics', `/panel/api/statistics/forms/${form}`, `/v1/forms/${form}/statistics`);
+  printTable(rows);
+
+  let started = performance.now();
+  let scanned = 0;
+  let cursor: string | null = null;
+  do {
+    const page: { data: unknown[]; meta: { nextCursor: string | null } } = (await get(`/v1/forms/${form}/responses?limit=100&include=answers${cut}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, v1)).json();
+    scanned += page.data.length;
+    cursor = page.meta.nextCursor;
+  } while (cursor);
+  const scanRate = scanned / ((performance.now() - started) / 1000);
+
+  const exports: Record<string, string | number>[] = [{ what: 'API scan (limit 100)', rows: scanned, 'rows/s': Math.round(scanRate), 'of scan': 1, 'peak RSS MB': '' }];
+  for (const format of ['csv', 'xlsx']) {
+    const baseline = process.memoryUsage().rss;
+    let peak = baseline;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+    started = performance.now();
+    const address = await app.listen({ port: 0, host: '127.0.0.1' }).catch(() => app.server.address() && `http://127.0.0.1:${(app.server.address() as { port: number }).port}`);
+    // Over a socket and read as a stream, as a browser does: inject would buffer the whole file.
+    const response = await fetch(`${address}/panel/api/responses/forms/${form}/export?format=${format}${cut}`, { headers: panel });
+    let bytes = 0;
+    const reader = response.body!.getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) bytes += next.value.byteLength;
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    const total = Number(response.headers.get('x-export-total'));
+    exports.push({ what: `${format.toUpperCase()} export (${Math.round(bytes / 1e6)} MB)`, rows: total, 'rows/s': Math.round(total / seconds), 'of scan': total / seconds / scanRate, 'peak RSS MB': Math.round(peak / 1e6) });
+  }
+  printTable(exports);
+  console.log(`(${RESPONSE_COUNT.toLocaleString('en-US')} responses seeded${exportTo ? `; exports and scan up to ${exportTo}` : ''})`);
+  await app.close();
+  await ctx.close();
+}

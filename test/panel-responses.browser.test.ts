@@ -1,0 +1,287 @@
+/**
+ * The Responses and Statistics areas in Chromium against the real server and the demo company:
+ * filter the demo's responses and compare the table with /v1's scan; export the cut as CSV and
+ * XLSX and compare each file with the scan row for row; open a response and delete it (the
+ * statistics follow); read the dashboard of the anonymous demo form and prove that nothing the
+ * page shows lets anyone work out a suppressed group. axe at both sizes on every state.
+ */
+import { readFileSync } from 'node:fs';
+import ExcelJS from 'exceljs';
+import { parse } from 'csv-parse/sync';
+import type { Download, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureDemo } from '../src/features/demo/seed-demo.js';
+import { panelUser } from './panel.js';
+import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
+
+type Choice = { id: string; name: string };
+type Question = { id: string; name: string; type: string; options: Choice[]; rows?: Choice[]; columns?: Choice[] };
+type Item = { id: string; createdAt: string; completedAt: string | null; respondent: Record<string, string | null> | null; dims: Record<string, string>; answers: Record<string, unknown> };
+
+describe.skipIf(!chromiumRuns('the Responses browser tests'))('Responses and Statistics in the panel', () => {
+  let bed: PanelBrowser;
+  let token: string;
+  let companyId: string;
+
+  beforeAll(async () => {
+    bed = await startPanelBrowser();
+    const demo = await ensureDemo(bed.t.ctx);
+    if (!demo.created) throw new Error('the demo already existed');
+    token = demo.token;
+    companyId = demo.company.id;
+    // the panel's build and the demo's seeding, on a shared machine
+  }, 600_000);
+  afterAll(async () => bed?.close());
+
+  const v1 = async (path: string) => {
+    const res = await bed.t.get(token, `/v1${path}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
+  const formBySlug = async (slug: string) => (await v1('/forms?limit=100')).data.find((f: { slug: string }) => f.slug === slug);
+
+  /** Every row of /v1's scan for the cut, with answers, following the cursors. */
+  async function scan(formId: string, query: string): Promise<Item[]> {
+    const items: Item[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { data: Item[]; meta: { nextCursor: string | null } } = await v1(`/forms/${formId}/responses?limit=100&include=answers&${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      items.push(...page.data);
+      cursor = page.meta.nextCursor;
+    } while (cursor);
+    return items;
+  }
+
+  async function signIn() {
+    const { email, password } = await panelUser(bed.t, { companyId, permissions: ['responses'] });
+    const { context, page, cspErrors } = await bed.open();
+    await page.goto(`${bed.origin}/panel/sign-in`);
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: /^Hello, / }).waitFor();
+    return { context, page, cspErrors };
+  }
+
+  /** Picks an option of a Mantine Select by its label. */
+  async function pick(page: Page, label: string, option: string | RegExp) {
+    await page.getByRole('combobox', { name: label, exact: true }).click();
+    await page.getByRole('option', { name: option }).click();
+  }
+  const chooseForm = (page: Page, name: string) => pick(page, 'Form', new RegExp(`^${name} \\(`));
+
+  /** A cell as the export writes it: choices by label, lists joined, formulas defused (the file format, written out independently). */
+  function expectedCell(question: Question, value: unknown): string {
+    const label = (choices: Choice[] | undefined, id: string) => choices?.find((c) => c.id === id)?.name ?? id;
+    if (value === undefined || value === null) return '';
+    switch (question.type) {
+      case 'RADIO':
+      case 'SELECT':
+        return label(question.options, value as string);
+      case 'CHECKBOX':
+        return (value as string[]).map((id) => label(question.options, id)).join('; ');
+      case 'RANKING':
+        return (value as string[]).map((id) => label(question.options, id)).join(' > ');
+      case 'MATRIX':
+        return Object.entries(value as Record<string, string>).map(([r, c]) => `${label(question.rows, r)}: ${label(question.columns, c)}`).join('; ');
+      case 'FILE':
+        return (value as { name: string }[]).map((f) => f.name).join('; ');
+      default:
+        return typeof value === 'string' && /^[=+\-@\t\r]/.test(value) ? `'${value}` : String(value);
+    }
+  }
+
+  /** The rows the export must hold for these scan items (header first). */
+  function expectedRows(items: Item[], questions: Question[], dimKeys: string[]): string[][] {
+    const fields = ['name', 'email', 'phone', 'externalId'];
+    return [
+      ['id', 'createdAt', 'completedAt', ...fields.map((f) => `respondent.${f}`), ...dimKeys.map((k) => `dim.${k}`), ...questions.map((q) => q.name)],
+      ...items.map((item) => [
+        item.id,
+        item.createdAt,
+        item.completedAt ?? '',
+        ...fields.map((f) => item.respondent?.[f] ?? ''),
+        ...dimKeys.map((k) => item.dims[k] ?? ''),
+        ...questions.map((q) => expectedCell(q, item.answers[q.id])),
+      ]),
+    ];
+  }
+
+  async function exportFile(page: Page, button: string): Promise<string> {
+    await page.getByRole('button', { name: button }).click();
+    const link = page.getByRole('link', { name: /^Download / });
+    await link.waitFor();
+    const [download]: [Download, void] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    return (await download.path())!;
+  }
+
+  it('filters the demo responses like the API, chooses columns, exports CSV and XLSX row for row, opens and deletes a response', async () => {
+    const { context, page, cspErrors } = await signIn();
+    const form = await formBySlug('term-evaluation');
+    const detail = (await v1(`/forms/${form.id}`)).data;
+    const questions: Question[] = detail.content.sections.flatMap((s: { questions: Question[] }) => s.questions);
+    const dimKeys = ['course', 'teacher', 'campus', 'cohort', 'cohortYear', 'termStart'];
+
+    await page.goto(`${bed.origin}/panel/responses`);
+    await page.getByRole('heading', { name: 'Responses', level: 1 }).waitFor();
+    await page.getByText('Choose a form to read its responses.').waitFor();
+    await checkPage(page, 'responses-choose-form');
+
+    await chooseForm(page, 'End-of-term evaluation');
+    const all = await v1(`/forms/${form.id}/responses?limit=100`);
+    await page.getByRole('status').filter({ hasText: `${all.meta.total.toLocaleString('en')} responses` }).waitFor();
+    await page.getByRole('region', { name: 'Responses of End-of-term evaluation' }).waitFor();
+    await checkPage(page, 'responses-table');
+
+    // A cut: the days from the 60th newest response on, and one cohort.
+    const from = all.data[59].createdAt.slice(0, 10);
+    const cohort = (all.data as Item[]).find((item) => item.dims.cohort)!.dims.cohort;
+    const query = `from=${from}&dim.cohort=${encodeURIComponent(cohort)}`;
+    const expected = await scan(form.id, query);
+    expect(expected.length).toBeGreaterThan(1);
+    await page.getByLabel('From (UTC day)').fill(from);
+    await page.getByLabel('Dim “cohort”').fill(cohort);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    const countLine = expected.length === 1 ? '1 response' : `${expected.length} responses`;
+    await page.getByRole('status').filter({ hasText: new RegExp(`^${countLine}$`) }).waitFor();
+    // The table's rows are the scan's, in its order (each row links to its response).
+    const links = page.getByRole('region', { name: 'Responses of End-of-term evaluation' }).getByRole('link');
+    await expect.poll(async () => (await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')))).slice(0, 5)).toEqual(
+      expected.slice(0, 5).map((item) => `/panel/responses/${item.id}`),
+    );
+    await checkPage(page, 'responses-filtered');
+
+    // A bad period is refused beside its field.
+    await page.getByLabel('To (UTC day)', { exact: true }).fill('2000-01-01');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByText('This value is not accepted.').waitFor();
+    await checkPage(page, 'responses-filter-error');
+    await page.getByLabel('To (UTC day)', { exact: true }).fill('');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByRole('status').filter({ hasText: new RegExp(`^${countLine}$`) }).waitFor();
+
+    await page.getByRole('button', { name: 'Columns' }).click();
+    await page.getByRole('checkbox', { name: 'Dim: cohort', exact: true }).check();
+    await checkPage(page, 'responses-columns');
+    await page.keyboard.press('Escape');
+    await page.getByRole('columnheader', { name: 'Dim: cohort' }).waitFor();
+
+    const want = expectedRows(expected, questions, dimKeys);
+    const csv = parse(readFileSync(await exportFile(page, 'Export CSV'), 'utf8').replace(/^\uFEFF/, '')) as string[][];
+    expect(csv).toEqual(want);
+    await checkPage(page, 'responses-export-done');
+
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile(await exportFile(page, 'Export XLSX'));
+    const sheetRows: string[][] = [];
+    workbook.getWorksheet('Responses')!.eachRow({ includeEmpty: true }, (row) => {
+      sheetRows.push(want[0].map((_, i) => {
+        const value = row.getCell(i + 1).value;
+        return value === null || value === undefined ? '' : String(value);
+      }));
+    });
+    // XLSX cells are values, never formulas: no apostrophe there.
+    expect(sheetRows).toEqual(want.map((row) => row.map((cell) => cell.replace(/^'(?=[=+\-@\t\r])/, ''))));
+
+    // One response: its answers as the respondent saw the questions.
+    const target = expected[0];
+    await links.first().click();
+    await page.getByRole('heading', { name: 'Response — End-of-term evaluation', level: 1 }).waitFor();
+    const firstAnswered = questions.find((q) => target.answers[q.id] !== undefined && q.type === 'RADIO')!;
+    await page.getByText(expectedCell(firstAnswered, target.answers[firstAnswered.id]), { exact: true }).first().waitFor();
+    await checkPage(page, 'response-page');
+
+    const before = (await v1(`/forms/${form.id}/statistics`)).data.responseCount;
+    await page.getByRole('button', { name: 'Delete this response' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete this response?' });
+    await dialog.waitFor();
+    await checkPage(page, 'response-delete-confirm');
+    await dialog.getByRole('button', { name: 'Delete for good' }).click();
+    await page.getByRole('heading', { name: 'Responses', level: 1 }).waitFor();
+    expect((await bed.t.get(token, `/v1/responses/${target.id}`)).statusCode).toBe(404);
+    expect((await v1(`/forms/${form.id}/statistics`)).data.responseCount).toBe(before - 1);
+
+    expect(cspErrors).toEqual([]);
+    await context.close();
+  }, 240_000);
+
+  it('shows the dashboard with charts and table views, compares two periods, explains an anonymous form and never reveals a suppressed group', async () => {
+    const { context, page, cspErrors } = await signIn();
+    await page.goto(`${bed.origin}/panel/statistics`);
+    await page.getByRole('heading', { name: 'Statistics', level: 1 }).waitFor();
+    await checkPage(page, 'statistics-choose-form');
+
+    const term = await formBySlug('term-evaluation');
+    await chooseForm(page, 'End-of-term evaluation');
+    const stats = (await v1(`/forms/${term.id}/statistics`)).data;
+    await page.getByText(`${stats.responseCount.toLocaleString('en')} responses ·`, { exact: false }).first().waitFor();
+    await checkPage(page, 'statistics-charts');
+    const npsQuestion = stats.questions.find((q: { nps?: unknown }) => q.nps);
+    await page.getByRole('radiogroup', { name: `View of “${npsQuestion.name}”` }).getByText('Table').click();
+    await page.getByRole('table', { name: npsQuestion.name }).getByRole('row', { name: /NPS score/ }).waitFor();
+
+    await page.getByRole('switch', { name: 'Compare with another period' }).check();
+    const mid = new Date(Date.parse(stats.firstAt) / 2 + Date.parse(stats.lastAt) / 2).toISOString().slice(0, 10);
+    await page.getByLabel('To (UTC day)', { exact: true }).fill(mid);
+    await page.getByLabel('Second period from (UTC day)').fill(mid);
+    await page.getByRole('button', { name: 'Show' }).click();
+    const [a, b] = [(await v1(`/forms/${term.id}/statistics?to=${mid}`)).data, (await v1(`/forms/${term.id}/statistics?from=${mid}`)).data];
+    await page.getByText(`Period A: ${a.responseCount.toLocaleString('en')} responses`, { exact: false }).waitFor();
+    await page.getByText(`Period B: ${b.responseCount.toLocaleString('en')} responses`, { exact: false }).waitFor();
+    await checkPage(page, 'statistics-compare');
+
+    // The anonymous form, grouped by org unit.
+    const anon = await formBySlug('orientation-week-2025');
+    await chooseForm(page, 'Orientation week 2025');
+    await page.getByText(/Anonymous form: groups under the anonymity floor/).waitFor();
+    await pick(page, 'Grouped report by', 'Org unit');
+    await page.getByRole('button', { name: 'Show' }).click();
+    const table = page.getByTestId('report-table');
+    await table.waitFor();
+    await checkPage(page, 'statistics-anonymous-report');
+
+    const report = (await v1(`/forms/${anon.id}/report?groupBy=orgUnit`)).data;
+    const whole = (await v1(`/forms/${anon.id}/statistics`)).data.responseCount;
+    const suppressed = report.groups.filter((g: { suppressed: boolean }) => g.suppressed);
+    expect(suppressed.length).toBeGreaterThan(0);
+    // What the page shows of each group: a suppressed one, only the word.
+    const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => ({ suppressed: tr.getAttribute('data-suppressed') === 'true', cells: Array.from(tr.children).map((c) => c.textContent ?? '') })));
+    const shownCount = new Map<string, number>();
+    for (const [i, row] of rows.entries()) {
+      const group = report.groups[i];
+      expect(row.suppressed).toBe(group.suppressed);
+      if (row.suppressed) expect(row.cells[1], group.key).toBe('Suppressed');
+      else shownCount.set(group.key, Number(/^([\d,]+) response/.exec(row.cells[1])![1].replace(/,/g, '')));
+    }
+    const pageText = (await page.locator('main').innerText()).replace(/,/g, '');
+    const numbersOnPage = new Set((pageText.match(/\d+/g) ?? []).map(Number));
+    // The page shows the whole cut's count and each visible group's, never a total of groups.
+    expect(numbersOnPage.has(whole)).toBe(true);
+    // Every difference a reader can form (the whole, or a visible unit, minus its nearest visible subunits) is 0 or at least the floor.
+    const floor = 5;
+    const { rows: units } = await bed.t.ctx.pool.query<{ id: string; parent_id: string | null }>(`SELECT id, parent_id FROM entities WHERE company_id = $1 AND kind = 'unit'`, [companyId]);
+    const parentOf = new Map(units.map((u) => [u.id, u.parent_id]));
+    const nearestShownAncestor = (key: string): string | null => {
+      let parent = parentOf.get(key) ?? null;
+      while (parent !== null && !shownCount.has(parent)) parent = parentOf.get(parent) ?? null;
+      return parent;
+    };
+    for (const top of [null, ...shownCount.keys()]) {
+      const own = top === null ? whole : shownCount.get(top)!;
+      const covered = [...shownCount.entries()].filter(([key]) => key !== top && nearestShownAncestor(key) === top).reduce((sum, [, n]) => sum + n, 0);
+      const residual = own - covered;
+      expect(residual === 0 || residual >= floor, `residual ${residual} under ${top ?? 'the whole form'}`).toBe(true);
+    }
+
+    // A cut of one small unit is refused, and the page says why without a figure.
+    await pick(page, 'Cut by dim', 'campus');
+    await page.getByLabel('Dim value').fill(suppressed[0].key);
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByText(/fewer possible authors than the company’s anonymity floor|Some fields need attention/).first().waitFor();
+    expect(await page.getByText(/^Answered: /).count()).toBe(0);
+    await checkPage(page, 'statistics-anonymous-refused');
+
+    expect(cspErrors).toEqual([]);
+    await context.close();
+  }, 240_000);
+});
