@@ -163,6 +163,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/responses/forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company's forms, newest first, to pick one whose responses to read */
+        get: operations["listResponseForms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/responses/forms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A form: its questions, dims and whether it is anonymous */
+        get: operations["getResponsesForm"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/responses/forms/{id}/scan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of a form's responses with their answers: the same keyset scan and filters as GET /v1/forms/{id}/responses
+         * @description Filters: from, to (UTC days, inclusive) and dim.<key>=<value>. meta.total on the first page only.
+         */
+        get: operations["scanResponses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/responses/forms/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A form's filtered responses as one CSV or XLSX file, streamed
+         * @description The rows of the scan (same filters, same order), one column per question (choices by label, or by key with keys=true), the dims and the respondent. Streamed as it is read: the header x-export-total gives the rows expected.
+         */
+        get: operations["exportResponses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/responses/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One response with its invite and the treatment cases it opened */
+        get: operations["getPanelResponse"];
+        put?: never;
+        post?: never;
+        /** Delete a response for good; the statistics of its day follow at once (as `quorum response delete`) */
+        delete: operations["deleteResponse"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/event-types": {
         parameters: {
             query?: never;
@@ -663,6 +755,40 @@ export interface paths {
          * @description No WhatsApp channel: 404. Audited as settings.changed.
          */
         delete: operations["removeWhatsappChannel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/statistics/forms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A form's figures for one cut (as GET /v1/forms/{id}/statistics) */
+        get: operations["getPanelStatistics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/statistics/forms/{id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A form's figures per group, suppressed groups without figures (as GET /v1/forms/{id}/report) */
+        get: operations["getPanelReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1976,6 +2102,10 @@ export interface components {
             floor: number;
             authors: number;
         };
+        /** Answer value */
+        AnswerValue: string | number | boolean | string[] | {
+            [key: string]: string;
+        } | components["schemas"]["FileRef"][];
         /** Class group */
         ClassGroup: {
             id: string;
@@ -2094,6 +2224,82 @@ export interface components {
                 } | null;
             };
         };
+        /** Uploaded file */
+        FileRef: {
+            fileId: string;
+            name: string;
+            /** @description Bytes */
+            size: number;
+            mime: string;
+        };
+        /** Option, matrix row or matrix column */
+        FormChoice: {
+            id: string;
+            name: string;
+            /** @description Zero-based position */
+            order: number;
+        };
+        /**
+         * Form (list item)
+         * @example {
+         *       "id": "019a2f4e-7c1d-7b3a-9f00-5d1e2a3b4c5d",
+         *       "name": "End-of-term evaluation",
+         *       "slug": "term-evaluation",
+         *       "isPublic": false,
+         *       "isClosed": false,
+         *       "requiresInvite": true,
+         *       "questionCount": 16,
+         *       "responseCount": 42,
+         *       "createdAt": "2026-03-01T12:00:00.000Z",
+         *       "updatedAt": "2026-03-02T08:30:00.000Z"
+         *     }
+         */
+        FormListItem: {
+            id: string;
+            name: string;
+            /** @description Name of the form in its public link */
+            slug: string;
+            isPublic: boolean;
+            isClosed: boolean;
+            requiresInvite: boolean;
+            questionCount: number;
+            responseCount: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds
+             */
+            updatedAt: string;
+        };
+        /** Question */
+        FormQuestion: {
+            /** @description Key used in response answers */
+            id: string;
+            /** @description The question text */
+            name: string;
+            /**
+             * @description Question type; decides the shape of its answer value
+             * @enum {string}
+             */
+            type: "TEXT" | "PARAGRAPH" | "DATE" | "TIME" | "DATETIME" | "NUMBER" | "RANGE" | "NPS" | "STAR" | "BOOLEAN" | "RADIO" | "SELECT" | "CHECKBOX" | "RANKING" | "MATRIX" | "FILE";
+            mandatory: boolean;
+            /** @description Choice types (RADIO, SELECT, CHECKBOX, RANKING): the options in order. Always present; empty for other types. */
+            options: components["schemas"]["FormChoice"][];
+            /** @description MATRIX only: the rows, whose ids are the keys of a MATRIX answer. */
+            rows?: components["schemas"]["FormChoice"][];
+            /** @description MATRIX only: the columns, whose ids are the values of a MATRIX answer. */
+            columns?: components["schemas"]["FormChoice"][];
+        };
+        /** Section */
+        FormSection: {
+            id: string;
+            name: string;
+            questions: components["schemas"]["FormQuestion"][];
+        };
         /** Invite */
         Invite: {
             id: string;
@@ -2141,6 +2347,238 @@ export interface components {
             requested?: number;
             /** @description YYYY-MM (UTC) */
             period?: string;
+        };
+        Report: {
+            groupBy: string;
+            groups: {
+                /** @description The canonical dim value, or the unit id (orgUnit: the unit and its subtree) */
+                key: string;
+                /** @description (extension) The unit's, course's or teacher's name when the key is an entity id; null for other dims. Only on a group that is shown (suppressed: false). */
+                name?: string | null;
+                /** @description true: the group is under the anonymity floor, or suppressed so that no combination of groups reveals one that is; no figures. */
+                suppressed: boolean;
+                statistics?: {
+                    /** @description Responses in the cut. Exact unless truncated. */
+                    responseCount: number;
+                    /** @description Of those, the finalized ones (completedAt set). */
+                    completedCount: number;
+                    /** Format: date-time */
+                    firstAt: string | null;
+                    /** Format: date-time */
+                    lastAt: string | null;
+                    questions: {
+                        id: string;
+                        key: string;
+                        name: string;
+                        type: string;
+                        /** @description Responses that answered the question (blank text, empty lists and objects do not count). Exact. */
+                        answered: number;
+                        options?: {
+                            id: string;
+                            key: string;
+                            name: string;
+                            /** @description Choice types and BOOLEAN (ids "true" and "false"): responses that chose it. Exact. */
+                            count?: number;
+                            /** @description count / answered (CHECKBOX shares may add up to more than 1). Exact. */
+                            share?: number;
+                            /** @description RANKING: mean position, 1 = most preferred. Exact. */
+                            meanRank?: number | null;
+                        }[];
+                        rows?: {
+                            id: string;
+                            key: string;
+                            name: string;
+                            columns: {
+                                id: string;
+                                key: string;
+                                name: string;
+                                count: number;
+                            }[];
+                        }[];
+                        /** @description Numeric types: answered count. Exact. */
+                        count?: number;
+                        /** @description Exact. */
+                        mean?: number | null;
+                        /** @description Population standard deviation. Exact up to floating point. */
+                        stddev?: number | null;
+                        /** @description Mean of the two middle values when the count is even. Exact for RANGE, STAR and NPS; for NUMBER an estimate from a log-bucketed sketch: each middle value is off by at most 0.99% of its magnitude. */
+                        median?: number | null;
+                        /** @description Exact. */
+                        min?: number | null;
+                        /** @description Exact. */
+                        max?: number | null;
+                        /** @description Non-empty bins in value order. RANGE, STAR, NPS: one bin per value (from = to). NUMBER: sketch buckets whose bounds grow by 2% in magnitude (exact counts per bucket), mirrored around zero: a positive bin holds from < value ≤ to, a negative one from ≤ value < to (so -1 falls in the bin from -1), zero its own bin (from = to = 0). */
+                        histogram?: {
+                            from: number;
+                            to: number;
+                            count: number;
+                        }[];
+                        /** @description NPS only. Exact. */
+                        nps?: {
+                            /** @description 9 and 10 */
+                            promoters: number;
+                            /** @description 7 and 8 */
+                            passives: number;
+                            /** @description 0 to 6 */
+                            detractors: number;
+                            /** @description (promoters − detractors) × 100 / count, −100..100 */
+                            score: number | null;
+                        };
+                    }[];
+                };
+            }[];
+            /** @description As in Statistics. */
+            truncated: boolean;
+            /** @description Responses the figures cover (all groups together). */
+            scanned: number;
+            /**
+             * Format: date
+             * @description As in Statistics.
+             */
+            from: string | null;
+            /**
+             * Format: date
+             * @description As in Statistics.
+             */
+            to: string | null;
+        };
+        /**
+         * Response
+         * @example {
+         *       "id": "019a3b1c-2d4e-7f60-8a1b-2c3d4e5f6a7b",
+         *       "formId": "019a2f4e-7c1d-7b3a-9f00-5d1e2a3b4c5d",
+         *       "respondent": {
+         *         "name": "Ana Souza",
+         *         "email": "ana@example.edu",
+         *         "phone": null,
+         *         "externalId": "S-1042"
+         *       },
+         *       "completedAt": "2026-03-01T12:00:00.000Z",
+         *       "createdAt": "2026-03-01T12:00:00.000Z",
+         *       "dims": {
+         *         "course": "019a2f4e-7c1d-7b3a-9f00-00000000c001",
+         *         "cohortYear": "2026",
+         *         "termStart": "2026-02-02"
+         *       }
+         *     }
+         * @example {
+         *       "id": "019a3b1c-2d4e-7f60-8a1b-2c3d4e5f6a7b",
+         *       "formId": "019a2f4e-7c1d-7b3a-9f00-5d1e2a3b4c5d",
+         *       "respondent": {
+         *         "name": "Ana Souza",
+         *         "email": "ana@example.edu",
+         *         "phone": null,
+         *         "externalId": "S-1042"
+         *       },
+         *       "completedAt": "2026-03-01T12:00:00.000Z",
+         *       "createdAt": "2026-03-01T12:00:00.000Z",
+         *       "dims": {
+         *         "course": "019a2f4e-7c1d-7b3a-9f00-00000000c001",
+         *         "cohortYear": "2026",
+         *         "termStart": "2026-02-02"
+         *       },
+         *       "answers": {
+         *         "019a2f4e-7c1d-7b3a-9f00-000000000002": "019a2f4e-7c1d-7b3a-9f00-000000000003",
+         *         "019a2f4e-7c1d-7b3a-9f00-000000000009": 9
+         *       }
+         *     }
+         */
+        Response: {
+            id: string;
+            formId: string;
+            /** @description Who answered: from the invite (never forged by the respondent) or from public-link prefill parameters; null when unknown. */
+            respondent: {
+                name?: string | null;
+                email?: string | null;
+                phone?: string | null;
+                externalId?: string | null;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When the response was finalized; null when not recorded.
+             */
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds
+             */
+            createdAt: string;
+            /** @description Slicing fields stamped on the response, by key. Values are canonical strings: registered entities (course, teacher, unit) by id, a number as its decimal text, a date as YYYY-MM-DD. Empty when the form declares none. */
+            dims: {
+                [key: string]: string;
+            };
+            /** @description Only with include=answers. Keys are question ids (GET /forms/{id}); values per question type. A question hidden by conditional logic or in a skipped section has no key: absence means not applicable, not unanswered. */
+            answers?: {
+                [key: string]: components["schemas"]["AnswerValue"];
+            };
+        };
+        /**
+         * Response (full record)
+         * @example {
+         *       "id": "019a3b1c-2d4e-7f60-8a1b-2c3d4e5f6a7b",
+         *       "formId": "019a2f4e-7c1d-7b3a-9f00-5d1e2a3b4c5d",
+         *       "respondent": {
+         *         "name": "Ana Souza",
+         *         "email": "ana@example.edu",
+         *         "phone": null,
+         *         "externalId": "S-1042"
+         *       },
+         *       "completedAt": "2026-03-01T12:00:00.000Z",
+         *       "createdAt": "2026-03-01T12:00:00.000Z",
+         *       "dims": {
+         *         "course": "019a2f4e-7c1d-7b3a-9f00-00000000c001",
+         *         "cohortYear": "2026",
+         *         "termStart": "2026-02-02"
+         *       },
+         *       "answers": {
+         *         "019a2f4e-7c1d-7b3a-9f00-000000000002": "019a2f4e-7c1d-7b3a-9f00-000000000003",
+         *         "019a2f4e-7c1d-7b3a-9f00-000000000009": 9
+         *       },
+         *       "inviteId": null,
+         *       "orgUnitId": null,
+         *       "orgPath": null,
+         *       "orgSource": "none"
+         *     }
+         */
+        ResponseRecord: {
+            id: string;
+            formId: string;
+            /** @description Who answered: from the invite (never forged by the respondent) or from public-link prefill parameters; null when unknown. */
+            respondent: {
+                name?: string | null;
+                email?: string | null;
+                phone?: string | null;
+                externalId?: string | null;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When the response was finalized; null when not recorded.
+             */
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds
+             */
+            createdAt: string;
+            /** @description Slicing fields stamped on the response, by key. Values are canonical strings: registered entities (course, teacher, unit) by id, a number as its decimal text, a date as YYYY-MM-DD. Empty when the form declares none. */
+            dims: {
+                [key: string]: string;
+            };
+            /** @description Keys are question ids (GET /forms/{id}); values per question type. A question hidden by conditional logic or in a skipped section has no key: absence means not applicable, not unanswered. */
+            answers: {
+                [key: string]: components["schemas"]["AnswerValue"];
+            };
+            /** @description The invite the response came from; null on the public link. */
+            inviteId: string | null;
+            /** @description Unit where the response happened. */
+            orgUnitId: string | null;
+            /** @description Path /<id>/<id>/ of that unit, for grouping by subtree with a prefix test. */
+            orgPath: string | null;
+            /**
+             * @description Where the org unit came from.
+             * @enum {string}
+             */
+            orgSource: "invite" | "link" | "class" | "answer" | "none";
         };
         /**
          * Roster import
@@ -2247,6 +2685,89 @@ export interface components {
                 id: string;
                 reason: "no_email" | "no_phone" | "revoked" | "responded" | "expired" | "suppressed" | "missing_var";
             }[];
+        };
+        Statistics: {
+            /** @description Responses in the cut. Exact unless truncated. */
+            responseCount: number;
+            /** @description Of those, the finalized ones (completedAt set). */
+            completedCount: number;
+            /** Format: date-time */
+            firstAt: string | null;
+            /** Format: date-time */
+            lastAt: string | null;
+            questions: {
+                id: string;
+                key: string;
+                name: string;
+                type: string;
+                /** @description Responses that answered the question (blank text, empty lists and objects do not count). Exact. */
+                answered: number;
+                options?: {
+                    id: string;
+                    key: string;
+                    name: string;
+                    /** @description Choice types and BOOLEAN (ids "true" and "false"): responses that chose it. Exact. */
+                    count?: number;
+                    /** @description count / answered (CHECKBOX shares may add up to more than 1). Exact. */
+                    share?: number;
+                    /** @description RANKING: mean position, 1 = most preferred. Exact. */
+                    meanRank?: number | null;
+                }[];
+                rows?: {
+                    id: string;
+                    key: string;
+                    name: string;
+                    columns: {
+                        id: string;
+                        key: string;
+                        name: string;
+                        count: number;
+                    }[];
+                }[];
+                /** @description Numeric types: answered count. Exact. */
+                count?: number;
+                /** @description Exact. */
+                mean?: number | null;
+                /** @description Population standard deviation. Exact up to floating point. */
+                stddev?: number | null;
+                /** @description Mean of the two middle values when the count is even. Exact for RANGE, STAR and NPS; for NUMBER an estimate from a log-bucketed sketch: each middle value is off by at most 0.99% of its magnitude. */
+                median?: number | null;
+                /** @description Exact. */
+                min?: number | null;
+                /** @description Exact. */
+                max?: number | null;
+                /** @description Non-empty bins in value order. RANGE, STAR, NPS: one bin per value (from = to). NUMBER: sketch buckets whose bounds grow by 2% in magnitude (exact counts per bucket), mirrored around zero: a positive bin holds from < value ≤ to, a negative one from ≤ value < to (so -1 falls in the bin from -1), zero its own bin (from = to = 0). */
+                histogram?: {
+                    from: number;
+                    to: number;
+                    count: number;
+                }[];
+                /** @description NPS only. Exact. */
+                nps?: {
+                    /** @description 9 and 10 */
+                    promoters: number;
+                    /** @description 7 and 8 */
+                    passives: number;
+                    /** @description 0 to 6 */
+                    detractors: number;
+                    /** @description (promoters − detractors) × 100 / count, −100..100 */
+                    score: number | null;
+                };
+            }[];
+            /** @description true when the cut could not be read from the rollups (two or more dim filters, or a dim filter with another grouping) and had more responses than the scan ceiling: the figures then cover the newest ones only; narrow from/to. Whole-form and single-dim cuts are never truncated. */
+            truncated: boolean;
+            /** @description Responses the figures cover. */
+            scanned: number;
+            /**
+             * Format: date
+             * @description The period covered (null: open end). Anonymous forms widen it to blocks of days holding at least the floor of responses.
+             */
+            from: string | null;
+            /**
+             * Format: date
+             * @description See from.
+             */
+            to: string | null;
         };
         /** @description A follow-up case; it never carries answers */
         Treatment: {
@@ -3612,6 +4133,595 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                         }[];
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listResponseForms: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; a page past the end is empty and still carries the total */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["FormListItem"][];
+                        meta: components["schemas"]["OffsetMeta"];
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getResponsesForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Form id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Form (for responses) */
+                        data: {
+                            id: string;
+                            name: string;
+                            slug: string;
+                            /** @description Reports apply the anonymity floor */
+                            anonymous: boolean;
+                            responseCount: number;
+                            /** @description The dims responses may be filtered by */
+                            dims: {
+                                key: string;
+                                kind: string;
+                            }[];
+                            sections: components["schemas"]["FormSection"][];
+                        };
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    scanResponses: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                /** @description Only responses created on or after this UTC day (YYYY-MM-DD, inclusive). */
+                from?: string;
+                /** @description Only responses created on or before this UTC day (YYYY-MM-DD, inclusive). */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Form id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Response"][];
+                        meta: components["schemas"]["CursorMeta"];
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR, INVALID_CURSOR, PAGE_NOT_SUPPORTED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    exportResponses: {
+        parameters: {
+            query: {
+                format: "csv" | "xlsx";
+                /** @description Options and headers by their keys instead of their labels */
+                keys?: boolean;
+                /** @description Only responses created on or after this UTC day (YYYY-MM-DD, inclusive). */
+                from?: string;
+                /** @description Only responses created on or before this UTC day (YYYY-MM-DD, inclusive). */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Form id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getPanelResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Response id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Response (with its invite and cases) */
+                        data: {
+                            response: components["schemas"]["ResponseRecord"];
+                            invite: {
+                                id: string;
+                                status: string;
+                                name: string | null;
+                                email: string | null;
+                                phone: string | null;
+                                externalId: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                            } | null;
+                            cases: {
+                                id: string;
+                                number: number;
+                                flowKey: string;
+                                status: string;
+                                stepName: string | null;
+                                dueAt: string | null;
+                                outcome: string | null;
+                                /** Format: date-time */
+                                openedAt: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Response id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
                     };
                 };
             };
@@ -6985,6 +8095,216 @@ export interface operations {
             };
             /** @description Error codes: NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getPanelStatistics: {
+        parameters: {
+            query?: {
+                /** @description Only responses created on or after this UTC day (YYYY-MM-DD, inclusive). */
+                from?: string;
+                /** @description Only responses created on or before this UTC day (YYYY-MM-DD, inclusive). */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Form id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Statistics"];
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: ANONYMITY_SUPPRESSED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getPanelReport: {
+        parameters: {
+            query: {
+                /** @description Only responses created on or after this UTC day (YYYY-MM-DD, inclusive). */
+                from?: string;
+                /** @description Only responses created on or before this UTC day (YYYY-MM-DD, inclusive). */
+                to?: string;
+                /** @description dim.<key> or orgUnit */
+                groupBy: string;
+            };
+            header?: never;
+            path: {
+                /** @description Form id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Report"];
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: ANONYMITY_SUPPRESSED */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
