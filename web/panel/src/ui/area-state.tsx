@@ -1,6 +1,7 @@
-/** What an area shows while its data loads, or when it could not be read (a sentence, and a way to try again). */
-import { Alert, Button, Group, Loader, Text } from '@mantine/core';
+/** What every area shows while its data loads, when it could not be read, and a form's outcome. */
+import { Alert, Group, Loader, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { ProblemAlert } from './problem-alert';
 import { problemText } from './problem-text';
 
 export function Loading() {
@@ -16,11 +17,18 @@ export function Loading() {
 export function LoadError({ error, retry, children }: { error: unknown; retry: () => void; children?: React.ReactNode }) {
   const { t } = useTranslation();
   return (
-    <Alert color="red.9" role="alert" title={problemText(t, error)}>
+    <ProblemAlert title={problemText(t, error)} retry={{ label: t('common.retry'), onClick: retry }}>
       {children}
-      <Button variant="light" color="red.9" mt="xs" onClick={retry}>
-        {t('common.retry')}
-      </Button>
-    </Alert>
+    </ProblemAlert>
   );
+}
+
+/** A form's outcome: "saved" (polite) or a refusal that is about no single field (assertive). */
+export function FormOutcome({ saved, problem }: { saved: string | null; problem: string | null }) {
+  if (problem) return <ProblemAlert>{problem}</ProblemAlert>;
+  return saved ? (
+    <Alert color="green.9" role="status">
+      {saved}
+    </Alert>
+  ) : null;
 }

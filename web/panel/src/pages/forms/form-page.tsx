@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { ApiProblem, unwrap } from '../../api/errors';
 import { fieldText, problemText } from '../../ui/problem-text';
-import { Loading, LoadError } from './area-state';
+import { Loading, LoadError } from '../../ui/area-state';
 import { Builder } from './builder';
 import { fromFile, toFile, visibleKeys, type Draft } from './definition';
 import { Dialog } from './dialog';

@@ -12,7 +12,7 @@ import { hasPermission, sessionQuery } from '../../api/session';
 import { EmptyState } from '../../ui/empty-state';
 import { problemText } from '../../ui/problem-text';
 import { formatWhen } from '../integrations/format';
-import { Loading, LoadError } from './area-state';
+import { Loading, LoadError } from '../../ui/area-state';
 import { CreateFormDialog } from './create-form-dialog';
 import { Dialog } from './dialog';
 import { FORMS, formsQuery, PAGE_SIZE, type FormSummary } from './forms-api';

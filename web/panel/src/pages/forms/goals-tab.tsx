@@ -8,7 +8,7 @@ import { ApiProblem, unwrap } from '../../api/errors';
 import { EmptyState } from '../../ui/empty-state';
 import { fieldText, problemText } from '../../ui/problem-text';
 import { formatWhen } from '../integrations/format';
-import { Loading, LoadError } from './area-state';
+import { Loading, LoadError } from '../../ui/area-state';
 import { goalsQuery } from './forms-api';
 import { NS } from './strings';
 

@@ -7,8 +7,6 @@ import i18next from 'i18next';
 const en = {
   title: 'Forms',
   intro: 'Build the forms people answer, publish their links and watch the responses arrive.',
-  loading: 'Loading…',
-  retry: 'Try again',
   close: 'Close',
   cancel: 'Cancel',
   never: 'Never',
@@ -166,8 +164,6 @@ type Strings = typeof en;
 const ptBR: Strings = {
   title: 'Formulários',
   intro: 'Monte os formulários que as pessoas respondem, publique os links e acompanhe as respostas.',
-  loading: 'Carregando…',
-  retry: 'Tentar de novo',
   close: 'Fechar',
   cancel: 'Cancelar',
   never: 'Nunca',
@@ -323,8 +319,6 @@ const ptBR: Strings = {
 const es: Strings = {
   title: 'Formularios',
   intro: 'Cree los formularios que la gente responde, publique sus enlaces y siga las respuestas.',
-  loading: 'Cargando…',
-  retry: 'Intentar de nuevo',
   close: 'Cerrar',
   cancel: 'Cancelar',
   never: 'Nunca',

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../ui/empty-state';
 import { formatWhen } from '../integrations/format';
-import { Loading, LoadError } from './area-state';
+import { Loading, LoadError } from '../../ui/area-state';
 import { versionsQuery } from './forms-api';
 import { NS } from './strings';
 

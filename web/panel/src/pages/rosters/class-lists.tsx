@@ -3,7 +3,7 @@ import { Pagination, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LoadError, Loading } from '../../ui/load-state';
+import { LoadError, Loading } from '../../ui/area-state';
 import { ScrollRegion } from '../../ui/scroll-region';
 import { classesQuery, groupsQuery } from './rosters-api';
 import { NS } from './strings';

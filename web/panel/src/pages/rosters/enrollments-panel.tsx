@@ -6,7 +6,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
-import { LoadError, Loading } from '../../ui/load-state';
+import { LoadError, Loading } from '../../ui/area-state';
 import { problemText } from '../../ui/problem-text';
 import { ScrollRegion } from '../../ui/scroll-region';
 import { classesQuery, ENROLLMENT_STATUSES, enrollmentsQuery, groupsQuery, type EnrollmentFilter, type EnrollmentStatus } from './rosters-api';

@@ -12,7 +12,7 @@ import { api } from '../../api/client';
 import { ApiProblem, applyFieldErrors, unwrap } from '../../api/errors';
 import { PasswordInput } from '../../ui/password-input';
 import { fieldText, problemText } from '../../ui/problem-text';
-import { FormOutcome, LoadError, Loading } from './area-state';
+import { FormOutcome, LoadError, Loading } from '../../ui/area-state';
 import { companySettingsQuery, renamedFields, whatsappQuery, type CompanySettingsView, type WhatsappChannel } from './settings-api';
 import { NS } from './strings';
 

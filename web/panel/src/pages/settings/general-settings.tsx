@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { ApiProblem, applyFieldErrors, unwrap } from '../../api/errors';
 import { fieldText, problemText } from '../../ui/problem-text';
-import { FormOutcome, LoadError, Loading } from './area-state';
+import { FormOutcome, LoadError, Loading } from '../../ui/area-state';
 import { companySettingsQuery, type CompanySettingsView } from './settings-api';
 import { NS } from './strings';
 

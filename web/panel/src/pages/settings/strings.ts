@@ -7,8 +7,6 @@ import i18next from 'i18next';
 const en = {
   title: 'Settings',
   tabs: { general: 'Company', channels: 'Channels', holidays: 'Holidays', suppressions: 'Suppression list' },
-  loading: 'Loading…',
-  retry: 'Try again',
   saved: 'Saved.',
   save: 'Save',
   cancel: 'Cancel',
@@ -98,8 +96,6 @@ type Strings = typeof en;
 const ptBR: Strings = {
   title: 'Configurações',
   tabs: { general: 'Empresa', channels: 'Canais', holidays: 'Feriados', suppressions: 'Lista de supressão' },
-  loading: 'Carregando…',
-  retry: 'Tentar de novo',
   saved: 'Salvo.',
   save: 'Salvar',
   cancel: 'Cancelar',
@@ -187,8 +183,6 @@ const ptBR: Strings = {
 const es: Strings = {
   title: 'Configuración',
   tabs: { general: 'Empresa', channels: 'Canales', holidays: 'Feriados', suppressions: 'Lista de supresión' },
-  loading: 'Cargando…',
-  retry: 'Reintentar',
   saved: 'Guardado.',
   save: 'Guardar',
   cancel: 'Cancelar',

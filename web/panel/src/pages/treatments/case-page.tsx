@@ -3,7 +3,7 @@ import { Anchor, Badge, Group, List, Paper, SimpleGrid, Stack, Text, Timeline, T
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { LoadError, Loading } from '../../ui/load-state';
+import { LoadError, Loading } from '../../ui/area-state';
 import { CaseActions } from './case-actions';
 import { NS } from './strings';
 import { caseQuery, instantText, type CasePageView } from './treatments-api';

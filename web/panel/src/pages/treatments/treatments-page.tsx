@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../ui/empty-state';
 import { ScrollRegion } from '../../ui/scroll-region';
-import { LoadError, Loading } from '../../ui/load-state';
+import { LoadError, Loading } from '../../ui/area-state';
 import { NS } from './strings';
 import { boardQuery, casesQuery, instantText, type CaseFilter } from './treatments-api';
 
