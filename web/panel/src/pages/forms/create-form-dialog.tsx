@@ -1,5 +1,5 @@
 /** The new-form dialog: a name and the slug of its public link, the server's field errors beside them. */
-import { Alert, Button, Group, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
@@ -10,6 +10,7 @@ import { fieldText, problemText } from '../../ui/problem-text';
 import { Dialog } from './dialog';
 import { FORMS } from './forms-api';
 import { NS } from './strings';
+import { ProblemAlert } from '../../ui/problem-alert';
 
 type Values = { name: string; slug: string };
 
@@ -43,9 +44,9 @@ export function CreateFormDialog({ opened, onClose }: { opened: boolean; onClose
           <TextInput label={t('create.name')} required maxLength={200} {...name} error={formState.errors.name?.message} data-autofocus />
           <TextInput label={t('create.slug')} description={t('create.slugHelp')} required maxLength={63} {...register('slug')} error={formState.errors.slug?.message} />
           {other && (
-            <Alert color="red.9" role="alert">
+            <ProblemAlert>
               {problemText(tc, other)}
-            </Alert>
+            </ProblemAlert>
           )}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

@@ -4,7 +4,7 @@
  * after typing stops, so problems show beside their fields before saving; saving asks before
  * removing answered questions or options.
  */
-import { Alert, Anchor, Badge, Button, Group, List, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, List, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -26,6 +26,7 @@ import { SettingsTab } from './settings-tab';
 import { NS } from './strings';
 import { TryConditions } from './try-conditions';
 import { VersionsTab } from './versions-tab';
+import { ProblemAlert } from '../../ui/problem-alert';
 
 type Removal = { kind: string; key: string; name: string; responses: number };
 
@@ -131,15 +132,15 @@ function FormEditor({ detail }: { detail: FormDetail }) {
           </Group>
         </Group>
         {errors.size > 0 && (
-          <Alert color="red.9" role="alert" title={t('page.errors', { count: errors.size })}>
+          <ProblemAlert title={t('page.errors', { count: errors.size })}>
             <Stack gap={2}>
               {[...errors].slice(0, 10).map(([path, text]) => (
-                <Text key={path} size="sm" c="dark.9">
+                <Text key={path} size="sm">
                   {path || '—'}: {text}
                 </Text>
               ))}
             </Stack>
-          </Alert>
+          </ProblemAlert>
         )}
         <Tabs defaultValue="builder" keepMounted={false}>
           <Tabs.List>

@@ -1,5 +1,5 @@
 /** The Forms area: the company's forms with search, open/closed, counts; create, duplicate, close, reopen, delete. */
-import { Alert, Badge, Button, Group, Menu, Pagination, SegmentedControl, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Menu, Pagination, SegmentedControl, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -17,6 +17,7 @@ import { CreateFormDialog } from './create-form-dialog';
 import { Dialog } from './dialog';
 import { FORMS, formsQuery, PAGE_SIZE, type FormSummary } from './forms-api';
 import { NS } from './strings';
+import { ProblemAlert } from '../../ui/problem-alert';
 
 type Status = 'all' | 'open' | 'closed';
 
@@ -160,9 +161,9 @@ export function FormsPage() {
         <Stack>
           <Text>{t('list.deleteBody')}</Text>
           {act.isError && act.error instanceof ApiProblem && (
-            <Alert color="red.9" role="alert">
+            <ProblemAlert>
               {problemText(tc, act.error)}
-            </Alert>
+            </ProblemAlert>
           )}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setDeleting(null)}>

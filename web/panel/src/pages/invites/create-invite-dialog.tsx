@@ -10,6 +10,7 @@ import { fieldText, problemText } from '../../ui/problem-text';
 import { localToInstant } from '../integrations/format';
 import { INVITES, type CreateBody } from './invites-api';
 import { NS } from './strings';
+import { ProblemAlert } from '../../ui/problem-alert';
 
 interface Fields {
   name: string;
@@ -55,7 +56,7 @@ export function CreateInviteDialog({ formId, onClose }: { formId: string; onClos
     <Modal opened onClose={onClose} title={t('create.title')} closeButtonProps={{ 'aria-label': t('close') }}>
       <form onSubmit={(event) => void form.handleSubmit((fields) => create.mutate(fields))(event)} noValidate>
         <Stack>
-          {problem && <Alert color="red.9" role="alert">{problem}</Alert>}
+          {problem && <ProblemAlert>{problem}</ProblemAlert>}
           {created && <Alert color="green.9" role="status">{created}</Alert>}
           <TextInput label={t('create.name')} maxLength={200} data-autofocus error={errors.name?.message} {...form.register('name')} />
           <TextInput label={t('create.email')} type="email" maxLength={320} error={errors.email?.message} {...form.register('email')} />

@@ -14,6 +14,7 @@ import { ScrollRegion } from '../../ui/scroll-region';
 import { fieldText, problemText } from '../../ui/problem-text';
 import { fileAsBase64, INVITES, type ImportFile, type ImportSummary } from './invites-api';
 import { NS } from './strings';
+import { ProblemAlert } from '../../ui/problem-alert';
 
 const TARGETS = ['name', 'email', 'phone', 'externalId', 'expiresAt', 'dim'] as const;
 type Target = (typeof TARGETS)[number] | '';
@@ -130,7 +131,7 @@ export function ImportDialog({ formId, onClose, onSend }: { formId: string; onCl
   return (
     <Modal opened onClose={onClose} title={t('import.title')} size="xl" closeButtonProps={{ 'aria-label': t('close') }}>
       <Stack>
-        {problem && <Alert color="red.9" role="alert">{problem}</Alert>}
+        {problem && <ProblemAlert>{problem}</ProblemAlert>}
         {(stage.step === 'file' || stage.step === 'map') && (
           <FileInput label={t('import.file')} description={t('import.fileHelp')} accept=".csv,.xlsx,text/csv" onChange={(chosen) => void read(chosen)} disabled={reading} />
         )}

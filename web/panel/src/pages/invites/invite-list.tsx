@@ -10,7 +10,7 @@ import { ScrollRegion } from '../../ui/scroll-region';
 import { problemText } from '../../ui/problem-text';
 import { formatWhen } from '../integrations/format';
 import { countsQuery, INVITE_STATUSES, INVITES, invitePage, type InviteForm, type InviteStatus } from './invites-api';
-import { Loading, LoadError } from './invites-page';
+import { Loading, LoadError } from '../../ui/area-state';
 import type { SendSelection } from './send-dialog';
 import { NS } from './strings';
 import { TimelineDrawer } from './timeline-drawer';

@@ -1,39 +1,17 @@
 /** The Invites area: a form's invites with counts per status, the list over the API's cursor, and the acts on them. */
-import { Alert, Button, Group, Loader, Select, Stack, Text, Title } from '@mantine/core';
+import { Select, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../ui/empty-state';
-import { problemText } from '../../ui/problem-text';
 import { CreateInviteDialog } from './create-invite-dialog';
 import { ImportDialog } from './import-dialog';
 import { formsQuery } from './invites-api';
 import { InviteList } from './invite-list';
 import { SendDialog, type SendSelection } from './send-dialog';
 import { NS } from './strings';
-
-export function Loading() {
-  const { t } = useTranslation(NS);
-  return (
-    <Group gap="sm" role="status" aria-live="polite">
-      <Loader size="sm" aria-hidden />
-      <Text>{t('loading')}</Text>
-    </Group>
-  );
-}
-
-export function LoadError({ error, retry }: { error: unknown; retry: () => void }) {
-  const { t } = useTranslation(NS);
-  const { t: tc } = useTranslation();
-  return (
-    <Alert color="red.9" role="alert" title={problemText(tc, error)}>
-      <Button variant="light" color="red.9" mt="xs" onClick={retry}>
-        {t('retry')}
-      </Button>
-    </Alert>
-  );
-}
+import { LoadError, Loading } from '../../ui/area-state';
 
 type Dialog = { kind: 'create' } | { kind: 'import' } | { kind: 'send'; selection: SendSelection } | null;
 

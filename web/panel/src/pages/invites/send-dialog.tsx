@@ -13,6 +13,7 @@ import { problemText } from '../../ui/problem-text';
 import { localToInstant } from '../integrations/format';
 import { INVITE_STATUSES, INVITES, type DryRun, type InviteStatus, type SendBody } from './invites-api';
 import { NS } from './strings';
+import { ProblemAlert } from '../../ui/problem-alert';
 
 export interface SendSelection {
   inviteIds?: string[];
@@ -108,7 +109,7 @@ export function SendDialog({ formId, selection, onClose }: { formId: string; sel
           />
         </div>
         {later && <TextInput label={t('send.at')} type="datetime-local" value={at} onChange={(event) => changed(setAt)(event.currentTarget.value)} />}
-        {problem && <Alert color="red.9" role="alert">{problem}</Alert>}
+        {problem && <ProblemAlert>{problem}</ProblemAlert>}
         {done && <Alert color="green.9" role="status">{done}</Alert>}
         {preview && (
           <Alert variant="light" color={preview.quota.fits ? 'blue' : 'red'} role="status" data-testid="send-preview">

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatWhen } from '../integrations/format';
 import { timelineQuery } from './invites-api';
-import { Loading, LoadError } from './invites-page';
+import { Loading, LoadError } from '../../ui/area-state';
 import { StatusBadge } from './invite-list';
 import { NS } from './strings';
 

@@ -3,13 +3,14 @@
  * (rows for CSV, counted as lines arrive; bytes for XLSX, which is compressed), then a link
  * downloads it. The server streams with flat memory; here the file is assembled as a Blob.
  */
-import { Alert, Button, Checkbox, Group, Progress, Stack, Text } from '@mantine/core';
+import { Button, Checkbox, Group, Progress, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toProblem } from '../../api/errors';
 import { problemText } from '../../ui/problem-text';
 import { exportUrl, type Cut } from './responses-api';
 import { RESPONSES_NS } from './strings';
+import { ProblemAlert } from '../../ui/problem-alert';
 
 type Format = 'csv' | 'xlsx';
 type State =
@@ -91,9 +92,9 @@ export function ExportPanel({ formId, slug, cut }: { formId: string; slug: strin
         </Group>
       )}
       {state.step === 'failed' && (
-        <Alert color="red.9" role="alert" title={t('export.failed')}>
+        <ProblemAlert title={t('export.failed')}>
           {problemText(tc, state.error)}
-        </Alert>
+        </ProblemAlert>
       )}
     </Stack>
   );

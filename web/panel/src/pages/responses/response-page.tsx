@@ -1,5 +1,5 @@
 /** One response: its answers as the respondent saw the questions, its invite, its treatment cases; delete with confirmation. */
-import { Alert, Anchor, Badge, Button, Group, List, Modal, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, List, Modal, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
@@ -10,6 +10,7 @@ import { problemText } from '../../ui/problem-text';
 import { answerText } from './answer-text';
 import { deleteResponse, formQuery, responseQuery, type DescribedForm, type ResponseContext } from './responses-api';
 import { RESPONSES_NS } from './strings';
+import { ProblemAlert } from '../../ui/problem-alert';
 
 function Answers({ form, answers }: { form: DescribedForm; answers: Record<string, unknown> }) {
   const { t } = useTranslation(RESPONSES_NS);
@@ -126,9 +127,9 @@ function DeleteResponse({ id }: { id: string }) {
         <Stack>
           <Text>{t('response.deleteBody')}</Text>
           {remove.error && (
-            <Alert color="red.9" role="alert">
+            <ProblemAlert>
               {problemText(tc, remove.error)}
-            </Alert>
+            </ProblemAlert>
           )}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setOpen(false)}>

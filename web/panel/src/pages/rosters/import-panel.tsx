@@ -13,6 +13,7 @@ import { fieldText, problemText } from '../../ui/problem-text';
 import { ImportDiff, ThresholdRefusal, type ThresholdDetails } from './import-result';
 import type { ImportAnswer } from './rosters-api';
 import { NS } from './strings';
+import { ProblemAlert } from '../../ui/problem-alert';
 
 type Source = 'json' | 'csv';
 type Mode = 'upsert' | 'sync';
@@ -154,7 +155,7 @@ export function ImportPanel() {
         ) : null}
         {refusal ? <ThresholdRefusal details={refusal} /> : null}
         {problem ? (
-          <Alert color="red.9" role="alert" title={problem.text}>
+          <ProblemAlert title={problem.text}>
             {problem.fields.length > 0 ? (
               <List size="sm">
                 {problem.fields.map((field) => (
@@ -162,7 +163,7 @@ export function ImportPanel() {
                 ))}
               </List>
             ) : null}
-          </Alert>
+          </ProblemAlert>
         ) : null}
         {preview ? (
           <>
