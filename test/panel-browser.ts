@@ -88,6 +88,8 @@ export async function startPanelBrowser(options: TestAppOptions = {}): Promise<P
 export async function checkPage(page: Page, name: string): Promise<void> {
   for (const size of [...SIZES].reverse()) {
     await page.setViewportSize(size);
+    // The pointer rests in a corner: a hover left by the last click is not the page's state.
+    await page.mouse.move(size.width - 1, size.height - 1);
     // The navbar slides away when the width crosses the phone breakpoint: photograph and audit the page at rest.
     await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
     await page.screenshot({ path: `${ARTIFACTS}/${name}-${size.width}x${size.height}.png`, fullPage: true });

@@ -4,7 +4,7 @@
  */
 import { AppShell, Burger, Group, Menu, NativeSelect, NavLink, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
+import { notify } from './notify';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useRouter, useRouterState } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -30,7 +30,7 @@ function CompanySwitcher({ session }: { session: Session }) {
       adoptSession(queryClient, data);
       await router.invalidate();
     } catch (error) {
-      notifications.show({ color: 'red', message: problemText(t, error) });
+      notify({ color: 'red', message: problemText(t, error) });
     }
   }
   return (

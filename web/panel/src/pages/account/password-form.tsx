@@ -1,6 +1,6 @@
 /** Change the password: the current one, the new one twice; the other sessions are signed out. */
 import { Button, Group, Paper, PasswordInput, Stack, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notify } from '../../ui/notify';
 import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -26,14 +26,14 @@ export function PasswordForm() {
     try {
       const { data } = await unwrap(api.PUT('/account/password', { body: { currentPassword, newPassword } }));
       form.reset();
-      notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'green', message: t('passwordChanged', { count: data.otherSessionsEnded }) });
+      notify({ color: 'green', message: t('passwordChanged', { count: data.otherSessionsEnded }) });
       await queryClient.invalidateQueries({ queryKey: ['account-sessions'] });
     } catch (error) {
       if (error instanceof ApiProblem && error.code === 'VALIDATION_ERROR') {
         applyFieldErrors(error, form.setError, ['currentPassword', 'newPassword'], (field) =>
           field.path === 'currentPassword' && field.code === 'invalid_value' ? t('wrongPassword') : fieldText(tc, field),
         );
-      } else notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'red', message: problemText(tc, error) });
+      } else notify({ color: 'red', message: problemText(tc, error) });
     }
   });
   return (

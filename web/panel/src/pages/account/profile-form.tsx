@@ -1,6 +1,6 @@
 /** Name and panel language; a chosen language applies at once and follows the person to other browsers. */
 import { Button, Group, NativeSelect, Paper, Stack, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notify } from '../../ui/notify';
 import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -22,10 +22,10 @@ export function ProfileForm({ session }: { session: Session }) {
       const { data } = await unwrap(api.PATCH('/account', { body: { name, language: language === '' ? null : (language as Language) } }));
       adoptSession(queryClient, data);
       if (language !== '') await chooseLanguage(language as Language);
-      notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'green', message: t('saved') });
+      notify({ color: 'green', message: t('saved') });
     } catch (error) {
       if (error instanceof ApiProblem && error.code === 'VALIDATION_ERROR') applyFieldErrors(error, form.setError, ['name', 'language'], (field) => fieldText(tc, field));
-      else notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'red', message: problemText(tc, error) });
+      else notify({ color: 'red', message: problemText(tc, error) });
     }
   });
   return (

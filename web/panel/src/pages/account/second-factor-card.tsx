@@ -3,7 +3,7 @@
  * once, and turning it off (password and a code).
  */
 import { Alert, Box, Button, Code, Group, List, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notify } from '../../ui/notify';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -38,7 +38,7 @@ function Confirm({ enrolment, onDone }: { enrolment: Enrolment; onDone: (codes: 
       onDone(data.recoveryCodes);
     } catch (error) {
       if (error instanceof ApiProblem && error.code === 'VALIDATION_ERROR') applyFieldErrors(error, form.setError, ['code'], describe);
-      else notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'red', message: problemText(tc, error) });
+      else notify({ color: 'red', message: problemText(tc, error) });
     }
   });
   return (
@@ -96,11 +96,11 @@ function TurnOff({ onDone }: { onDone: () => void }) {
   const submit = form.handleSubmit(async (body) => {
     try {
       await unwrap(api.POST('/account/second-factor/disable', { body }));
-      notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'green', message: t('turnedOff') });
+      notify({ color: 'green', message: t('turnedOff') });
       onDone();
     } catch (error) {
       if (error instanceof ApiProblem && error.code === 'VALIDATION_ERROR') applyFieldErrors(error, form.setError, ['password', 'code'], describe);
-      else notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'red', message: problemText(tc, error) });
+      else notify({ color: 'red', message: problemText(tc, error) });
     }
   });
   return (
@@ -145,7 +145,7 @@ export function SecondFactorCard({ session }: { session: Session }) {
     try {
       setEnrolment((await unwrap(api.POST('/account/second-factor'))).data);
     } catch (error) {
-      notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'red', message: problemText(tc, error) });
+      notify({ color: 'red', message: problemText(tc, error) });
     } finally {
       setStarting(false);
     }

@@ -1,6 +1,6 @@
 /** The person's sessions (browser, address, when), with sign-out of one or of every other. */
 import { Badge, Button, Group, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notify } from '../../ui/notify';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
@@ -25,7 +25,7 @@ export function SessionsCard() {
   const { t: tc } = useTranslation();
   const queryClient = useQueryClient();
   const sessions = useQuery({ queryKey: sessionsKey, queryFn: async () => (await unwrap(api.GET('/account/sessions'))).data });
-  const onError = (error: unknown) => notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'red', message: problemText(tc, error) });
+  const onError = (error: unknown) => notify({ color: 'red', message: problemText(tc, error) });
   const endOne = useMutation({
     mutationFn: (sessionId: string) => unwrap(api.DELETE('/account/sessions/{sessionId}', { params: { path: { sessionId } } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionsKey }),
@@ -34,7 +34,7 @@ export function SessionsCard() {
   const endOthers = useMutation({
     mutationFn: () => unwrap(api.DELETE('/account/sessions')),
     onSuccess: async ({ data }) => {
-      notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'green', message: t('signedOutCount', { count: data.ended }) });
+      notify({ color: 'green', message: t('signedOutCount', { count: data.ended }) });
       await queryClient.invalidateQueries({ queryKey: sessionsKey });
     },
     onError,

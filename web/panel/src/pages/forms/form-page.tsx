@@ -6,7 +6,7 @@
  */
 import { Anchor, Badge, Button, Group, List, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
+import { notify } from '../../ui/notify';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useEffect, useMemo, useState } from 'react';
@@ -55,7 +55,7 @@ function FormEditor({ detail }: { detail: FormDetail }) {
 
   const showProblem = (error: unknown) => {
     if (error instanceof ApiProblem && error.code === 'VALIDATION_ERROR') setErrors(new Map(error.fields.map((f) => [f.path, fieldText(tc, f)])));
-    else notifications.show({ color: 'red', message: problemText(tc, error) });
+    else notify({ color: 'red', message: problemText(tc, error) });
   };
 
   // The live check: the save's dry run (the import's own validation, e-mail variables included).
@@ -84,7 +84,7 @@ function FormEditor({ detail }: { detail: FormDetail }) {
       if (result.removals) return setConfirming(result.removals);
       setConfirming(null);
       setErrors(new Map());
-      notifications.show({ color: 'green', message: t(result.saved?.status === 'unchanged' ? 'page.unchanged' : 'page.saved') });
+      notify({ color: 'green', message: t(result.saved?.status === 'unchanged' ? 'page.unchanged' : 'page.saved') });
       await queryClient.invalidateQueries({ queryKey: FORMS });
     },
     onError: (error) => (setConfirming(null), showProblem(error)),

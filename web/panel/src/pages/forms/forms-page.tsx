@@ -1,7 +1,7 @@
 /** The Forms area: the company's forms with search, open/closed, counts; create, duplicate, close, reopen, delete. */
 import { Badge, Button, Group, Menu, Pagination, SegmentedControl, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
+import { notify } from '../../ui/notify';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -46,12 +46,12 @@ export function FormsPage() {
     onSuccess: async (result, { action }) => {
       if (action === 'delete') {
         setDeleting(null);
-        notifications.show({ color: 'green', message: t('list.deleted') });
+        notify({ color: 'green', message: t('list.deleted') });
       }
-      if (action === 'duplicate' && 'form' in result.data) notifications.show({ color: 'green', message: t('list.duplicated', { name: result.data.form.name }) });
+      if (action === 'duplicate' && 'form' in result.data) notify({ color: 'green', message: t('list.duplicated', { name: result.data.form.name }) });
       await queryClient.invalidateQueries({ queryKey: FORMS });
     },
-    onError: (error) => notifications.show({ color: 'red', message: problemText(tc, error) }),
+    onError: (error) => notify({ color: 'red', message: problemText(tc, error) }),
   });
 
   const pages = list.data ? Math.max(1, Math.ceil(list.data.meta.total / PAGE_SIZE)) : 1;

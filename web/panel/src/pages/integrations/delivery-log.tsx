@@ -1,6 +1,6 @@
 /** A subscription's delivery log: each delivery with every attempt, resend one, and recover a period. */
 import { Accordion, Badge, Button, Code, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notify } from '../../ui/notify';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -66,7 +66,7 @@ function RecoverForm({ webhook }: { webhook: Webhook }) {
       (await unwrap(api.POST('/webhooks/recover', { body: { since: localToInstant(since) ?? since, subscriptionId: webhook.id } }))).data,
     onSuccess: async ({ queued }) => {
       setProblem(null);
-      notifications.show({ color: 'green', message: t('deliveries.recovered', { count: queued }) });
+      notify({ color: 'green', message: t('deliveries.recovered', { count: queued }) });
       await queryClient.invalidateQueries({ queryKey: DELIVERIES });
     },
     onError: (error) => {
@@ -113,10 +113,10 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
   const resend = useMutation({
     mutationFn: async (delivery: Delivery) => (await unwrap(api.POST('/webhooks/deliveries/{id}/resend', { params: { path: { id: delivery.id } } }))).data,
     onSuccess: async () => {
-      notifications.show({ color: 'green', message: t('deliveries.resent') });
+      notify({ color: 'green', message: t('deliveries.resent') });
       await queryClient.invalidateQueries({ queryKey: DELIVERIES });
     },
-    onError: (error) => notifications.show({ color: 'red', message: problemText(tc, error) }),
+    onError: (error) => notify({ color: 'red', message: problemText(tc, error) }),
   });
 
   return (

@@ -1,6 +1,6 @@
 /** API keys: the list with last use, the new-key dialog (token shown once) and revocation. */
 import { Badge, Button, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notify } from '../../ui/notify';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -37,7 +37,7 @@ export function KeysSection() {
     mutationFn: async (key: ApiKey) => (await unwrap(api.POST('/keys/{id}/revoke', { params: { path: { id: key.id } } }))).data,
     onSuccess: async (key) => {
       setRevoking(null);
-      notifications.show({ color: 'green', message: t('keys.revokedNotice', { name: key.name }) });
+      notify({ color: 'green', message: t('keys.revokedNotice', { name: key.name }) });
       await queryClient.invalidateQueries({ queryKey: KEYS });
     },
   });

@@ -1,6 +1,6 @@
 /** Invitations still waiting for their colleague; owners may cancel one (its link stops working). */
 import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notify } from '../../ui/notify';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
@@ -16,10 +16,10 @@ function InvitationRow({ invitation, canCancel }: { invitation: Invitation; canC
   const cancel = useMutation({
     mutationFn: () => unwrap(api.DELETE('/invitations/{invitationId}', { params: { path: { invitationId: invitation.id } } })),
     onSuccess: async () => {
-      notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'green', message: t('invitationCancelled') });
+      notify({ color: 'green', message: t('invitationCancelled') });
       await queryClient.invalidateQueries({ queryKey: ['invitations'] });
     },
-    onError: (error) => notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'red', message: problemText(tc, error) }),
+    onError: (error) => notify({ color: 'red', message: problemText(tc, error) }),
   });
   return (
     <Paper withBorder p="sm" component="li">

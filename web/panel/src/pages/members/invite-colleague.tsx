@@ -1,6 +1,6 @@
 /** The owner's "invite a colleague" dialog: an address and what they may do; field errors beside the field. */
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notify } from '../../ui/notify';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -29,7 +29,7 @@ export function InviteColleague({ onClose }: { onClose: () => void }) {
     setProblem(null);
     try {
       await unwrap(api.POST('/invitations', { body: { email, permissions: grant.permissions, owner: grant.owner } }));
-      notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'green', message: t('invited', { email }) });
+      notify({ color: 'green', message: t('invited', { email }) });
       await queryClient.invalidateQueries({ queryKey: ['invitations'] });
       onClose();
     } catch (error) {

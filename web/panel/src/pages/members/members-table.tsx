@@ -1,6 +1,6 @@
 /** The company's members: who they are and what they may do; owners change or remove them. */
 import { Badge, Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notify } from '../../ui/notify';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -44,7 +44,7 @@ function EditMember({ member, onClose }: { member: Member; onClose: () => void }
   const save = useMutation({
     mutationFn: () => unwrap(api.PUT('/members/{userId}', { params: { path: { userId: member.userId } }, body: grant })),
     onSuccess: async () => {
-      notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'green', message: t('saved') });
+      notify({ color: 'green', message: t('saved') });
       await Promise.all([queryClient.invalidateQueries({ queryKey: ['members'] }), queryClient.invalidateQueries({ queryKey: sessionQuery.queryKey })]);
       onClose();
     },
@@ -85,7 +85,7 @@ function RemoveMember({ member, onClose }: { member: Member; onClose: () => void
   const remove = useMutation({
     mutationFn: () => unwrap(api.DELETE('/members/{userId}', { params: { path: { userId: member.userId } } })),
     onSuccess: async () => {
-      notifications.show({ closeButtonProps: { 'aria-label': t('close') }, color: 'green', message: t('removed') });
+      notify({ color: 'green', message: t('removed') });
       await queryClient.invalidateQueries({ queryKey: ['members'] });
       onClose();
     },

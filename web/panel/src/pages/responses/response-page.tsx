@@ -1,6 +1,6 @@
 /** One response: its answers as the respondent saw the questions, its invite, its treatment cases; delete with confirmation. */
 import { Anchor, Badge, Button, Group, List, Modal, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notify } from '../../ui/notify';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -111,7 +111,7 @@ function DeleteResponse({ id }: { id: string }) {
   const remove = useMutation({
     mutationFn: () => deleteResponse(id),
     onSuccess: async () => {
-      notifications.show({ closeButtonProps: { 'aria-label': t('response.close') }, color: 'green', message: t('response.deleted') });
+      notify({ closeButtonProps: { 'aria-label': t('response.close') }, color: 'green', message: t('response.deleted') });
       queryClient.removeQueries({ queryKey: ['responses', 'one', id] });
       await queryClient.invalidateQueries({ queryKey: ['responses'] });
       await queryClient.invalidateQueries({ queryKey: ['statistics'] });
