@@ -215,6 +215,8 @@ export interface paths {
          * @description Newest first (createdAt desc, id desc), a page at a time with cursors. The first page (no cursor) carries meta.total, counted when the scan starts; later pages pass meta.nextCursor as cursor, unchanged, with the same filters (include and limit may change). A response created during a scan does not appear in that pass; no row is seen twice or skipped. A cursor that is unreadable, of another company or used with other filters is 400 INVALID_CURSOR: restart without cursor. page is refused with 400 PAGE_NOT_SUPPORTED.
          *
          *     Filters, all ANDed: `from` and `to` (whole UTC days, inclusive), and any number of `dim.<key>=<value>` parameters (for example `dim.course=<course id>&dim.cohortYear=2026`): the value is compared as a string with the canonical stored value (an entity id, not its code; a number as its decimal text; a date as YYYY-MM-DD); a key the form does not declare matches nothing. Any other parameter is 400 VALIDATION_ERROR. Scope: surveys:read.
+         *
+         *     Files: there is no CSV or XLSX export under /v1. Every /v1 answer is the JSON envelope (spec: Envelope), and this scan already gives integrators every row with the same filters and order; the management panel exports the same scan as CSV or XLSX for people.
          */
         get: operations["listFormResponses"];
         put?: never;
@@ -360,7 +362,7 @@ export interface paths {
         put?: never;
         /**
          * Send invites by e-mail or WhatsApp, now or scheduled
-         * @description Selects by inviteIds (at most 1,000), batchId (an import or an earlier send), filter.statuses (stored status), or else every invite of the form. Ineligible invites are skipped with a reason (no_email, no_phone, revoked, responded, expired, suppressed, missing_var). One quota unit per queued message is reserved for the whole call or not at all: 403 QUOTA_EXCEEDED with details { limit, used, reserved, requested, period }. 200 means enqueued: invite.sent, invite.delivered and invite.failed events tell the outcome; their data.batchId is the invite's own batch (its import, null for an invite created alone) and data.sendBatchId (extension) is this batchId. A future scheduleAt holds the messages until then. channel whatsapp needs the company channel (403 CHANNEL_NOT_CONFIGURED) and, on the cloud API, an approved template (400 TEMPLATE_REQUIRED). Scope: invites:send.
+         * @description Selects by inviteIds (at most 1,000), batchId (an import or an earlier send), filter.statuses (stored status), or else every invite of the form. Ineligible invites are skipped with a reason (no_email, no_phone, revoked, responded, expired, suppressed, missing_var). One quota unit per queued message is reserved for the whole call or not at all: 403 QUOTA_EXCEEDED with details { limit, used, reserved, requested, period }. 200 means enqueued: invite.sent, invite.delivered and invite.failed events tell the outcome; their data.batchId is the invite's own batch (its import, null for an invite created alone) and data.sendBatchId (extension) is this batchId. A future scheduleAt holds the messages until then. channel whatsapp needs the company channel (403 CHANNEL_NOT_CONFIGURED) and, on the cloud API, an approved template (400 TEMPLATE_REQUIRED). dryRun true (extension) runs the same checks and answers SendDryRunResult: what would be queued and skipped and the quota the send needs against what is left (quota.fits false where the send would be 403 QUOTA_EXCEEDED), writing, queuing, reserving and emitting nothing. Scope: invites:send.
          */
         post: operations["sendInvites"];
         delete?: never;
@@ -1388,6 +1390,8 @@ export interface components {
                     [key: string]: string;
                 };
             };
+            /** @description (extension) Answer what the send would do (queued, skipped, the quota it needs against what is left) without writing, queuing, reserving quota or emitting events */
+            dryRun?: boolean;
         };
         /** Send result */
         SendResult: {
@@ -1397,6 +1401,33 @@ export interface components {
                 id: string;
                 reason: "no_email" | "no_phone" | "revoked" | "responded" | "expired" | "suppressed" | "missing_var";
             }[];
+        };
+        /** Send dry run (extension) */
+        SendDryRunResult: {
+            /** @enum {boolean} */
+            dryRun: true;
+            /** @description How many messages the send would queue */
+            queued: number;
+            skipped: {
+                id: string;
+                reason: "no_email" | "no_phone" | "revoked" | "responded" | "expired" | "suppressed" | "missing_var";
+            }[];
+            quota: {
+                /** @description The company's monthly quota */
+                limit: number;
+                /** @description Units spent this month */
+                used: number;
+                /** @description Units held by messages still queued */
+                reserved: number;
+                /** @description limit - used - reserved, at least 0 */
+                left: number;
+                /** @description Units the send would reserve (one per queued message) */
+                requested: number;
+                /** @description false: the send itself would answer 403 QUOTA_EXCEEDED */
+                fits: boolean;
+                /** @description The quota month, YYYY-MM (UTC) */
+                period: string;
+            };
         };
         Statistics: {
             /** @description Responses in the cut. Exact unless truncated. */
@@ -1486,8 +1517,8 @@ export interface components {
             groups: {
                 /** @description The canonical dim value, or the unit id (orgUnit: the unit and its subtree) */
                 key: string;
-                /** @description (extension) The unit's, course's or teacher's name when the key is an entity id; null for other dims. */
-                name: string | null;
+                /** @description (extension) The unit's, course's or teacher's name when the key is an entity id; null for other dims. Only on a group that is shown (suppressed: false). */
+                name?: string | null;
                 /** @description true: the group is under the anonymity floor, or suppressed so that no combination of groups reveals one that is; no figures. */
                 suppressed: boolean;
                 statistics?: {
@@ -4058,7 +4089,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The send batch: what was queued and what was skipped */
+            /** @description The send batch: what was queued and what was skipped (with dryRun: what would be) */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4072,7 +4103,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["SendResult"];
+                        data: components["schemas"]["SendResult"] | components["schemas"]["SendDryRunResult"];
                     };
                 };
             };
