@@ -82,7 +82,7 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
   /** The last pass found every place taken (maxInFlight held): the next recorded item wakes the loop. */
   private full = false;
   /** Results waiting for the record call under way: written together by the next one (group commit). */
-  private readonly unrecorded: { item: I; result: R; leaseEnd: number; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  private readonly unrecorded: { item: I; result: R; retryUntil: number; resolve: () => void; reject: (err: unknown) => void }[] = [];
   private recording = false;
 
   constructor(
@@ -225,7 +225,7 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
         if (!untilRecorded) this.freeSlot(item.target);
         return;
       }
-      await this.record(item, leaseEnd, await this.send(item, !untilRecorded));
+      await this.record(item, await this.send(item, !untilRecorded));
     } catch (err) {
       // Unrecorded, the lease runs out and the item is tried again: nothing is lost.
       this.settings.log('error', `${this.kind.name} ${item.id} attempt ${item.attempt} not recorded: ${(err as Error).message}`);
@@ -256,9 +256,11 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
    * Results finishing while a record call is under way are written together by the next one:
    * one statement and one commit for many items under load, no added wait when idle.
    */
-  private record(item: I, leaseEnd: number, result: R): Promise<void> {
+  private record(item: I, result: R): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.unrecorded.push({ item, result, leaseEnd, resolve, reject });
+      // Retried for a lease's length from now, past the claim's lease too: the fencing token refuses a
+      // late record if the item was claimed again, and a record that lands spares the recipient a repeat.
+      this.unrecorded.push({ item, result, retryUntil: performance.now() + this.settings.leaseMs, resolve, reject });
       if (!this.recording) void this.recordQueued();
     });
   }
@@ -274,8 +276,8 @@ class Loop<I extends OutboundItem, R> implements OutboundLoop {
         retryMs = RECORD_RETRY_MS;
       } catch (err) {
         // Past its lease an item may be claimed again elsewhere (and the fencing token refuses a late record): given up.
-        const now = this.ctx.clock.now().getTime();
-        const retried = this.kind.slotUntilRecorded ? batch.filter((entry) => entry.leaseEnd > now) : [];
+        const now = performance.now();
+        const retried = this.kind.slotUntilRecorded ? batch.filter((entry) => entry.retryUntil > now) : [];
         for (const entry of batch) if (!retried.includes(entry)) entry.reject(err);
         if (retried.length === 0) continue;
         this.settings.log('warn', `${this.kind.name}: ${retried.length} results not recorded (${(err as Error).message}), trying again in ${retryMs} ms`);
