@@ -27,19 +27,42 @@ function taskListFor(tasks: TaskDefinition<any>[], ctx: WorkerContext): TaskList
 export async function startWorker(ctx: WorkerContext, options: WorkerOptions = {}): Promise<WorkerHandle> {
   const tasks = options.tasks ?? allTasks;
   const log = options.log;
-  const runner: Runner = await run({
-    pgPool: ctx.pool,
-    concurrency: options.concurrency ?? 4,
-    noHandleSignals: true,
-    pollInterval: 2000,
-    taskList: taskListFor(tasks, ctx),
-    parsedCronItems: parseCronItems(
-      tasks.filter((t) => t.cron).map((t) => ({ task: t.name, match: t.cron!, identifier: t.name })),
-    ),
-    logger: new Logger(() => (level, message) => {
-      if (log && level !== 'debug') log(level, message);
-    }),
-  });
+  const startRunner = (): Promise<Runner> =>
+    run({
+      pgPool: ctx.pool,
+      concurrency: options.concurrency ?? 4,
+      noHandleSignals: true,
+      pollInterval: 2000,
+      taskList: taskListFor(tasks, ctx),
+      parsedCronItems: parseCronItems(
+        tasks.filter((t) => t.cron).map((t) => ({ task: t.name, match: t.cron!, identifier: t.name })),
+      ),
+      logger: new Logger(() => (level, message) => {
+        if (log && level !== 'debug') log(level, message);
+      }),
+    });
+  let stopping = false;
+  let runner = await startRunner();
+  // The queue's runner stops for good when a query of its own fails (a cron tick during a database
+  // outage): it is started again, with a growing pause, instead of leaving an unhandled rejection.
+  const supervise = (current: Runner): void => {
+    current.promise.catch(async (err: unknown) => {
+      for (let pauseMs = 500; !stopping; pauseMs = Math.min(pauseMs * 2, 30_000)) {
+        log?.('error', `job queue stopped (${(err as Error).message}); starting it again in ${pauseMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, pauseMs));
+        if (stopping) return;
+        try {
+          runner = await startRunner();
+          if (stopping) await runner.stop();
+          else supervise(runner);
+          return;
+        } catch (next) {
+          err = next;
+        }
+      }
+    });
+  };
+  supervise(runner);
   const loops: OutboundLoop[] = [];
   // a kind left out by options.kinds was still made (its transport opened): it is closed at stop, as a loop closes its own
   const dropped: Array<{ close?(): Promise<void> }> = [];
@@ -57,7 +80,9 @@ export async function startWorker(ctx: WorkerContext, options: WorkerOptions = {
   async function stopAll(): Promise<void> {
     for (const loop of loops.reverse()) await loop.stop();
     for (const kind of dropped.splice(0)) await kind.close?.();
-    await runner.stop();
+    stopping = true;
+    // a runner that already stopped on its own has nothing left to stop
+    await runner.stop().catch((err: unknown) => log?.('warn', `job queue: ${(err as Error).message}`));
   }
   return { stop: stopAll };
 }
