@@ -1,6 +1,5 @@
 /** The Rosters area: enrollments (with the API's filters and status by hand), classes, class groups, and the import. */
-import { Stack, Tabs, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { TabbedArea } from '../../ui/tabbed-area';
 import { ClassesPanel, GroupsPanel } from './class-lists';
 import { EnrollmentsPanel } from './enrollments-panel';
 import { ImportPanel } from './import-panel';
@@ -14,24 +13,5 @@ const TABS = [
 ] as const;
 
 export function RostersPage() {
-  const { t } = useTranslation(NS);
-  return (
-    <Stack>
-      <Title order={1}>{t('title')}</Title>
-      <Tabs defaultValue="enrollments" keepMounted={false}>
-        <Tabs.List>
-          {TABS.map(({ value }) => (
-            <Tabs.Tab key={value} value={value}>
-              {t(`tabs.${value}`)}
-            </Tabs.Tab>
-          ))}
-        </Tabs.List>
-        {TABS.map(({ value, Panel }) => (
-          <Tabs.Panel key={value} value={value} pt="md">
-            <Panel />
-          </Tabs.Panel>
-        ))}
-      </Tabs>
-    </Stack>
-  );
+  return <TabbedArea ns={NS} tabs={TABS} />;
 }
