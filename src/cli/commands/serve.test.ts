@@ -76,5 +76,15 @@ describe('quorum start on a first start', () => {
     expect(progress).toContain('demo: 6 invites');
     expect(progress.some((line) => /^demo: \d+ responses, \d+ treatment cases$/.test(line))).toBe(true);
     expect(progress.some((line) => /\d+ goal rules?$/.test(line))).toBe(true);
+
+    // The panel that `npm run build` made (dist/panel) is what the started service serves, script included.
+    const panel = await fetch(`http://127.0.0.1:${port}/panel/`);
+    expect(panel.status).toBe(200);
+    const html = await panel.text();
+    const script = /src="(\/panel\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script, html).toBeDefined();
+    const asset = await fetch(`http://127.0.0.1:${port}${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toMatch(/javascript/);
   });
 });
