@@ -32,6 +32,22 @@ const areaNamespaces = new Map(
     .map((area) => [area, /export const \w+ = '([a-z-]+)';/.exec(readFileSync(join(PAGES, area, 'strings.ts'), 'utf8'))![1]]),
 );
 
+const areaOf = (file: string) => relative(PAGES, file).split('/')[0];
+
+/**
+ * The namespaces a file's literal keys are looked up in: its area's and the shared file. A shared
+ * component that translates in its caller's namespace (`useTranslation(ns)`) must find its keys in
+ * the namespace of every area that imports it.
+ */
+function namespacesOf(file: string): string[][] {
+  const own = (area: string) => [...(areaNamespaces.has(area) ? [areaNamespaces.get(area)!] : []), 'translation'];
+  if (!/useTranslation\(ns\)/.test(readFileSync(file, 'utf8'))) return [own(areaOf(file))];
+  const module = relative(SRC, file).replace(/\.tsx?$/, '');
+  const importers = sources(PAGES).filter((page) => readFileSync(page, 'utf8').includes(`/${module}'`));
+  expect(importers.length, `${module} translates in its callers' namespaces but no page imports it`).toBeGreaterThan(0);
+  return importers.map((page) => own(areaOf(page)));
+}
+
 describe('panel translations', () => {
   it.each([
     ['pt-BR', ptBR],
@@ -48,14 +64,13 @@ describe('panel translations', () => {
     let used = 0;
     for (const file of sources(SRC)) {
       const text = readFileSync(file, 'utf8');
-      const area = relative(PAGES, file).split('/')[0];
-      const namespaces = [...(areaNamespaces.has(area) ? [areaNamespaces.get(area)!] : []), 'translation'];
+      const namespaces = namespacesOf(file);
       const keysOfFile = [...text.matchAll(/\bt\(\s*'([a-zA-Z_.-]+)'/g), ...text.matchAll(/label: '([a-zA-Z]+\.[a-zA-Z_]+)'/g)].map((match) => match[1]);
       used += keysOfFile.length;
       for (const key of keysOfFile) {
         // a plural key exists as key_one/key_other: asked with a count
-        const exists = (lng: string) => i18next.exists(key, { lng, ns: namespaces }) || i18next.exists(key, { lng, ns: namespaces, count: 2 });
-        for (const lng of LANGUAGES) if (!exists(lng)) missing.push(`${relative(SRC, file)}: ${key} (${lng})`);
+        const exists = (lng: string, ns: string[]) => i18next.exists(key, { lng, ns }) || i18next.exists(key, { lng, ns, count: 2 });
+        for (const ns of namespaces) for (const lng of LANGUAGES) if (!exists(lng, ns)) missing.push(`${relative(SRC, file)}: ${key} (${lng}, ${ns[0]})`);
       }
     }
     expect(used).toBeGreaterThan(40);
