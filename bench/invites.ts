@@ -18,7 +18,7 @@ import { importForm } from '../src/features/forms/import-form.js';
 import { sendInvites } from '../src/features/invites/send-invites.js';
 import { createKey } from '../src/features/keys/create-key.js';
 import { emailKind } from '../src/features/messaging/email-kind.js';
-import { smtpMailer } from '../src/features/messaging/smtp-mailer.js';
+import { smtpMailer, SMTP_CONNECTIONS as SHIPPED_SMTP_CONNECTIONS } from '../src/features/messaging/smtp-mailer.js';
 import { startOutboundLoop } from '../src/features/outbound/loop.js';
 import type { Database } from '../src/db/database.js';
 import { benchDatabase, benchDatabaseUrl, load, printTable } from './support.js';
@@ -38,9 +38,9 @@ import { benchDatabase, benchDatabaseUrl, load, printTable } from './support.js'
 const ROWS = 100_000;
 const DELIVER = Number(process.env.BENCH_DELIVER ?? 5_000);
 const CONNECTIONS = 50;
-const SMTP_CONNECTIONS = Number(process.env.BENCH_SMTP_CONNECTIONS ?? 8);
-/** Messages under way or being recorded at once (the loop's perTarget): the most a crash can send twice. The worker's default is 2 × 8. */
-const SMTP_SLOTS = Number(process.env.BENCH_SMTP_SLOTS ?? 2 * SMTP_CONNECTIONS);
+const SMTP_CONNECTIONS = Number(process.env.BENCH_SMTP_CONNECTIONS ?? SHIPPED_SMTP_CONNECTIONS);
+/** Messages under way or being recorded at once (the loop's perTarget): the most a crash can send twice. The worker's default: one per connection. */
+const SMTP_SLOTS = Number(process.env.BENCH_SMTP_SLOTS ?? SMTP_CONNECTIONS);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const DATABASE = 'quorum_bench_invites';
 const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { createSurvey } from '../../../test/responses.js';
 import { setWhatsappChannel } from './set-whatsapp-channel.js';
+import { SMTP_CONNECTIONS } from './smtp-mailer.js';
 
 /**
  * The duplicate window of a crash (issue 21, item 9): the real worker (`startWorker`, its own
@@ -24,8 +25,8 @@ import { setWhatsappChannel } from './set-whatsapp-channel.js';
 
 const CHILD = join(process.cwd(), 'test', 'message-worker-child.ts');
 const LEASE_MS = 30_000;
-/** The worker's e-mail loop: 16 slots over nodemailer's 8 pooled connections (2 per connection keeps each fed while answers are recorded). */
-const EMAIL_BOUND = 16;
+/** The worker's e-mail loop: one slot per pooled SMTP connection, so a kill re-sends at most that many. */
+const EMAIL_BOUND = SMTP_CONNECTIONS;
 /** The worker's WhatsApp loop: 4 slots per company, one HTTP request each. */
 const WHATSAPP_BOUND = 4;
 /** Receivers answer after this long, as a real server over a network would: the kill lands mid-send. */
@@ -199,7 +200,7 @@ async function killedMidSend(channel: 'email' | 'whatsapp', count: number, kills
 }
 
 describe('a worker killed mid-send sends again at most its slots', () => {
-  it(`e-mail: SIGKILL twice while sending 240 messages over 8 SMTP connections: every recipient gets it, at most ${EMAIL_BOUND} (2 × connections) per kill twice, with one Message-ID`, async () => {
+  it(`e-mail: SIGKILL twice while sending 240 messages over ${SMTP_CONNECTIONS} SMTP connections: every recipient gets it, at most ${EMAIL_BOUND} (one per connection) per kill twice, with one Message-ID`, async () => {
     const run = await killedMidSend('email', 240, 2, EMAIL_BOUND);
     console.warn(`e-mail: arrived-but-unrecorded at each kill ${run.leftOver.join(', ')}; recipients who got it twice ${run.twice}`);
     expect(run.times.every((n) => n >= 1)).toBe(true);

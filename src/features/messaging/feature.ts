@@ -6,7 +6,7 @@ export const messagingFeature: Feature = {
   pages: lazyPlugin(async () => (await import('./dev-mail-page.js')).devMailRoutes),
   panelRoutes: lazyPlugin(async () => (await import('./panel-routes.js')).channelPanelRoutes),
   outboundKinds: async (ctx) => {
-    const [{ emailKind }, { whatsappKind }] = await Promise.all([import('./email-kind.js'), import('./whatsapp-kind.js')]);
-    return [{ kind: emailKind(ctx), options: { perTarget: 16 } }, { kind: whatsappKind(ctx) }];
+    const [{ emailKind }, { whatsappKind }, { SMTP_CONNECTIONS }] = await Promise.all([import('./email-kind.js'), import('./whatsapp-kind.js'), import('./smtp-mailer.js')]);
+    return [{ kind: emailKind(ctx), options: { perTarget: SMTP_CONNECTIONS } }, { kind: whatsappKind(ctx) }];
   },
 };
