@@ -26,10 +26,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     projects: [
-      // Files wait on Postgres more than they compute: two at a time use both cores of a 2-core machine.
-      { extends: true, test: { name: 'default', include: ALL, exclude: JOURNEYS, maxWorkers: 2 } },
-      // Journeys start processes, kill workers and drive Chromium: one at a time keeps their timings honest.
-      { extends: true, test: { name: 'journeys', include: JOURNEYS, maxWorkers: 1 } },
+      { extends: true, test: { name: 'default', include: ALL, exclude: JOURNEYS } },
+      { extends: true, test: { name: 'journeys', include: JOURNEYS } },
     ],
   },
 });
