@@ -2,7 +2,7 @@ import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/context.js';
 import { buildApp } from '../src/app/build-app.js';
 import { createKey } from '../src/features/keys/create-key.js';
-import { addMembership } from '../src/features/members/index.js';
+import { addMembership } from '../src/features/memberships/index.js';
 import { createUser, describeSession, startSession } from '../src/features/sessions/index.js';
 import { ensureBenchData, RESPONSE_COUNT } from './responses-scan-seed.js';
 import { benchDatabase, benchDatabaseUrl, printTable } from './support.js';

@@ -10,6 +10,7 @@ import { createLogger, type Logger } from './lib/logger.js';
 import type { Mailer } from './lib/providers.js';
 import type { EventConsumer } from './features/events/event-consumer.js';
 import type { ResponseConsumer } from './features/responses/response-consumer.js';
+import type { SettingsConsumer } from './features/companies/settings-consumer.js';
 import { features } from './features/index.js';
 
 /**
@@ -32,6 +33,8 @@ export interface Context {
   eventConsumers: readonly EventConsumer[];
   /** Who acts on every new response in its transaction (goals, treatments), from the feature registry. */
   responseConsumers: readonly ResponseConsumer[];
+  /** Who follows a company's settings change in its transaction (treatments' deadlines), from the feature registry. */
+  settingsConsumers: readonly SettingsConsumer[];
   /** Set when the database is the embedded Postgres (started or joined by this process). */
   embedded: EmbeddedPostgres | null;
   /** Ends what createContext opened (pools, limiter, providers, an embedded server it started). */
@@ -96,6 +99,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       mailer,
       eventConsumers: features.flatMap((feature) => feature.eventConsumers ?? []),
       responseConsumers: features.flatMap((feature) => feature.responseConsumers ?? []),
+      settingsConsumers: features.flatMap((feature) => feature.settingsConsumers ?? []),
       embedded,
       close: () => closeAll(closers),
     };

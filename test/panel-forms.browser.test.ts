@@ -11,7 +11,7 @@ import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser } from '.
 import { importForm } from '../src/features/forms/import-form.js';
 import { findForm } from '../src/features/forms/find-form.js';
 import { recordResponse } from '../src/features/responses/record-response.js';
-import type { Permission } from '../src/features/members/index.js';
+import type { Permission } from '../src/features/memberships/index.js';
 
 const choices = (...keys: string[]) => keys.map((key) => ({ key, name: key.charAt(0) + key.slice(1).toLowerCase() }));
 /** One question of each of the 16 types, the short text last (the condition's target). */

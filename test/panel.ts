@@ -3,7 +3,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { ContractChecker, type OpenApiDocument } from './contract.js';
 import type { TestApp } from './harness.js';
 import { createUser } from '../src/features/sessions/index.js';
-import { addMembership, type Permission } from '../src/features/members/index.js';
+import { addMembership, type Permission } from '../src/features/memberships/index.js';
 import { startSession } from '../src/features/sessions/start-session.js';
 import { describeSession } from '../src/features/sessions/describe-session.js';
 

@@ -4,6 +4,7 @@ import type { Context } from '../context.js';
 import type { TaskDefinition } from '../jobs/define-task.js';
 import type { EventConsumer } from './events/event-consumer.js';
 import type { LogFn, OutboundKind, OutboundLoopOptions } from './outbound/index.js';
+import type { SettingsConsumer } from './companies/settings-consumer.js';
 import type { ResponseConsumer } from './responses/response-consumer.js';
 
 /**
@@ -52,4 +53,6 @@ export interface Feature {
   eventConsumers?: EventConsumer[];
   /** Acts on every new response, inside the response's transaction (recordResponse). */
   responseConsumers?: ResponseConsumer[];
+  /** Follows a company's settings change, inside its transaction (updateCompanySettings). */
+  settingsConsumers?: SettingsConsumer[];
 }

@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
-import { PERMISSIONS } from '../../features/members/index.js';
+import { PERMISSIONS } from '../../features/memberships/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

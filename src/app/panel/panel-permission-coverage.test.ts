@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, testConfig, type TestApp } from '../../../test/harness.js';
 import { loadPanelRouteFixtures, type RouteRequest } from '../../../test/route-fixtures.js';
 import { PanelClient, panelSession, type PanelSignIn } from '../../../test/panel.js';
-import { PERMISSIONS, type Permission } from '../../features/members/index.js';
+import { PERMISSIONS, type Permission } from '../../features/memberships/index.js';
 import { features } from '../../features/index.js';
 import { buildApp } from '../build-app.js';
 import { createContext } from '../../context.js';

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import type { AppContext } from '../context.js';
 import { ApiError } from '../../lib/errors.js';
 import { features } from '../../features/index.js';
-import { isPermission, type Permission } from '../../features/members/index.js';
+import { isPermission, type Permission } from '../../features/memberships/index.js';
 import { authenticateSession, type PanelSession } from '../../features/sessions/index.js';
 import { notFoundHandler } from '../error-handler.js';
 import { registerStrictInput } from '../strict-input.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { WHATSAPP_PROVIDERS, type WhatsappProvider } from '../../features/messaging/channel-settings.js';
+import { WHATSAPP_PROVIDERS, type WhatsappProvider } from '../../features/message-channels/channel-settings.js';
 import { CliError } from '../output.js';
 import { companyIdForSlug, runCommand } from '../runtime.js';
 
@@ -36,7 +36,7 @@ export function registerChannelCommands(program: Command): void {
     .requiredOption('--company <slug>', 'company slug')
     .action(
       runCommand(async (rt, { opts }) => {
-        const { findWhatsappChannel, whatsappChannelView } = await import('../../features/messaging/channel-settings.js');
+        const { findWhatsappChannel, whatsappChannelView } = await import('../../features/message-channels/channel-settings.js');
         const channel = await findWhatsappChannel(rt.ctx.db, rt.ctx, { companyId: await companyIdForSlug(rt, opts.company) });
         // The token stays sealed: only whether one is set is shown.
         return channel ? whatsappChannelView(channel) : null;

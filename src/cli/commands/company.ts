@@ -78,12 +78,12 @@ function registerCompanySettingsCommands(company: Command): void {
     .option('--mail-from <from>', 'e-mail sender, "Name <address>"')
     .action(
       runCommand(async (rt, { opts }) => {
-        const [{ updateSettingsAndDeadlines }, { showCompany }] = await Promise.all([
-          import('../../features/treatments/update-calendar-settings.js'),
+        const [{ updateCompanySettings }, { showCompany }] = await Promise.all([
+          import('../../features/companies/company-settings.js'),
           import('../../features/companies/show-company.js'),
         ]);
         const companyId = await companyIdForSlug(rt, opts.company);
-        await updateSettingsAndDeadlines(rt.ctx.db, rt.ctx, { companyId, name: opts.name as string | undefined, patch: {
+        await updateCompanySettings(rt.ctx.db, rt.ctx, { companyId, name: opts.name as string | undefined, patch: {
           monthlyQuota: opts.monthlyQuota as number | undefined,
           anonymityFloor: opts.anonymityFloor as number | undefined,
           timeZone: opts.timeZone as string | undefined,

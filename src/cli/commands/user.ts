@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { PERMISSIONS, isPermission, type Permission } from '../../features/members/permissions.js';
+import { PERMISSIONS, isPermission, type Permission } from '../../features/memberships/permissions.js';
 import { table } from '../output.js';
 import { companyIdForSlug, runCommand, type CliRuntime, type CommandInput } from '../runtime.js';
 

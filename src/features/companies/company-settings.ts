@@ -7,6 +7,7 @@ import type { Clock } from '../../lib/clock.js';
 import { ApiError, validationError, type FieldError } from '../../lib/errors.js';
 import { changedFields, type FieldChange } from '../../lib/changed-fields.js';
 import { DEFAULT_COMPANY_SETTINGS, companyNameErrors } from './create-company.js';
+import type { SettingsConsumer } from './settings-consumer.js';
 
 export const LOCALES = ['en', 'pt-BR', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -65,10 +66,15 @@ function patchErrors(patch: SettingsPatch): FieldError[] {
   return errors;
 }
 
-/** Every fault of a rename and settings change, for callers that add rules of their own and report all at once. */
-export function companyUpdateErrors(input: { name?: string; patch: SettingsPatch }): FieldError[] {
+/** Every fault of a rename and settings change, the consumers' own included, one per field. */
+function companyUpdateErrors(input: { name?: string; patch: SettingsPatch }, consumers: readonly SettingsConsumer[]): FieldError[] {
   const name = input.name?.trim();
-  return [...(name === undefined ? [] : companyNameErrors(name)), ...patchErrors(input.patch)];
+  const errors = [...(name === undefined ? [] : companyNameErrors(name)), ...patchErrors(input.patch)];
+  for (const consumer of consumers) {
+    const refused = new Set(errors.map((error) => error.path));
+    errors.push(...(consumer.patchErrors?.(input.patch) ?? []).filter((error) => !refused.has(error.path)));
+  }
+  return errors;
 }
 
 /** A company after an update, and what the update changed (name and settings; none is secret). */
@@ -81,16 +87,17 @@ export interface CompanyUpdate {
 /**
  * Renames the company (when `name` is given) and merges the given settings into its own, every
  * fault reported at once. The merge is one jsonb `||`, so concurrent edits of other keys survive;
- * the row is locked first so the changes are read against the version replaced.
+ * the row is locked first so the changes are read against the version replaced. The settings
+ * consumers (the context's) follow the change in the same transaction.
  */
 export async function updateCompanySettings(
   db: DbOrTx,
-  deps: { clock: Clock },
+  deps: { clock: Clock; settingsConsumers: readonly SettingsConsumer[] },
   input: { companyId: string; name?: string; patch: SettingsPatch },
 ): Promise<CompanyUpdate> {
   const { companyId, patch } = input;
   const name = input.name?.trim();
-  const errors = companyUpdateErrors({ name, patch });
+  const errors = companyUpdateErrors({ name, patch }, deps.settingsConsumers);
   if (errors.length > 0) throw validationError(errors);
   const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
   return db.transaction(async (tx) => {
@@ -103,7 +110,9 @@ export async function updateCompanySettings(
       .returning({ name: companies.name, settings: companies.settings });
     const settings = companySettings(row.settings);
     const changes = changedFields({ name: before.name, ...companySettings(before.settings) }, { name: row.name, ...settings });
-    return { name: row.name, settings, changes };
+    const update = { name: row.name, settings, changes };
+    for (const consumer of deps.settingsConsumers) await consumer.onSettingsChanged(tx, deps, { companyId, update });
+    return update;
   });
 }
 

@@ -4,8 +4,7 @@ import { ok, successEnvelope } from '../../app/envelope.js';
 import { auditPanelAct } from '../../app/panel/panel-audit.js';
 import { panelErrorResponses } from '../../app/panel/panel-envelope.js';
 import { OneOf, closed } from '../../lib/schema-pieces.js';
-import { updateSettingsAndDeadlines } from '../treatments/index.js';
-import { LOCALES, type SettingsPatch } from './company-settings.js';
+import { LOCALES, updateCompanySettings, type SettingsPatch } from './company-settings.js';
 import { showCompany } from './show-company.js';
 
 const CompanySettingsView = Type.Object({
@@ -84,7 +83,7 @@ export async function companyPanelRoutes(panel: FastifyInstance): Promise<void> 
       const { companyId } = request.panel;
       const { name, ...patch } = request.body;
       await ctx.db.transaction(async (tx) => {
-        const { changes } = await updateSettingsAndDeadlines(tx, ctx, { companyId, name, patch: patch as SettingsPatch });
+        const { changes } = await updateCompanySettings(tx, ctx, { companyId, name, patch: patch as SettingsPatch });
         if (Object.keys(changes).length === 0) return;
         await auditPanelAct(tx, ctx, { request, action: 'settings.changed', details: { section: 'company', changes } });
       });

@@ -5,7 +5,5 @@ export { effectiveStatus, inviteUrl, type InviteRow } from './invite-view.js';
 export {
   emitInviteMoves, inviteOf, liveInvite, moveInvites, moveInvitesSql,
 } from './lifecycle/move-invites.js';
-// Temporary: messaging/record-messages.ts (the crash work's file this round) still imports these from here.
-export { quotaSettlement, settleQuota } from '../companies/index.js';
 export { type InviteStatus } from './schemas.js';
 export { DEMO_INVITE_FORM, seedDemoInvites } from './seed-demo-invites.js';

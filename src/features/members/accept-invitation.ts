@@ -10,7 +10,7 @@ import { recordAudit } from '../audit/index.js';
 import {
   checkSecondFactor, createUser, takeSignInAttempt, type BudgetDeps, CreateUserInput, hashPassword, passwordMatches, SIGN_IN_REFUSED, startSession, type SecondFactorDeps,
 } from '../sessions/index.js';
-import { addMembership } from './add-membership.js';
+import { addMembership } from '../memberships/index.js';
 
 export const AcceptInvitationInput = Type.Object(
   {

@@ -11,7 +11,7 @@ import { endMemberSessions } from '../sessions/index.js';
 import { keepAnOwner } from './last-owner.js';
 import { findMember, type Member } from './list-members.js';
 import { PermissionList, type Actor } from './member-input.js';
-import { PERMISSIONS, type Permission } from './permissions.js';
+import { PERMISSIONS, type Permission } from '../memberships/index.js';
 
 export const ChangeMemberInput = Type.Object(
   {

@@ -1,5 +1,5 @@
-import type { Permission } from './permissions.js';
-import { grantedPermissions } from './permissions.js';
+import type { Permission } from '../memberships/index.js';
+import { grantedPermissions } from '../memberships/index.js';
 
 /** How long a colleague's invitation link stays good (shared design: invitations 7 days). */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;

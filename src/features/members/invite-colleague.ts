@@ -15,7 +15,7 @@ import { invitationMail } from './invitation-mail.js';
 import { INVITATION_TTL_MS, invitationView, type Invitation, type InvitationRow } from './invitation-view.js';
 import { SELECT_INVITATIONS } from './list-invitations.js';
 import { PermissionList, type Actor } from './member-input.js';
-import { PERMISSIONS } from './permissions.js';
+import { PERMISSIONS } from '../memberships/index.js';
 
 export const InviteColleagueInput = Type.Object(
   {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import type { NoDeps } from '../../lib/service.js';
-import { grantedPermissions, type Permission } from './permissions.js';
+import { grantedPermissions, type Permission } from '../memberships/index.js';
 
 export interface Member {
   userId: string;

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { PERMISSIONS } from './permissions.js';
+import { PERMISSIONS } from '../memberships/index.js';
 
 /** A set of permission names (repeats forgiven, bounded). */
 export const PermissionList = Type.Array(Type.Union(PERMISSIONS.map((permission) => Type.Literal(permission))), { maxItems: PERMISSIONS.length * 2 });

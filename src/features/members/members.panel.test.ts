@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { PanelClient, panelUser, signInPanelUser } from '../../../test/panel.js';
 import { auditRecords, memberships } from '../../db/schema.js';
-import { PERMISSIONS } from './permissions.js';
+import { PERMISSIONS } from '../memberships/index.js';
 
 let t: TestApp;
 let client: PanelClient;

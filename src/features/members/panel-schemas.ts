@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Email } from '../sessions/index.js';
 import { PermissionList } from './member-input.js';
-import { PERMISSIONS } from './permissions.js';
+import { PERMISSIONS } from '../memberships/index.js';
 
 const PermissionName = Type.Union(PERMISSIONS.map((permission) => Type.Literal(permission)));
 

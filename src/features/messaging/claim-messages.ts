@@ -2,8 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { WorkerContext } from '../../jobs/define-task.js';
 import type { ClaimRequest, OutboundItem } from '../outbound/index.js';
 import type { InviteStatus } from '../invites/index.js';
-import type { WhatsappChannel, WhatsappProvider, WhatsappSettings } from './channel-settings.js';
-import { emailTemplate, type EmailTemplate } from './email-template.js';
+import { emailTemplate, type EmailTemplate, type WhatsappChannel, type WhatsappProvider, type WhatsappSettings } from '../message-channels/index.js';
 
 export type MessageChannel = 'email' | 'whatsapp';
 

@@ -9,7 +9,7 @@ import { createSurvey } from '../../../test/responses.js';
 import { startOutboundLoop, type OutboundLoop } from '../outbound/loop.js';
 import { suppress } from '../suppression/suppressions.js';
 import { emailKind } from './email-kind.js';
-import { MESSAGES_CHANNEL } from './message-kind.js';
+import { MESSAGES_CHANNEL } from '../message-channels/index.js';
 import { sleeperName } from '../outbound/wake-sleepers.js';
 import { smtpMailer } from './smtp-mailer.js';
 import { listDevMail } from './dev-mailbox.js';

@@ -1,11 +1,9 @@
 import { inviteUrl } from '../invites/index.js';
+import { MESSAGES_CHANNEL } from '../message-channels/index.js';
 import type { OutboundKind } from '../outbound/index.js';
 import { claimMessages, type ClaimedMessage, type MessageChannel } from './claim-messages.js';
 import { recordMessages, type MessageResult } from './record-messages.js';
 import type { MessageVariables } from './render-email.js';
-
-/** Channel of the commits that queue messages (send-invites wakes the sleeping loops on it). */
-export const MESSAGES_CHANNEL = 'quorum_invite_messages';
 
 /** Why a claimed message must not leave, judged when its turn comes; null: send it. */
 export function blockedReason(item: ClaimedMessage, now: Date): 'revoked' | 'expired' | 'responded' | 'suppressed' | null {

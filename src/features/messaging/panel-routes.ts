@@ -6,7 +6,7 @@ import { panelErrorResponses } from '../../app/panel/panel-envelope.js';
 import type { DbOrTx } from '../../db/database.js';
 import { ApiError } from '../../lib/errors.js';
 import { Nullable, OneOf, closed } from '../../lib/schema-pieces.js';
-import { findWhatsappChannel, whatsappChannelView, WHATSAPP_PROVIDERS } from './channel-settings.js';
+import { findWhatsappChannel, whatsappChannelView, WHATSAPP_PROVIDERS } from '../message-channels/index.js';
 import { removeWhatsappChannel, setWhatsappChannel } from './set-whatsapp-channel.js';
 
 const Settings = Type.Object(

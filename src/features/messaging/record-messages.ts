@@ -3,7 +3,7 @@ import type { Tx } from '../../db/database.js';
 import type { WorkerContext } from '../../jobs/define-task.js';
 import type { InviteWithForm } from '../invites/index.js';
 import { emitInviteMoves, moveInvites, moveInvitesSql } from '../invites/index.js';
-import { quotaSettlement, settleQuota } from '../invites/index.js';
+import { quotaSettlement, settleQuota } from '../companies/index.js';
 import { retryDelay, type RetrySchedule } from '../outbound/index.js';
 import type { ClaimedMessage } from './claim-messages.js';
 

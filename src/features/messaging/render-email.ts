@@ -1,6 +1,6 @@
 import Mustache from 'mustache';
 import { htmlEscaping } from '../../lib/html.js';
-import type { EmailTemplate } from './email-template.js';
+import type { EmailTemplate } from '../message-channels/index.js';
 
 export interface MessageVariables {
   name: string | null;

@@ -7,7 +7,7 @@ import { changedFields, type FieldChange } from '../../lib/changed-fields.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
 import { targetUrlErrors } from '../outbound/index.js';
 import { secretBox } from '../../lib/secret-box.js';
-import { findWhatsappChannel, whatsappChannelView, type WhatsappChannel, type WhatsappChannelView, type WhatsappProvider, type WhatsappSettings } from './channel-settings.js';
+import { findWhatsappChannel, whatsappChannelView, type WhatsappChannel, type WhatsappChannelView, type WhatsappProvider, type WhatsappSettings } from '../message-channels/index.js';
 
 export interface WhatsappChannelInput {
   provider: WhatsappProvider;

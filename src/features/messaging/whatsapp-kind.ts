@@ -3,7 +3,7 @@ import type { WorkerContext } from '../../jobs/define-task.js';
 import type { OutboundKind } from '../outbound/index.js';
 import { outboundDispatcher, targetRefusal } from '../outbound/index.js';
 import { secretBox } from '../../lib/secret-box.js';
-import { DEFAULT_GATEWAY_TEXT, type WhatsappChannel } from './channel-settings.js';
+import { DEFAULT_GATEWAY_TEXT, type WhatsappChannel } from '../message-channels/index.js';
 import type { ClaimedMessage } from './claim-messages.js';
 import { messageKind, messageVariables } from './message-kind.js';
 import type { MessageResult } from './record-messages.js';

@@ -2,7 +2,7 @@ import { and, eq, lt } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { memberships, sessions, users } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
-import { grantedPermissions, type Permission } from '../members/index.js';
+import { grantedPermissions, type Permission } from '../memberships/index.js';
 import { SESSION_IDLE_MS } from './start-session.js';
 import { hashSecret, SECRET_RE } from '../../lib/secret-token.js';
 

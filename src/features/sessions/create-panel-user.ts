@@ -4,7 +4,7 @@ import type { IdGenerator } from '../../lib/ids.js';
 import { validationError } from '../../lib/errors.js';
 import { fieldError } from '../../lib/field-errors.js';
 import { recordAudit } from '../audit/index.js';
-import { addMembership, findMembership, type Permission } from '../members/index.js';
+import { addMembership, findMembership, type Permission } from '../memberships/index.js';
 import { createUser } from './create-user.js';
 import { issueLink, linkUrl } from './one-time-link.js';
 import { findUserByEmail } from './sign-in.js';

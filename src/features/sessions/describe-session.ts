@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { sessions, users } from '../../db/schema.js';
 import type { NoDeps } from '../../lib/service.js';
-import { listUserMemberships, type Permission } from '../members/index.js';
+import { listUserMemberships, type Permission } from '../memberships/index.js';
 
 export interface SessionView {
   user: { id: string; email: string; name: string; language: 'en' | 'pt-BR' | 'es' | null; secondFactor: boolean };

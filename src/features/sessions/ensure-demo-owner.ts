@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { recordAudit } from '../audit/index.js';
-import { addMembership } from '../members/index.js';
+import { addMembership } from '../memberships/index.js';
 import { createUser } from './create-user.js';
 import { issueLink, linkUrl } from './one-time-link.js';
 import { findUserByEmail } from './sign-in.js';

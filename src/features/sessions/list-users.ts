@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { companies, memberships, users } from '../../db/schema.js';
 import type { NoDeps } from '../../lib/service.js';
-import { grantedPermissions } from '../members/index.js';
+import { grantedPermissions } from '../memberships/index.js';
 
 /** Panel users with their memberships, by address; with a company, only its members (and only that membership). */
 export async function listUsers(db: DbOrTx, _deps: NoDeps, input: { companyId?: string }) {

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { PERMISSIONS } from '../members/index.js';
+import { PERMISSIONS } from '../memberships/index.js';
 import { Email, Password } from './create-user.js';
 
 const PermissionName = Type.Union(PERMISSIONS.map((permission) => Type.Literal(permission)));

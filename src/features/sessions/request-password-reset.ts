@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { htmlEscaping } from '../../lib/html.js';
 import { recordAudit } from '../audit/index.js';
-import { listUserMemberships } from '../members/index.js';
+import { listUserMemberships } from '../memberships/index.js';
 import { sendMail, type SendMailDeps } from '../messaging/index.js';
 import { issueLink, linkUrl } from './one-time-link.js';
 import { findUserByEmail } from './sign-in.js';

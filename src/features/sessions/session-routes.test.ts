@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_START, type TestApp } from '../../../test/harness.js';
 import { PanelClient, panelUser, signInPanelUser } from '../../../test/panel.js';
 import { auditRecords, memberships, sessions, users } from '../../db/schema.js';
-import { addMembership } from '../members/index.js';
+import { addMembership } from '../memberships/index.js';
 import { createUser } from './create-user.js';
 
 let t: TestApp;

@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { ApiError } from '../../lib/errors.js';
 import { recordAudit } from '../audit/index.js';
-import { listUserMemberships } from '../members/index.js';
+import { listUserMemberships } from '../memberships/index.js';
 import { passwordMatches } from './password.js';
 import { checkSecondFactor, type SecondFactorDeps } from './second-factor.js';
 import { startSession } from './start-session.js';

@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../db/database.js';
 import { sessions } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
-import { listUserMemberships } from '../members/index.js';
+import { listUserMemberships } from '../memberships/index.js';
 import { hashSecret, mintSecret } from '../../lib/secret-token.js';
 
 /** Idle and absolute lifetimes of a session (shared design, "Sessions and security rules"). */

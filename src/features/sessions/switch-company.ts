@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import { sessions } from '../../db/schema.js';
 import type { NoDeps } from '../../lib/service.js';
 import { notFound } from '../../lib/errors.js';
-import { findMembership } from '../members/index.js';
+import { findMembership } from '../memberships/index.js';
 
 /** Moves a session to another company of its user; a company they are not a member of is NOT_FOUND. */
 export async function switchCompany(db: Db, deps: NoDeps, input: { sessionId: string; userId: string; companyId: string }) {

@@ -12,7 +12,7 @@ import { addHoliday, removeHoliday } from './holidays.js';
 import { openCasesForResponse } from './open-case.js';
 import { reopenCase } from './reopen-case.js';
 import { sweepOverdue } from './sweep-overdue.js';
-import { updateSettingsAndDeadlines } from './update-calendar-settings.js';
+import { updateCompanySettings } from '../companies/company-settings.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -292,7 +292,7 @@ describe('company holidays', () => {
     const { company } = await t.tenant();
     await respond(t, await createFlowSurvey(t, company.id), 1, '2026-03-02T09:00:00.000Z');
     const [c] = await casesOf(company.id);
-    await updateSettingsAndDeadlines(t.ctx.db, t.ctx, { companyId: company.id, patch: { timeZone: 'Pacific/Auckland' } });
+    await updateCompanySettings(t.ctx.db, t.ctx, { companyId: company.id, patch: { timeZone: 'Pacific/Auckland' } });
     const { rows } = await t.ctx.pool.query('SELECT step_due_at FROM treatments WHERE id = $1', [c.id]);
     // Monday 22:00 in Auckland: Tuesday and Wednesday, ending 23:59:59.999 NZDT (UTC+13)
     expect(rows[0].step_due_at).toEqual(new Date('2026-03-04T10:59:59.999Z'));
@@ -305,22 +305,22 @@ describe('public holidays (company setting holidayCountry)', () => {
 
   it('counts Monday to Friday by default, whatever the phone country, and skips a country only once it is set', async () => {
     const { company, token } = await t.tenant();
-    expect((await updateSettingsAndDeadlines(t.ctx.db, t.ctx, { companyId: company.id, patch: {} })).settings.holidayCountry).toBeNull();
+    expect((await updateCompanySettings(t.ctx.db, t.ctx, { companyId: company.id, patch: {} })).settings.holidayCountry).toBeNull();
     await respond(t, await createFlowSurvey(t, company.id, { defaultCountry: 'BR' }), 1, '2026-04-20T12:00:00.000Z');
     const [c] = await casesOf(company.id);
     expect(await dueAtOf(token, c.id)).toBe('2026-04-22T23:59:59.999Z'); // Tuesday and Wednesday
     expect(await events(company.id)).toMatchObject([{ type: 'treatment.opened', data: { dueAt: '2026-04-22T23:59:59.999Z' } }]);
 
-    await updateSettingsAndDeadlines(t.ctx.db, t.ctx, { companyId: company.id, patch: { holidayCountry: 'BR' } });
+    await updateCompanySettings(t.ctx.db, t.ctx, { companyId: company.id, patch: { holidayCountry: 'BR' } });
     expect(await dueAtOf(token, c.id)).toBe('2026-04-23T23:59:59.999Z'); // Tiradentes skipped
-    await updateSettingsAndDeadlines(t.ctx.db, t.ctx, { companyId: company.id, patch: { holidayCountry: null } });
+    await updateCompanySettings(t.ctx.db, t.ctx, { companyId: company.id, patch: { holidayCountry: null } });
     expect(await dueAtOf(token, c.id)).toBe('2026-04-22T23:59:59.999Z');
   });
 
   it('refuses a country code that is not one, or that has no public holiday calendar', async () => {
     const { company } = await t.tenant();
     for (const holidayCountry of ['XX', 'AQ', 'br']) {
-      await expect(updateSettingsAndDeadlines(t.ctx.db, t.ctx, { companyId: company.id, patch: { holidayCountry } as never })).rejects.toMatchObject({
+      await expect(updateCompanySettings(t.ctx.db, t.ctx, { companyId: company.id, patch: { holidayCountry } as never })).rejects.toMatchObject({
         code: 'VALIDATION_ERROR',
         details: { fields: [expect.objectContaining({ path: 'holidayCountry' })] },
       });

@@ -1,5 +1,6 @@
 import { lazyPlugin, type Feature } from '../feature.js';
 import { effectivenessSweep, responseCheckConsumer } from './check-effectiveness.js';
+import { calendarConsumer } from './follow-calendar.js';
 import { openCasesConsumer } from './open-case.js';
 import { treatmentSchemas } from './schemas.js';
 import { overdueSweep } from './sweep-overdue.js';
@@ -17,4 +18,5 @@ export const treatmentsFeature: Feature = {
   schemas: treatmentSchemas,
   tasks: [overdueSweep, effectivenessSweep],
   responseConsumers: [openCasesConsumer, responseCheckConsumer],
+  settingsConsumers: [calendarConsumer],
 };

@@ -1,3 +1,2 @@
 /** The treatments feature's public face: what other features may use (docs/CONTRIBUTING.md). */
 export { seedDemoTreatments } from './seed-demo-treatments.js';
-export { updateSettingsAndDeadlines } from './update-calendar-settings.js';
