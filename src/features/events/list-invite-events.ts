@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import type { FailReason, InviteEventType } from './catalog.js';
+import { isoTimestamp } from '../../db/iso-timestamp.js';
 
 export type InviteEventItem = {
   type: InviteEventType;
@@ -13,7 +14,7 @@ export type InviteEventItem = {
 /** One invite's stored events (those of the last 30 days: older ones are swept), oldest first, over events_invite_idx. */
 export async function listInviteEvents(db: DbOrTx, _deps: NoDeps, input: { companyId: string; inviteId: string }): Promise<InviteEventItem[]> {
   const { rows } = await db.execute<InviteEventItem>(sql`
-    SELECT type, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt",
+    SELECT type, ${isoTimestamp(sql`occurred_at`)} AS "occurredAt",
            data->>'channel' AS channel, data->>'failReason' AS "failReason"
       FROM events
      WHERE company_id = ${input.companyId} AND type LIKE 'invite.%' AND data->>'inviteId' = ${input.inviteId}

@@ -4,6 +4,7 @@ import type { Config } from '../../config.js';
 import { notFound } from '../../lib/errors.js';
 import { findForm, type FormRecord } from './find-form.js';
 import { definitionOf } from './store-form-definition.js';
+import { isoTimestamp } from '../../db/iso-timestamp.js';
 
 /** The form as the builder edits it: its list row, its definition file (ids included) and its public link. */
 export async function formDetail(db: DbOrTx, deps: { config: Pick<Config, 'publicFormUrl'> }, input: { companyId: string; id: string } | { companyId: string; form: FormRecord }) {
@@ -11,7 +12,7 @@ export async function formDetail(db: DbOrTx, deps: { config: Pick<Config, 'publi
   const form = 'form' in input ? input.form : await findForm(db, {}, { companyId, id: input.id });
   if (!form) throw notFound('Form');
   const { rows } = await db.execute<{ slug: string; last: string | null }>(sql`
-    SELECT c.slug, (SELECT to_char(max(r.created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') FROM responses r WHERE r.company_id = ${companyId} AND r.form_id = ${form.id}) AS last
+    SELECT c.slug, (SELECT ${isoTimestamp(sql`max(r.created_at)`)} FROM responses r WHERE r.company_id = ${companyId} AND r.form_id = ${form.id}) AS last
     FROM companies c WHERE c.id = ${companyId}`);
   const origin = new URL(deps.config.publicFormUrl).origin;
   return {

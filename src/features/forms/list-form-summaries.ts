@@ -3,6 +3,7 @@ import type { DbOrTx } from '../../db/database.js';
 import { forms } from '../../db/schema.js';
 import type { NoDeps } from '../../lib/service.js';
 import { offsetOf, type OffsetRequest } from '../../lib/pagination.js';
+import { isoTimestamp } from '../../db/iso-timestamp.js';
 
 export type FormStatusFilter = 'open' | 'closed';
 
@@ -31,7 +32,7 @@ export async function listFormSummaries(db: DbOrTx, _deps: NoDeps, input: { comp
       requiresInvite: forms.requiresInvite,
       questionCount: forms.questionCount,
       responseCount: forms.responseCount,
-      lastResponseAt: sql<string | null>`(SELECT to_char(max(r.created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') FROM responses r WHERE r.company_id = forms.company_id AND r.form_id = forms.id)`,
+      lastResponseAt: sql<string | null>`(SELECT ${isoTimestamp(sql`max(r.created_at)`)} FROM responses r WHERE r.company_id = forms.company_id AND r.form_id = forms.id)`,
       createdAt: forms.createdAt,
       updatedAt: forms.updatedAt,
       total: sql<number>`count(*) OVER ()`.mapWith(Number),

@@ -6,6 +6,7 @@ import { isUuid } from '../../lib/ids.js';
 import { listInviteEvents, type FailReason } from '../events/index.js';
 import { INVITE_COLUMNS, inviteView, type InviteRow } from './invite-view.js';
 import { INVITE_STATUSES, type InviteView } from './schemas.js';
+import { isoTimestamp } from '../../db/iso-timestamp.js';
 
 export type TimelineStage = 'created' | 'queued' | 'sent' | 'delivered' | 'opened' | 'started' | 'responded' | 'failed' | 'revoked' | 'expired';
 
@@ -17,8 +18,6 @@ export interface TimelineStep {
   /** queued: when the message is due (a scheduled send), else null. */
   dueAt: string | null;
 }
-
-const isoMs = (column: string) => sql.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 
 /**
  * One invite and what happened to it, oldest first: its creation, each send that queued a message
@@ -32,7 +31,7 @@ export async function inviteTimeline(db: DbOrTx, deps: { formUrl: string; now: D
   if (!rows[0]) throw notFound('Invite');
   const invite = inviteView(rows[0], deps);
   const { rows: messages } = await db.execute<{ at: string; channel: 'email' | 'whatsapp'; dueAt: string }>(sql`
-    SELECT ${isoMs('created_at')} AS at, channel, ${isoMs('due_at')} AS "dueAt"
+    SELECT ${isoTimestamp(sql`created_at`)} AS at, channel, ${isoTimestamp(sql`due_at`)} AS "dueAt"
       FROM invite_messages WHERE company_id = ${companyId} AND invite_id = ${inviteId} ORDER BY id`);
   const events = await listInviteEvents(db, noDeps, { companyId, inviteId });
   const steps: TimelineStep[] = [

@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { isoTimestamp } from '../../db/iso-timestamp.js';
 import { FINAL_STATUSES } from './lifecycle/transitions.js';
 import type { InviteStatus, InviteView } from './schemas.js';
 
@@ -21,8 +22,6 @@ export type InviteRow = {
   expiresAt: string | null;
   createdAt: string;
 };
-
-const isoMs = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * The stored status of an invite aliased i. `queued` is stored with the messages: a send only
@@ -55,10 +54,10 @@ const newestMessage = (column: string) =>
   `(SELECT lm.${column} FROM invite_messages lm WHERE lm.company_id = i.company_id AND lm.invite_id = i.id ORDER BY lm.id DESC LIMIT 1)`;
 
 const inviteColumns = (channel: string, sendBatchId: string) =>
-  sql.raw(`i.id, i.company_id AS "companyId", i.form_id AS "formId", i.token, ${STORED_STATUS} AS status,
+  sql`${sql.raw(`i.id, i.company_id AS "companyId", i.form_id AS "formId", i.token, ${STORED_STATUS} AS status,
   i.email, i.phone, i.name, i.external_id AS "externalId", i.dims, i.batch_id AS "batchId",
-  ${channel} AS channel, ${sendBatchId} AS "sendBatchId",
-  ${isoMs('i.expires_at')} AS "expiresAt", ${isoMs('i.created_at')} AS "createdAt"`);
+  ${channel} AS channel, ${sendBatchId} AS "sendBatchId"`)},
+  ${isoTimestamp(sql`i.expires_at`)} AS "expiresAt", ${isoTimestamp(sql`i.created_at`)} AS "createdAt"`;
 
 /**
  * The columns of InviteRow, for invites aliased i, with the channel and send batch the row holds:

@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import type { Mailer } from '../../lib/providers.js';
+import { isoTimestamp } from '../../db/iso-timestamp.js';
 
 /** Without SMTP_URL, e-mail is kept in the database (dev_mail) instead of leaving: nothing is lost in development. */
 export function devMailbox(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }): Mailer {
@@ -32,8 +33,8 @@ export type DevMail = {
   createdAt: string;
 };
 
-const COLUMNS = sql.raw(`id, message_id AS "messageId", sender AS "from", recipient AS "to", subject, text_body AS text, html_body AS html, headers,
-  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"`);
+const COLUMNS = sql`id, message_id AS "messageId", sender AS "from", recipient AS "to", subject, text_body AS text, html_body AS html, headers,
+  ${isoTimestamp(sql`created_at`)} AS "createdAt"`;
 
 export async function listDevMail(db: DbOrTx, _deps: NoDeps, input: { limit?: number } = {}): Promise<DevMail[]> {
   const { limit = 50 } = input;

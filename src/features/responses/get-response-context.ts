@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import type { NoDeps } from '../../lib/service.js';
 import { getResponse } from './get-response.js';
+import { isoTimestamp } from '../../db/iso-timestamp.js';
 
 type InviteSummary = {
   id: string;
@@ -37,14 +38,14 @@ export async function getResponseContext(db: DbOrTx, deps: NoDeps, input: { comp
     ? ((
         await db.execute<InviteSummary>(sql`
           SELECT id, status, name, email, phone, external_id AS "externalId",
-                 to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
+                 ${isoTimestamp(sql`created_at`)} AS "createdAt"
           FROM invites WHERE company_id = ${companyId} AND id = ${response.inviteId}`)
       ).rows[0] ?? null)
     : null;
   const { rows: cases } = await db.execute<CaseSummary>(sql`
     SELECT id, number, flow_key AS "flowKey", status, steps -> step_index ->> 'name' AS "stepName", outcome,
-           to_char(step_due_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "dueAt",
-           to_char(opened_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "openedAt"
+           ${isoTimestamp(sql`step_due_at`)} AS "dueAt",
+           ${isoTimestamp(sql`opened_at`)} AS "openedAt"
     FROM treatments WHERE company_id = ${companyId} AND response_id = ${response.id} ORDER BY number`);
   return { response, invite, cases };
 }

@@ -1,14 +1,13 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { OrgSource } from '../events/index.js';
 import type { Answers } from '../forms/index.js';
+import { isoTimestamp } from '../../db/iso-timestamp.js';
 
 /**
  * The select lists of the response routes, named as the API names its fields. Timestamps leave
  * Postgres as the contract's JSON text (UTC, milliseconds), which is also the position a cursor
  * carries. Read from alias `r`.
  */
-
-const isoMs = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 export type ResponseItemRow = {
   id: string;
@@ -44,8 +43,8 @@ export function itemColumns(withAnswers: boolean, jsonb: 'values' | 'text' = 'va
       sql`r.form_id AS "formId"`,
       json('respondent'),
       ...(withAnswers ? [json('answers')] : []),
-      sql`${isoMs(sql`r.completed_at`)} AS "completedAt"`,
-      sql`${isoMs(sql`r.created_at`)} AS "createdAt"`,
+      sql`${isoTimestamp(sql`r.completed_at`)} AS "completedAt"`,
+      sql`${isoTimestamp(sql`r.created_at`)} AS "createdAt"`,
       json('dims'),
     ],
     sql`, `,

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
+import { isoTimestamp } from '../../db/iso-timestamp.js';
 
 export interface ClassGroupItem {
   id: string;
@@ -25,8 +26,8 @@ export async function listClassGroups(db: DbOrTx, _deps: NoDeps, input: { compan
       SELECT json_build_object(
                'id', g.id, 'code', g.code, 'name', g.name, 'startsOn', g.starts_on, 'endsOn', g.ends_on,
                'classCount', (SELECT count(*)::int FROM classes c WHERE c.company_id = g.company_id AND c.class_group_id = g.id),
-               'createdAt', to_char(g.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-               'updatedAt', to_char(g.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) AS item, g.created_at, g.id
+               'createdAt', ${isoTimestamp(sql`g.created_at`)},
+               'updatedAt', ${isoTimestamp(sql`g.updated_at`)}) AS item, g.created_at, g.id
         FROM class_groups g
        WHERE g.company_id = ${companyId}
        ORDER BY g.created_at DESC, g.id DESC

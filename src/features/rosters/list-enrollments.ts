@@ -7,6 +7,7 @@ import { parseInstant } from '../../lib/date-time.js';
 import { isUuid } from '../../lib/ids.js';
 import { awaitRosterWrites } from './roster-lock.js';
 import type { EnrollmentStatus } from './table.js';
+import { isoTimestamp } from '../../db/iso-timestamp.js';
 
 export interface ListEnrollmentsInput {
   companyId: string;
@@ -29,8 +30,6 @@ interface Position {
 
 const isPosition = (p: unknown): p is Position =>
   typeof p === 'object' && p !== null && typeof (p as Position).t === 'string' && isUuid((p as Position).id) && !Number.isNaN(Date.parse((p as Position).t));
-
-const isoMs = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** changedSince as the instant it names (src/lib/date-time.ts: years 1 to 9999, a leap second read), or VALIDATION_ERROR. */
 function changedSinceInstant(value: string | undefined): string | undefined {
@@ -73,9 +72,9 @@ export function enrollmentPageSql(input: ListEnrollmentsInput, since: string | u
     ? sql`SELECT NULL::int AS total`
     : sql`SELECT count(*)::int AS total FROM enrollments e JOIN classes c ON c.company_id = e.company_id AND c.id = e.class_id WHERE ${where}`;
   return sql`
-    SELECT n.total, ${isoMs(sql`e.status_changed_at`)} AS t, e.id,
+    SELECT n.total, ${isoTimestamp(sql`e.status_changed_at`)} AS t, e.id,
            json_build_object(
-             'id', e.id, 'status', e.status, 'statusChangedAt', ${isoMs(sql`e.status_changed_at`)}, 'createdAt', ${isoMs(sql`e.created_at`)},
+             'id', e.id, 'status', e.status, 'statusChangedAt', ${isoTimestamp(sql`e.status_changed_at`)}, 'createdAt', ${isoTimestamp(sql`e.created_at`)},
              'person', json_build_object('id', p.id, 'externalId', p.external_id, 'name', p.name, 'email', p.email, 'phone', p.phone),
              'class', json_build_object('id', c.id, 'code', c.code, 'name', c.name, 'classGroupId', c.class_group_id,
                                         'courseItemId', c.course_item_id, 'orgUnitId', c.org_unit_id)

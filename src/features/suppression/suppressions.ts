@@ -9,6 +9,7 @@ import { sqlArray } from '../../lib/sql-array.js';
 import { normaliseEmail, normalisePhone } from '../../lib/normalise-contact.js';
 import { readCompanySettings } from '../companies/index.js';
 import { SUPPRESSION_REASONS, type SuppressionReason } from './reasons.js';
+import { isoTimestamp } from '../../db/iso-timestamp.js';
 
 export type Suppression = {
   address: string;
@@ -76,7 +77,7 @@ export async function listSuppressions(
   const search = input.search?.trim();
   const where = sql`company_id = ${companyId}${search ? sql` AND address ILIKE ${`%${likeLiteral(search)}%`}` : sql``}`;
   const { rows } = await db.execute<Suppression>(sql`
-    SELECT address, reason, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
+    SELECT address, reason, ${isoTimestamp(sql`created_at`)} AS "createdAt"
       FROM suppressions WHERE ${where} ORDER BY created_at DESC, address
       ${page ? sql`LIMIT ${page.limit} OFFSET ${offsetOf(page)}` : sql``}`);
   if (!page) return { items: rows, total: rows.length };

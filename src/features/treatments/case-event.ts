@@ -3,6 +3,7 @@ import type { Tx } from '../../db/database.js';
 import { emitEvents, type EmitDeps } from '../events/index.js';
 import { treatmentEventData, type TreatmentEventType } from '../events/index.js';
 import type { treatments } from './table.js';
+import { isoTimestamp } from '../../db/iso-timestamp.js';
 
 export type CaseRow = typeof treatments.$inferSelect;
 
@@ -37,8 +38,6 @@ export async function emitCaseEvents(tx: Tx, deps: EmitDeps, type: TreatmentEven
   for (const [companyId, data] of byCompany) await emitEvents(tx, deps, { companyId, type, data });
 }
 
-const isoSql = (at: SQL) => sql`to_char(${at} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
 /**
  * caseEventData in SQL, for a case row `c` (treatments columns) and its form `f`, at `at`: the same
  * fields built in the statement that changes the cases (the overdue sweep), so the rows never
@@ -50,7 +49,7 @@ export function caseEventDataSql(type: TreatmentEventType, at: Date): SQL {
     'treatmentId', c.id, 'number', c.number, 'formId', c.form_id, 'formName', f.name, 'responseId', c.response_id,
     'status', ${closing ? 'closed' : 'open'}::text,
     'stepName', c.steps -> LEAST(c.step_index, jsonb_array_length(c.steps) - 1) -> 'name', 'stepIndex', c.step_index,
-    'dueAt', CASE WHEN c.status = 'open' THEN ${isoSql(sql`c.step_due_at`)} END,
+    'dueAt', CASE WHEN c.status = 'open' THEN ${isoTimestamp(sql`c.step_due_at`)} END,
     'orgUnitId', c.org_unit_id, 'orgPath', c.org_path, 'at', ${at.toISOString()}::text,
     'outcome', ${closing ? sql`c.outcome` : sql`NULL::text`}, 'reason', ${closing ? sql`c.reason` : sql`NULL::text`})`;
 }
