@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliRuntime } from '../../../test/cli.js';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
-import { createStatsSurvey, record } from '../../../test/statistics.js';
+import { createStatsSurvey, loadSurvey, record, statisticsForm } from '../../../test/statistics.js';
+import { importForm } from '../../features/forms/import-form.js';
 import { describeError } from '../output.js';
 import type { CliRuntime } from '../runtime.js';
 import { deleteResponseCommand } from './response.js';
@@ -41,6 +42,19 @@ describe('quorum stats', () => {
     expect(lines[0]).toBe('form cli-stats by dim.course: 2 group(s)');
     expect(lines).toContain('== hist');
     expect(lines).toContain('== math');
+  });
+
+  it('prints whole-number bins and median for answers on a whole-number grid', async () => {
+    const company = await t.company();
+    const definition = statisticsForm('cli-whole');
+    definition.sections[0].questions.push({ key: 'missed', name: 'Missed', type: 'NUMBER', min: 0, max: 200, step: 1 });
+    const { id } = await importForm(t.ctx.db, t.ctx, { companyId: company.id, rawJson: definition });
+    const s = await loadSurvey(t, company.id, id);
+    await record(t, s, [1, 1, 2, 101, 102].map((value) => ({ at: '2026-03-01T09:00:00.000Z', answers: { [s.q.missed.id]: value } })));
+    const text = describeStats(await statsCommand(rt, { args: [], opts: { company: company.slug, form: 'cli-whole' } }));
+    expect(text).toContain('mean 41.40  median 2  min 1  max 102');
+    const bins = text.split('\n').slice(text.split('\n').findIndex((line) => line.includes('[missed, NUMBER]')) + 2).map((line) => line.trim().split(/\s+/)[0]);
+    expect(bins).toEqual(['1', '2', '101..102']);
   });
 
   it('says which company or form is missing', async () => {

@@ -18,6 +18,10 @@ describe('statistics on the demo data (the README tour)', () => {
     const stats = (await t.get(demo.token, `/v1/forms/${formId('term-evaluation')}/statistics`)).json().data;
     expect(stats.responseCount).toBeGreaterThan(100);
     expect(stats.questions.some((q: any) => q.type === 'NPS' && q.count > 0)).toBe(true);
+    // "How many classes did you miss?" (0..60, step 1): whole-number bins and median, not sketch buckets.
+    const missed = stats.questions.find((q: any) => q.key === 'missed');
+    expect(missed.count).toBeGreaterThan(0);
+    expect([missed.median * 2, ...missed.histogram.flatMap((bin: any) => [bin.from, bin.to])].every(Number.isInteger)).toBe(true);
     const cohorts = (await t.get(demo.token, `/v1/forms/${formId('term-evaluation')}/report?groupBy=dim.cohort`)).json().data;
     expect(cohorts.groups.length).toBeGreaterThan(1);
 

@@ -90,6 +90,44 @@ describe('GET /v1/forms/{id}/statistics', () => {
     expect(question(data, 'when').answered).toBe(1);
   });
 
+  it('bins whole-number answers on their grid: whole-number bounds and median, with the report alike', async () => {
+    const { token, company } = await t.tenant();
+    const definition = statisticsForm('whole-numbers');
+    definition.sections[0].questions.push({ key: 'missed', name: 'Missed', type: 'NUMBER', min: 0, max: 200, step: 1 });
+    const { id } = await importForm(t.ctx.db, t.ctx, { companyId: company.id, rawJson: definition });
+    const s = await loadSurvey(t, company.id, id);
+    // 101 and 102 share a sketch bucket; 0 to 50 each have their own.
+    const values = [0, 1, 1, 2, 50, 101, 102];
+    await record(t, s, values.map((value, i) => ({ at: `2026-03-0${1 + (i % 2)}T10:00:00.000Z`, dims: { course: i < 3 ? 'math' : 'hist' }, answers: { [s.q.missed.id]: value } })));
+    const missed = question(await getData(token, statsUrl(s)), 'missed');
+    expect(missed).toMatchObject({ count: 7, min: 0, max: 102, median: 2 });
+    expect(missed.histogram).toEqual([
+      { from: 0, to: 0, count: 1 }, { from: 1, to: 1, count: 2 }, { from: 2, to: 2, count: 1 }, { from: 50, to: 50, count: 1 }, { from: 101, to: 102, count: 2 },
+    ]);
+    const report = await getData(token, reportUrl(s, 'groupBy=dim.course'));
+    const math = question(report.groups.find((g: any) => g.key === 'math').statistics, 'missed');
+    expect(math).toMatchObject({ median: 1, histogram: [{ from: 0, to: 0, count: 1 }, { from: 1, to: 1, count: 2 }] });
+    const hist = question(report.groups.find((g: any) => g.key === 'hist').statistics, 'missed');
+    // The middle answers are 50 and 101; the 101..102 bin reads as 102, the grid value nearest its sketch estimate.
+    expect(hist.median).toBe(76);
+    expect(hist.histogram.every((bin: any) => Number.isInteger(bin.from) && Number.isInteger(bin.to))).toBe(true);
+  });
+
+  it('keeps the sketch buckets when an answer is off the grid (recorded before the step was set)', async () => {
+    const { token, company } = await t.tenant();
+    const s = await createStatsSurvey(t, company.id, { slug: 'grid-later' });
+    await record(t, s, [1, 2.5, 3].map((value) => ({ at: '2026-03-01T10:00:00.000Z', answers: { [s.q.amount.id]: value } })));
+    const definition = statisticsForm('grid-later');
+    definition.sections[0].questions = definition.sections[0].questions.map((q) => (q.key === 'amount' ? { ...q, min: 0, step: 1 } : q));
+    await importForm(t.ctx.db, t.ctx, { companyId: company.id, rawJson: definition });
+    const amount = question(await getData(token, statsUrl(s)), 'amount');
+    expect(amount.histogram).toHaveLength(3);
+    expect(amount.histogram[1].from).toBeLessThan(2.5);
+    expect(amount.histogram[1].to).toBeGreaterThanOrEqual(2.5);
+    expect(Number.isInteger(amount.histogram[1].from)).toBe(false);
+    expect(Math.abs(amount.median - 2.5)).toBeLessThanOrEqual(2.5 * 0.01);
+  });
+
   it('filters by period and by one dim from the rollups, and by two dims with a scan', async () => {
     const { token, s } = await seedFour();
     expect((await getData(token, statsUrl(s, 'from=2026-03-02'))).responseCount).toBe(2);

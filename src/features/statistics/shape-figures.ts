@@ -1,4 +1,5 @@
 import type { ResolvedChoice, ResolvedForm, ResolvedQuestion } from '../forms/index.js';
+import { gridValuesIn, isGridValue, nearestGridValue, wholeGridOf, type WholeGrid } from './grid-bins.js';
 import { sketchBucketRange } from './number-sketch.js';
 import { counterOf, type Tally } from './tally.js';
 
@@ -13,7 +14,7 @@ interface HistogramBin {
 /** Bins of a numeric question in value order: exact values for scales, sketch buckets for NUMBER. */
 function histogram(tally: Tally, question: ResolvedQuestion): HistogramBin[] {
   const prefix = `${question.id}|${question.type}|`;
-  const bins: (HistogramBin & { rank: number })[] = [];
+  const bins: (HistogramBin & { rank: number; bucket?: string })[] = [];
   for (const [key, counter] of tally) {
     if (!key.startsWith(prefix) || counter.n === 0) continue;
     const item = key.slice(prefix.length);
@@ -22,10 +23,31 @@ function histogram(tally: Tally, question: ResolvedQuestion): HistogramBin[] {
       bins.push({ rank: value, from: value, to: value, count: counter.n, estimate: value });
     } else if (item.startsWith('b:')) {
       const range = sketchBucketRange(item.slice(2));
-      bins.push({ rank: range.rank, from: range.from, to: range.to, count: counter.n, estimate: range.estimate });
+      bins.push({ rank: range.rank, bucket: item.slice(2), from: range.from, to: range.to, count: counter.n, estimate: range.estimate });
     }
   }
-  return bins.sort((a, b) => a.rank - b.rank).map(({ from, to, count, estimate }) => ({ from, to, count, estimate }));
+  const sorted = bins.sort((a, b) => a.rank - b.rank);
+  const grid = question.type === 'NUMBER' ? wholeGridOf(question) : null;
+  const answered = counterOf(tally, question.id, question.type, 'answered');
+  const extremesOnGrid = grid && [answered?.min, answered?.max].every((value) => value == null || isGridValue(value, grid));
+  const onGrid = grid && extremesOnGrid ? alignToGrid(sorted, grid) : null;
+  return (onGrid ?? sorted).map(({ from, to, count, estimate }) => ({ from, to, count, estimate }));
+}
+
+/**
+ * Sketch buckets as the grid values they hold, so whole-number answers get whole-number bins
+ * (a bucket holds one value up to 50 in magnitude, then a few neighbours) and the median reads
+ * the grid value nearest the bucket's estimate. Null when some answer is off the grid (recorded
+ * before the step was set; min and max are checked too): the buckets then stay as they are.
+ */
+function alignToGrid(bins: (HistogramBin & { bucket?: string })[], grid: WholeGrid): HistogramBin[] | null {
+  const aligned: HistogramBin[] = [];
+  for (const bin of bins) {
+    const values = bin.bucket === undefined ? null : gridValuesIn(bin.bucket, bin, grid);
+    if (!values) return null;
+    aligned.push({ from: values.first, to: values.last, count: bin.count, estimate: nearestGridValue(bin.estimate, values, grid) });
+  }
+  return aligned;
 }
 
 /** The k-th smallest value (0-based) as the bins can tell it. */
