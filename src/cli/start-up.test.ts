@@ -50,4 +50,10 @@ describe('CLI start-up (bench/README.md, cli-start)', () => {
     expect(loaded.filter(isRouteModule)).toEqual([]);
     expect(loaded.filter((path) => SERVER_PACKAGES.includes(path))).toEqual([]);
   });
+
+  it('leaves the packages only rare paths of the context use to their first use (lazyRequire)', async () => {
+    const loaded = [...(await staticClosure('src/context.ts'))];
+    // date-holidays (deadlines, calendar settings) and undici (a sending worker's agent) cost about a third of the context's load.
+    expect(loaded.filter((path) => ['date-holidays', 'undici'].includes(path))).toEqual([]);
+  });
 });

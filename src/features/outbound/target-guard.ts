@@ -2,8 +2,13 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Agent, buildConnector } from 'undici';
+import type * as Undici from 'undici';
+import type { Agent, buildConnector } from 'undici';
 import type { Config } from '../../config.js';
+import { lazyRequire } from '../../lib/lazy-require.js';
+
+// Every context reaches this module (webhook fan-out); only a sending worker builds an agent.
+const undici = lazyRequire<typeof Undici>('undici');
 
 // ---------------------------------------------------------------------------------------------
 // URL validation: the cheap syntactic check when a company saves an outbound URL (a webhook
@@ -177,6 +182,7 @@ function guardedLookup(resolveHost: ResolveHost, allowPrivate: boolean) {
  */
 export function createGuardedDispatcher(options: GuardedDispatcherOptions): Agent {
   const { allowPrivate, connectTimeoutMs = 10_000, resolveHost = resolveWithSystem, ...agentOptions } = options;
+  const { Agent, buildConnector } = undici();
   const connectVetted = buildConnector({ timeout: connectTimeoutMs, lookup: guardedLookup(resolveHost, allowPrivate) });
   const connect: buildConnector.connector = (connectOptions, callback) => {
     const { hostname } = connectOptions;

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
-import Holidays from 'date-holidays';
+import type Holidays from 'date-holidays';
 import { DateTime } from 'luxon';
+import { lazyRequire } from '../../lib/lazy-require.js';
 import { noDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import { readCompanySettings } from '../companies/index.js';
@@ -16,11 +17,14 @@ export interface WorkingCalendar {
   isWorkingDay(day: DateTime): boolean;
 }
 
+// Every context reaches this module (the treatments consumer); only deadlines and settings read the rules.
+const holidays = lazyRequire<typeof Holidays>('date-holidays');
 const countryHolidays = new Map<string, Set<string>>();
 
 /** Whether date-holidays has a calendar for the country (ISO 3166-1 alpha-2). */
 export function hasPublicHolidays(country: string): boolean {
-  return Object.hasOwn(new Holidays().getCountries(), country);
+  const Rules = holidays();
+  return Object.hasOwn(new Rules().getCountries(), country);
 }
 
 /** The country's public holidays of one year as local dates (cached: the rules never change at run time). */
@@ -28,7 +32,8 @@ function publicHolidays(country: string, year: number): Set<string> {
   const key = `${country}:${year}`;
   let days = countryHolidays.get(key);
   if (!days) {
-    const list = new Holidays(country).getHolidays(year) || [];
+    const Rules = holidays();
+    const list = new Rules(country).getHolidays(year) || [];
     days = new Set(list.filter((h) => h.type === 'public').map((h) => h.date.slice(0, 10)));
     countryHolidays.set(key, days);
   }
