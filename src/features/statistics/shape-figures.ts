@@ -29,7 +29,7 @@ function histogram(tally: Tally, question: ResolvedQuestion): HistogramBin[] {
   const sorted = bins.sort((a, b) => a.rank - b.rank);
   const grid = question.type === 'NUMBER' ? wholeGridOf(question) : null;
   const answered = counterOf(tally, question.id, question.type, 'answered');
-  const extremesOnGrid = grid && [answered?.min, answered?.max].every((value) => value == null || isGridValue(value, grid));
+  const extremesOnGrid = grid && [answered?.min ?? null, answered?.max ?? null].every((value) => value === null || isGridValue(value, grid));
   const onGrid = grid && extremesOnGrid ? alignToGrid(sorted, grid) : null;
   return (onGrid ?? sorted).map(({ from, to, count, estimate }) => ({ from, to, count, estimate }));
 }

@@ -2401,13 +2401,13 @@ export interface components {
                         mean?: number | null;
                         /** @description Population standard deviation. Exact up to floating point. */
                         stddev?: number | null;
-                        /** @description Mean of the two middle values when the count is even. Exact for RANGE, STAR and NPS; for NUMBER an estimate from a log-bucketed sketch: each middle value is off by at most 0.99% of its magnitude. */
+                        /** @description Mean of the two middle values when the count is even. Exact for RANGE, STAR and NPS; for NUMBER an estimate from a log-bucketed sketch: each middle value is off by at most 0.99% of its magnitude; on a whole-number grid (integer step and min) each middle value is the grid value nearest that estimate within its bin: exact up to 50 in magnitude, beyond it off by less than the bin's width (2%). */
                         median?: number | null;
                         /** @description Exact. */
                         min?: number | null;
                         /** @description Exact. */
                         max?: number | null;
-                        /** @description Non-empty bins in value order. RANGE, STAR, NPS: one bin per value (from = to). NUMBER: sketch buckets whose bounds grow by 2% in magnitude (exact counts per bucket), mirrored around zero: a positive bin holds from < value ≤ to, a negative one from ≤ value < to (so -1 falls in the bin from -1), zero its own bin (from = to = 0). */
+                        /** @description Non-empty bins in value order. RANGE, STAR, NPS: one bin per value (from = to). NUMBER: sketch buckets whose bounds grow by 2% in magnitude (exact counts per bucket), mirrored around zero: a positive bin holds from < value ≤ to, a negative one from ≤ value < to (so -1 falls in the bin from -1), zero its own bin (from = to = 0). NUMBER on a whole-number grid (integer step and min, every answer on it): the same buckets as the grid values they hold, from ≤ value ≤ to with from and to on the grid (from = to: one value, so every value up to 50 in magnitude has its own bin). */
                         histogram?: {
                             from: number;
                             to: number;
@@ -2730,13 +2730,13 @@ export interface components {
                 mean?: number | null;
                 /** @description Population standard deviation. Exact up to floating point. */
                 stddev?: number | null;
-                /** @description Mean of the two middle values when the count is even. Exact for RANGE, STAR and NPS; for NUMBER an estimate from a log-bucketed sketch: each middle value is off by at most 0.99% of its magnitude. */
+                /** @description Mean of the two middle values when the count is even. Exact for RANGE, STAR and NPS; for NUMBER an estimate from a log-bucketed sketch: each middle value is off by at most 0.99% of its magnitude; on a whole-number grid (integer step and min) each middle value is the grid value nearest that estimate within its bin: exact up to 50 in magnitude, beyond it off by less than the bin's width (2%). */
                 median?: number | null;
                 /** @description Exact. */
                 min?: number | null;
                 /** @description Exact. */
                 max?: number | null;
-                /** @description Non-empty bins in value order. RANGE, STAR, NPS: one bin per value (from = to). NUMBER: sketch buckets whose bounds grow by 2% in magnitude (exact counts per bucket), mirrored around zero: a positive bin holds from < value ≤ to, a negative one from ≤ value < to (so -1 falls in the bin from -1), zero its own bin (from = to = 0). */
+                /** @description Non-empty bins in value order. RANGE, STAR, NPS: one bin per value (from = to). NUMBER: sketch buckets whose bounds grow by 2% in magnitude (exact counts per bucket), mirrored around zero: a positive bin holds from < value ≤ to, a negative one from ≤ value < to (so -1 falls in the bin from -1), zero its own bin (from = to = 0). NUMBER on a whole-number grid (integer step and min, every answer on it): the same buckets as the grid values they hold, from ≤ value ≤ to with from and to on the grid (from = to: one value, so every value up to 50 in magnitude has its own bin). */
                 histogram?: {
                     from: number;
                     to: number;
