@@ -118,7 +118,7 @@ describe('GET /v1/forms/{id}/statistics', () => {
     const s = await createStatsSurvey(t, company.id, { slug: 'grid-later' });
     await record(t, s, [1, 2.5, 3].map((value) => ({ at: '2026-03-01T10:00:00.000Z', answers: { [s.q.amount.id]: value } })));
     const definition = statisticsForm('grid-later');
-    definition.sections[0].questions = definition.sections[0].questions.map((q) => (q.key === 'amount' ? { ...q, min: 0, step: 1 } : q));
+    definition.sections[0].questions = definition.sections[0].questions.map((q) => (q.key === 'amount' ? ({ ...q, min: 0, step: 1 } as typeof q) : q));
     await importForm(t.ctx.db, t.ctx, { companyId: company.id, rawJson: definition });
     const amount = question(await getData(token, statsUrl(s)), 'amount');
     expect(amount.histogram).toHaveLength(3);
