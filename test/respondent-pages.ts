@@ -83,3 +83,13 @@ export async function createInvite(t: TestApp, apiToken: string, formId: string,
   const invite = res.json().data as { id: string; token: string };
   return invite;
 }
+
+/** Whether an invite is opened, as an API client sees it: its stored status and its invite.opened events. */
+export async function openState(t: TestApp, apiToken: string, formId: string, inviteId: string) {
+  const invites = await t.get(apiToken, `/v1/forms/${formId}/invites?limit=100`);
+  const events = await t.get(apiToken, '/v1/events?type=invite.opened&limit=100');
+  if (invites.statusCode !== 200 || events.statusCode !== 200) throw new Error(`open state: ${invites.statusCode} ${events.statusCode}`);
+  const status = (invites.json().data as { id: string; status: string }[]).find((invite) => invite.id === inviteId)?.status;
+  const opens = (events.json().data as { data: { inviteId: string } }[]).filter((event) => event.data.inviteId === inviteId).length;
+  return { status, opens };
+}

@@ -12,7 +12,7 @@ export interface paths {
         };
         /**
          * Open a personal link
-         * @description The form, the respondent's name, the saved draft and whether the invite is still open or already answered (status responded, 200). The first GET by a person marks the invite opened (invite.opened, once); HEAD and link-preview fetchers (WhatsApp, facebookexternalhit, Slackbot, …) do not. Unknown token: 404 NOT_FOUND; revoked or expired: 410 INVITE_GONE; closed form: 410 FORM_CLOSED.
+         * @description The form, the respondent's name, the saved draft and whether the invite is still open or already answered (status responded, 200). The first GET by a client that renders the form itself marks the invite opened (invite.opened, once); HEAD and link-preview fetchers (WhatsApp, facebookexternalhit, Slackbot, mail scanners, …) do not. Unknown token: 404 NOT_FOUND; revoked or expired: 410 INVITE_GONE; closed form: 410 FORM_CLOSED.
          */
         get: operations["getRespondentInvite"];
         put?: never;

@@ -13,6 +13,11 @@ describe('isLinkPreview', () => {
     'LinkedInBot/1.0 (compatible; Mozilla/5.0; Apache-HttpClient +http://www.linkedin.com)',
     'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
     'Mozilla/5.0 (Windows NT 6.1; WOW64) SkypeUriPreview Preview/0.5',
+    'Microsoft Office/16.0 (Windows NT 10.0; Microsoft Outlook 16.0.17328; Pro)',
+    'Microsoft Office Existence Discovery',
+    'Outlook-iOS/709.2226530.prod.iphone (4.2413.0)',
+    'Google-Safety',
+    'Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)',
   ])('counts %s as a preview fetcher', (agent) => {
     expect(isLinkPreview(agent)).toBe(true);
   });

@@ -1,6 +1,6 @@
 /**
  * User agents of link-preview fetchers: the messaging apps, social networks and crawlers that
- * fetch a link to draw its card. Their GET is not a person opening the invite (contract
+ * fetch a link to draw its card, and the mail scanners that fetch it to check it. Their GET is not a person opening the invite (contract
  * decisions: WhatsApp's preview fetch must not mark an invite opened). One list, matched as
  * case-insensitive substrings of the User-Agent header.
  */
@@ -32,6 +32,16 @@ const PREVIEW_AGENTS = [
   'mastodon',
   'kakaotalk-scrap',
   'vkshare',
+  // mail scanners and link checkers that name themselves (many send a browser's agent instead: only
+  // a person's sign opens an invite, docs/contract.md "Opens")
+  'microsoft office',
+  'ms-office',
+  'outlook-ios',
+  'google-safety',
+  'googleimageproxy',
+  'proofpoint',
+  'mimecast',
+  'barracuda',
 ] as const;
 
 /** True when the User-Agent names a link-preview fetcher or crawler; an absent one is a person's client. */

@@ -9,13 +9,27 @@ import { stampStage } from './invite-stage.js';
 import { isLinkPreview } from './link-preview.js';
 import { publicForm, type PublicForm } from './public-form.js';
 
-export interface OpenInviteInput {
-  token: string;
-  opener: { method: 'GET' | 'HEAD'; userAgent?: string };
+/**
+ * What reached the link. `fetch`: a GET or HEAD of the page, which mail scanners and link checkers
+ * also send with ordinary browser agents; `person`: a sign that the page reached someone (its
+ * script's report of a visible page and an interaction, a POSTed section, the JSON API's GET of a
+ * client that renders the form itself).
+ */
+export interface Opener {
+  sign: 'fetch' | 'person';
+  userAgent?: string;
 }
 
+export interface OpenInviteInput {
+  token: string;
+  opener: Opener;
+}
+
+/** Only a person's sign opens an invite, and never from a link-preview fetcher (docs/contract.md, "Opens"). */
+const countsAsOpen = (opener: Opener) => opener.sign === 'person' && !isLinkPreview(opener.userAgent);
+
 export interface OpenedInvite {
-  invite: { id: string; status: InviteStatus; expiresAt: Date | null };
+  invite: { id: string; status: InviteStatus; expiresAt: Date | null; openedAt: Date | null };
   form: FormRecord;
   publicForm: PublicForm;
   company: RespondentCompany;
@@ -27,21 +41,21 @@ export interface OpenedInvite {
 
 /**
  * Resolves a personal link. Unknown token: NOT_FOUND (one answer, no hint); revoked or expired:
- * INVITE_GONE; closed form: FORM_CLOSED; already answered: status responded. A person's GET marks
- * the invite opened once (invite.opened in the same transaction); HEAD and link-preview fetchers
- * (WhatsApp's card, crawlers) never do.
+ * INVITE_GONE; closed form: FORM_CLOSED; already answered: status responded. A person's sign marks
+ * the invite opened once (invite.opened in the same transaction); a fetch of the page and
+ * link-preview fetchers (WhatsApp's card, crawlers, mail scanners) never do.
  */
 export async function openInvite(db: Db, deps: EmitDeps, input: OpenInviteInput): Promise<OpenedInvite> {
   const found = await findInviteByToken(db, input.token);
   const { form, company } = found;
   let invite = found.invite;
   const base = { form, publicForm: publicForm(form), company, respondent: { name: invite.name } };
-  const view = () => ({ id: invite.id, status: invite.status, expiresAt: invite.expiresAt });
+  const view = () => ({ id: invite.id, status: invite.status, expiresAt: invite.expiresAt, openedAt: invite.openedAt });
   if (invite.status === 'responded') return { ...base, invite: view(), draft: null, status: 'responded' };
   const now = deps.clock.now();
   if (isGone(invite, now)) throw inviteGone();
   if (form.isClosed) throw formClosed();
-  if (input.opener.method === 'GET' && !isLinkPreview(input.opener.userAgent) && invite.openedAt === null) {
+  if (countsAsOpen(input.opener) && invite.openedAt === null) {
     const stamped = await db.transaction((tx) => stampStage(tx, deps, invite.id, 'opened'));
     if (stamped) invite = { ...invite, status: stamped.status, openedAt: now };
   }

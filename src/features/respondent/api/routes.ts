@@ -53,8 +53,8 @@ export async function respondentApi(app: FastifyInstance) {
         summary: 'Open a personal link',
         description:
           "The form, the respondent's name, the saved draft and whether the invite is still open or already answered " +
-          '(status responded, 200). The first GET by a person marks the invite opened (invite.opened, once); HEAD and ' +
-          'link-preview fetchers (WhatsApp, facebookexternalhit, Slackbot, …) do not. Unknown token: 404 NOT_FOUND; revoked ' +
+          '(status responded, 200). The first GET by a client that renders the form itself marks the invite opened (invite.opened, ' +
+          'once); HEAD and link-preview fetchers (WhatsApp, facebookexternalhit, Slackbot, mail scanners, …) do not. Unknown token: 404 NOT_FOUND; revoked ' +
           'or expired: 410 INVITE_GONE; closed form: 410 FORM_CLOSED.',
         params: TokenParams,
         response: { 200: { ...successEnvelope(Type.Ref(RespondentInvite)), description: 'The personal link' }, ...respondentErrors('NOT_FOUND', 'INVITE_GONE', 'FORM_CLOSED') },
@@ -63,7 +63,7 @@ export async function respondentApi(app: FastifyInstance) {
     async (request) => {
       const opened = await openInvite(app.ctx.db, app.ctx, {
         token: request.params.token,
-        opener: { method: request.method === 'HEAD' ? 'HEAD' : 'GET', userAgent: request.headers['user-agent'] },
+        opener: { sign: request.method === 'HEAD' ? 'fetch' : 'person', userAgent: request.headers['user-agent'] },
       });
       return ok({
         form: opened.publicForm,

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, chromiumRuns, launchChromium } from '../../../../test/chromium.js';
 import { startTestApp, type TestApp } from '../../../../test/harness.js';
 import { keyedForm } from '../../../../test/respondent.js';
-import { createInvite, createSteppedForm, walkedAnswers } from '../../../../test/respondent-pages.js';
+import { createInvite, createSteppedForm, openState, walkedAnswers } from '../../../../test/respondent-pages.js';
 
 const SCREENSHOTS = 'artifacts/screenshots';
 
@@ -187,6 +187,90 @@ describe.skipIf(!chromiumRuns('the respondent browser tests'))('respondent pages
     expect((await page.goto(`${origin}/f/${rows[0].slug}/statuses?name=Rui&dim.cohort=2026`))?.status()).toBe(200);
     await check(page, 'public-first-section');
     await context.close();
+  }, 120_000);
+
+  it('on a phone, "Draft saved." is in view and a step sent offline says so instead of an error page', async () => {
+    const { q, url } = await newInvite('offline');
+    const { context, page } = await phone();
+    await page.goto(url);
+    await page.getByLabel('North campus').check();
+    await page.getByLabel('No', { exact: true }).check();
+    await page.getByLabel('How many classes did you miss?').fill('4');
+    await expect.poll(() => page.textContent('#save-status'), { timeout: 10_000 }).toBe('Draft saved.');
+    const box = (await page.locator('#save-status').boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(740); // not below the fold of a 740 px phone
+    await page.locator('#save-status').scrollIntoViewIfNeeded();
+    await check(page, 'js-draft-saved');
+
+    await context.setOffline(true);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => page.textContent('#save-status')).toContain('You are offline');
+    expect(page.url()).toBe(url);
+    expect(await page.inputValue(`#f-${q('missed')}`)).toBe('4');
+    await check(page, 'js-offline');
+    await context.setOffline(false);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Step 2 of 2').waitFor();
+    await context.close();
+  }, 120_000);
+
+  it('a headless browser that loads the page, runs its script, fakes events and leaves does not open the invite', async () => {
+    const { form, invite, url } = await newInvite('scanner');
+    const { context, page, requests } = await phone();
+    await page.goto(url);
+    await page.waitForLoadState('networkidle');
+    // what a scanner's own script can do: events it makes up are not a person's
+    await page.evaluate(() => {
+      window.dispatchEvent(new Event('scroll'));
+      document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', bubbles: true }));
+      document.body.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+    });
+    await page.waitForTimeout(500);
+    await context.close();
+    expect(requests.some((request) => request.endsWith('/seen'))).toBe(false);
+    expect(await openState(t, apiToken, form.id, invite.id)).toEqual({ status: 'created', opens: 0 });
+  }, 120_000);
+
+  it('a person on a phone with JavaScript opens the invite once: a tap, then a scroll and a key', async () => {
+    const { form, invite, url } = await newInvite('person-js');
+    const context = await browser.newContext({ viewport: { width: 390, height: 740 }, hasTouch: true, isMobile: true, locale: 'en-US' });
+    const page = await context.newPage();
+    const seen: number[] = [];
+    page.on('response', (response) => {
+      if (response.url().endsWith('/seen')) seen.push(response.status());
+    });
+    await page.goto(url);
+    const reported = page.waitForResponse((response) => response.url().endsWith('/seen'));
+    await page.locator('h1').tap();
+    expect((await reported).status()).toBe(204);
+    await page.mouse.wheel(0, 300);
+    await page.keyboard.press('Tab');
+    await page.waitForTimeout(300);
+    expect(seen).toEqual([204]);
+    expect(await openState(t, apiToken, form.id, invite.id)).toEqual({ status: 'opened', opens: 1 });
+    await page.reload(); // once opened, the page no longer reports
+    await page.locator('h1').tap();
+    await page.waitForTimeout(300);
+    expect(seen).toEqual([204]);
+    await context.close();
+    expect(await openState(t, apiToken, form.id, invite.id)).toEqual({ status: 'opened', opens: 1 });
+  }, 120_000);
+
+  it('a person on a phone without JavaScript opens the invite once, by sending a section', async () => {
+    const { form, invite, url } = await newInvite('person-nojs');
+    const { context, page } = await phone(false);
+    await page.goto(url);
+    await page.reload();
+    expect(await openState(t, apiToken, form.id, invite.id)).toEqual({ status: 'created', opens: 0 });
+    await page.getByLabel('North campus').check();
+    await page.getByLabel('Yes', { exact: true }).check();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Step 2 of 2').waitFor();
+    await page.getByRole('button', { name: 'Send answers' }).click(); // refused: the rating is mandatory
+    await page.getByRole('alert').waitFor();
+    await context.close();
+    // the first section's answers are a draft: started, after one invite.opened
+    expect(await openState(t, apiToken, form.id, invite.id)).toEqual({ status: 'started', opens: 1 });
   }, 120_000);
 
   it.each([true, false])('a double tap on "Send answers" of a public link stores one response (JavaScript: %s)', async (javaScriptEnabled) => {

@@ -19,6 +19,8 @@ export interface SectionPage {
   action: string;
   /** personal link: the autosave address of the page script */
   draftUrl?: string;
+  /** personal link not yet opened: where the page script reports the page seen by a person */
+  seenUrl?: string;
   /**
    * The answers so far, carried in the page: the public link posts them back (it has no draft);
    * on both links the script evaluates conditions on earlier sections and autosaves them whole.
@@ -46,9 +48,10 @@ export function renderSection(page: SectionPage): string {
     action: page.action,
     enctype: fileQuestions.size > 0 ? 'multipart/form-data' : 'application/x-www-form-urlencoded',
     draftUrl: page.draftUrl,
+    seenUrl: page.seenUrl,
     sectionIndex,
     rules: JSON.stringify(scriptRules(content)),
-    messages: JSON.stringify({ errors: s.errors, saved: s.saved, saveFailed: s.saveFailed }),
+    messages: JSON.stringify({ errors: s.errors, saved: s.saved, saveFailed: s.saveFailed, offline: s.offline }),
     sectionName: section.name,
     sectionDescription: section.description,
     hasRequired: section.questions.some((q) => q.mandatory),

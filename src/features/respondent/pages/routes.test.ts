@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/harness.js';
-import { createInvite, createSteppedForm, idsByKey, walkedAnswers } from '../../../../test/respondent-pages.js';
+import { createInvite, createSteppedForm, idsByKey, openState, walkedAnswers } from '../../../../test/respondent-pages.js';
 import { findForm } from '../../forms/find-form.js';
 import { RESPONDENT_REQUESTS_PER_MIN } from '../../../app/address-budget.js';
 import { importForm } from '../../forms/import-form.js';
@@ -181,17 +181,57 @@ describe('file uploads from a multipart section', () => {
 });
 
 describe('opening and limits', () => {
-  it('a HEAD or a link-preview fetch leaves the invite unopened; a person opening it stamps it', async () => {
+  // Representative agents of the mail scanners and link checkers the issue names; several send a plain browser agent too.
+  const SCANNERS = [
+    'Microsoft Office/16.0 (Windows NT 10.0; Microsoft Outlook 16.0.17328; Pro)',
+    'Microsoft Office Existence Discovery',
+    'Outlook-iOS/709.2226530.prod.iphone (4.2413.0)',
+    'Google-Safety',
+    'Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)',
+    'Mozilla/5.0 (compatible; Proofpoint URL Defense)',
+    'Mimecast URL Protect',
+    'Barracuda Sentinel (EE)',
+  ];
+  const BROWSER = 'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
+
+  it('a GET of the page never opens the invite: each scanner agent, a browser agent, HEAD, a link preview', async () => {
     const { company, token } = await t.tenant();
     const { form } = await createSteppedForm(t, company.id);
     const invite = await createInvite(t, token, form.id);
-    const openedAt = async () => (await t.ctx.db.execute<{ opened_at: Date | null }>(sql`SELECT opened_at FROM invites WHERE id = ${invite.id}`)).rows[0].opened_at;
-    expect((await t.app.inject({ method: 'HEAD', url: `/i/${invite.token}` })).statusCode).toBe(200);
-    const preview = await t.app.inject({ url: `/i/${invite.token}`, headers: { 'user-agent': 'WhatsApp/2.23.20.0 A' } });
-    expect(preview.statusCode).toBe(200);
-    expect(await openedAt()).toBeNull();
-    await t.app.inject({ url: `/i/${invite.token}`, headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 14) Mobile' } });
-    expect(await openedAt()).not.toBeNull();
+    const url = `/i/${invite.token}`;
+    expect((await t.app.inject({ method: 'HEAD', url })).statusCode).toBe(200);
+    for (const agent of [...SCANNERS, 'WhatsApp/2.23.20.0 A', BROWSER]) {
+      const page = await t.app.inject({ url, headers: { 'user-agent': agent } });
+      expect(page.statusCode, agent).toBe(200);
+      expect(page.body).toContain(`data-seen="/i/${invite.token}/seen"`);
+    }
+    // a scanner that runs the script and sends its report is still a scanner
+    for (const agent of SCANNERS) expect((await t.app.inject({ method: 'POST', url: `${url}/seen`, headers: { 'user-agent': agent } })).statusCode, agent).toBe(204);
+    expect(await openState(t, token, form.id, invite.id)).toEqual({ status: 'created', opens: 0 });
+  });
+
+  it("the page script's report opens the invite once; then the page stops asking for it", async () => {
+    const { company, token } = await t.tenant();
+    const { form } = await createSteppedForm(t, company.id);
+    const invite = await createInvite(t, token, form.id);
+    const url = `/i/${invite.token}`;
+    for (let i = 0; i < 3; i++) expect((await t.app.inject({ method: 'POST', url: `${url}/seen`, headers: { 'user-agent': BROWSER } })).statusCode).toBe(204);
+    expect(await openState(t, token, form.id, invite.id)).toEqual({ status: 'opened', opens: 1 });
+    expect((await t.app.inject({ url })).body).not.toContain('data-seen');
+    expect((await t.app.inject({ method: 'POST', url: `/i/${'A'.repeat(43)}/seen` })).statusCode).toBe(404);
+    expect((await t.post(token, `/v1/invites/${invite.id}/revoke`)).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: `${url}/seen` })).statusCode).toBe(410);
+  });
+
+  it('without script, the first POST of a section opens the invite, once', async () => {
+    const { company, token } = await t.tenant();
+    const { form, q } = await createSteppedForm(t, company.id);
+    const invite = await createInvite(t, token, form.id);
+    const url = `/i/${invite.token}`;
+    const shown = `${q('campus')},${q('attended')}`;
+    expect((await post(url, { _section: '0', _shown: shown, _action: 'next' })).statusCode).toBe(422);
+    expect((await post(url, { _section: '0', _shown: shown, _action: 'next' })).statusCode).toBe(422);
+    expect(await openState(t, token, form.id, invite.id)).toEqual({ status: 'opened', opens: 1 });
   });
 
   it('posted sections spend the per-address budget of /r/v1 and, past it, answer a 429 page', async () => {

@@ -167,14 +167,26 @@ export async function respondentPages(app: FastifyInstance) {
     const { token } = request.params;
     const opened = await openInvite(app.ctx.db, app.ctx, {
       token,
-      opener: { method: request.method === 'HEAD' ? 'HEAD' : 'GET', userAgent: request.headers['user-agent'] },
+      // a page fetched is not a page seen: scanners fetch it too (the script or the first POST opens it)
+      opener: { sign: 'fetch' },
     });
     const context = pageContext(request, opened.form, opened.company, (await scriptAsset()).path);
     if (opened.status === 'responded') return sendMessage(reply, context, 200, [context.strings.answeredTitle, context.strings.answeredText]);
     const answers = opened.draft?.answers ?? {};
     const sectionIndex = currentSection(opened.form.content, answers, opened.draft?.sectionIndex ?? 0);
     return pageHeaders(reply).send(
-      renderSection({ ...context, formName: opened.form.name, content: opened.form.content, answers, sectionIndex, errors: [], action: `/i/${token}`, draftUrl: `/r/v1/invites/${token}/draft`, state: answers }),
+      renderSection({
+        ...context,
+        formName: opened.form.name,
+        content: opened.form.content,
+        answers,
+        sectionIndex,
+        errors: [],
+        action: `/i/${token}`,
+        draftUrl: `/r/v1/invites/${token}/draft`,
+        seenUrl: opened.invite.openedAt === null ? `/i/${token}/seen` : undefined,
+        state: answers,
+      }),
     );
   }
 
@@ -186,11 +198,23 @@ export async function respondentPages(app: FastifyInstance) {
     }
   });
 
+  // The page script's report that the page is visible and a person interacted with it: the open.
+  app.post<{ Params: { token: string } }>('/i/:token/seen', { schema: hidden }, async (request, reply) => {
+    try {
+      await openInvite(app.ctx.db, app.ctx, { token: request.params.token, opener: { sign: 'person', userAgent: request.headers['user-agent'] } });
+      return reply.code(204).send();
+    } catch (error) {
+      const refusal = error instanceof ApiError ? REFUSALS[error.code] : undefined;
+      if (!refusal) throw error;
+      return reply.code(refusal.status).send();
+    }
+  });
+
   app.post<{ Params: { token: string } }>('/i/:token', { schema: hidden }, async (request, reply) => {
     const { token } = request.params;
     let opened;
     try {
-      opened = await openInvite(app.ctx.db, app.ctx, { token, opener: { method: 'GET', userAgent: request.headers['user-agent'] } });
+      opened = await openInvite(app.ctx.db, app.ctx, { token, opener: { sign: 'person', userAgent: request.headers['user-agent'] } });
     } catch (error) {
       return sendRefusal(request, reply, error);
     }
@@ -228,7 +252,7 @@ export async function respondentPages(app: FastifyInstance) {
 
   app.get<{ Params: { token: string } }>('/i/:token/thanks', { schema: hidden }, async (request, reply) => {
     try {
-      const opened = await openInvite(app.ctx.db, app.ctx, { token: request.params.token, opener: { method: 'HEAD' } });
+      const opened = await openInvite(app.ctx.db, app.ctx, { token: request.params.token, opener: { sign: 'fetch' } });
       if (opened.status !== 'responded') return reply.code(303).header('location', `/i/${request.params.token}`).send();
       const context = pageContext(request, opened.form, opened.company);
       return sendMessage(reply, context, 200, [context.strings.thanksTitle, context.strings.thanksText]);

@@ -16,6 +16,7 @@ export interface PageStrings {
   errorSummary: string;
   saved: string;
   saveFailed: string;
+  offline: string;
   yes: string;
   no: string;
   choose: string;
@@ -56,6 +57,7 @@ const en: PageStrings = {
   errorSummary: 'Please correct the answers marked below.',
   saved: 'Draft saved.',
   saveFailed: 'The draft could not be saved; your answers are kept on this page.',
+  offline: 'You are offline, so this page was not sent. Your answers are kept here: send it again once you are connected.',
   yes: 'Yes',
   no: 'No',
   choose: 'Choose…',
@@ -115,6 +117,7 @@ const ptBR: PageStrings = {
   errorSummary: 'Corrija as respostas indicadas abaixo.',
   saved: 'Rascunho salvo.',
   saveFailed: 'Não foi possível salvar o rascunho; suas respostas continuam nesta página.',
+  offline: 'Você está sem conexão, por isso esta página não foi enviada. Suas respostas continuam aqui: envie de novo quando estiver conectado.',
   yes: 'Sim',
   no: 'Não',
   choose: 'Escolha…',
@@ -174,6 +177,7 @@ const es: PageStrings = {
   errorSummary: 'Corrija las respuestas indicadas abajo.',
   saved: 'Borrador guardado.',
   saveFailed: 'No se pudo guardar el borrador; sus respuestas siguen en esta página.',
+  offline: 'No tiene conexión, por eso esta página no se envió. Sus respuestas siguen aquí: envíela de nuevo cuando esté conectado.',
   yes: 'Sí',
   no: 'No',
   choose: 'Elija…',

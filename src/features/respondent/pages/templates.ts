@@ -45,7 +45,8 @@ button{font:inherit;font-weight:600;padding:.7rem 1.4rem;border:2px solid #1d4ed
 button.secondary{background:#fff;color:#1d4ed8}
 :focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 [hidden]{display:none!important}
-.status{min-height:1.5rem;color:#4a5561;font-size:.9rem}`;
+.status{min-height:1.5rem;color:#4a5561;font-size:.9rem}
+.status:not(:empty){position:sticky;bottom:0;background:#fff;margin:0 -1rem;padding:.5rem 1rem;border-top:1px solid #d5d9de}`;
 
 /** CSP source of the inline stylesheet: no 'unsafe-inline' needed. */
 export const CSS_HASH = `'sha256-${createHash('sha256').update(CSS).digest('base64')}'`;
@@ -100,7 +101,7 @@ const QUESTION = `{{#isText}}<div class="q" id="q-{{id}}" data-q="{{id}}"{{#hidd
 const FORM = `<h1>{{formName}}</h1>
 <p class="step">{{stepText}}</p>
 {{#errorList.length}}<div class="summary" id="error-summary" tabindex="-1" role="alert" autofocus><p>{{errorSummary}}</p><ul>{{#errorList}}<li><a href="#{{anchor}}">{{label}}</a></li>{{/errorList}}</ul></div>{{/errorList.length}}
-<form method="post" action="{{action}}" enctype="{{enctype}}" novalidate id="quorum-form"{{#draftUrl}} data-draft="{{draftUrl}}"{{/draftUrl}} data-section="{{sectionIndex}}" data-lang="{{lang}}" data-rules="{{rules}}" data-messages="{{messages}}">
+<form method="post" action="{{action}}" enctype="{{enctype}}" novalidate id="quorum-form"{{#draftUrl}} data-draft="{{draftUrl}}"{{/draftUrl}}{{#seenUrl}} data-seen="{{seenUrl}}"{{/seenUrl}} data-section="{{sectionIndex}}" data-lang="{{lang}}" data-rules="{{rules}}" data-messages="{{messages}}">
 <h2>{{sectionName}}</h2>
 {{#sectionDescription}}<p class="desc">{{sectionDescription}}</p>{{/sectionDescription}}
 {{#hasRequired}}<p class="note">{{requiredNote}}</p>{{/hasRequired}}

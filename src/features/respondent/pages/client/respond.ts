@@ -3,24 +3,28 @@
  * The page script (progressive enhancement; the page works without it). Bundled by esbuild with
  * the same browser-safe rules the server applies: shows and hides questions as answers change,
  * checks a section before it is posted (focus on the first error), sends a page once however often
- * its button is tapped, and autosaves a personal
- * link's draft (PUT /r/v1/invites/{token}/draft) a moment after each change.
+ * its button is tapped, autosaves a personal link's draft (PUT /r/v1/invites/{token}/draft) a moment
+ * after each change, says so when a page cannot be sent offline, and reports a personal link seen by
+ * a person (the invite's open).
  */
 import type { FieldError } from '../../../../lib/errors.js';
 import type { Answers, ResolvedForm } from '../../../forms/definition/types.js';
 import { dropHidden, validateAnswers, visibleQuestionIds } from '../../../forms/rules/index.js';
 import { readSectionAnswers } from '../read-answers.js';
+import { reportSeen } from './report-seen.js';
 
 interface Messages {
   errors: Record<string, string>;
   saved: string;
   saveFailed: string;
+  offline: string;
 }
 
 const form = document.getElementById('quorum-form') as HTMLFormElement | null;
 if (form) enhance(form);
 
 function enhance(form: HTMLFormElement) {
+  if (form.dataset.seen) reportSeen(form.dataset.seen);
   const rules = JSON.parse(form.dataset.rules ?? '{}') as ResolvedForm;
   const messages = JSON.parse(form.dataset.messages ?? '{}') as Messages;
   const sectionIndex = Number(form.dataset.section);
@@ -127,6 +131,12 @@ function enhance(form: HTMLFormElement) {
   form.addEventListener('submit', (event) => {
     if (sending) {
       event.preventDefault();
+      return;
+    }
+    // offline, the browser would show its own error page and the person would lose the page
+    if (!navigator.onLine) {
+      event.preventDefault();
+      if (status) status.textContent = messages.offline;
       return;
     }
     const submitter = (event as SubmitEvent).submitter as HTMLButtonElement | null;
