@@ -2,7 +2,8 @@
  * The Integrations area in Chromium, end to end against the real server: sign in, create an API key
  * and call /v1/me with the token the page showed once, revoke it and see /v1 refuse it; create a
  * webhook to a real local receiver, press Test and watch its delivery settle, rotate the secret and
- * see the receiver verify the next ping with the new one. axe at both sizes on every state.
+ * see the receiver verify the next ping with the new one; page the keys and the delivery log, send a
+ * Test with a message, edit a webhook. axe at both sizes on every state.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,8 @@ import { panelUser } from './panel.js';
 import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
 import { startReceiver, verifiesWith, type Receiver } from './webhooks.js';
 import { startDeliveryLoop, type DeliveryLoop } from '../src/features/webhooks/deliver-loop.js';
+import { createSubscription } from '../src/features/webhooks/create-subscription.js';
+import { pingSubscription } from '../src/features/webhooks/ping-subscription.js';
 
 describe.skipIf(!chromiumRuns('the Integrations browser tests'))('Integrations in the panel', () => {
   let bed: PanelBrowser;
@@ -136,6 +139,50 @@ describe.skipIf(!chromiumRuns('the Integrations browser tests'))('Integrations i
     await card.getByRole('button', { name: 'Disable' }).click();
     await card.getByText('Disabled by a person').waitFor();
     expect(await card.getByRole('button', { name: 'Test' }).isDisabled()).toBe(true);
+    expect(cspErrors).toEqual([]);
+    await context.close();
+  }, 400_000);
+
+  it('pages the keys and the delivery log with "Load more", sends a Test with a message, and edits a webhook', async () => {
+    const { context, page, cspErrors, companyId } = await signIn();
+    for (let i = 0; i < 55; i += 1) await bed.t.key(companyId);
+    const { subscription } = await createSubscription(bed.t.ctx.db, bed.t.ctx, { companyId, url: receiver.url('/paged') });
+    for (let i = 0; i < 52; i += 1) await pingSubscription(bed.t.ctx.db, bed.t.ctx, { companyId, subscriptionId: subscription.id });
+    await page.reload();
+
+    const keyRows = page.locator('[data-key-id]');
+    await expect.poll(() => keyRows.count()).toBe(50);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => keyRows.count()).toBe(55);
+    expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+    await checkPage(page, 'integrations-keys-paged');
+
+    await page.getByRole('tab', { name: 'Webhooks' }).click();
+    const card = page.getByRole('article', { name: receiver.url('/paged') });
+    await card.getByLabel('Test message (optional)').fill('Hello from the SIS team');
+    await card.getByRole('button', { name: 'Test' }).click();
+    await card.getByTestId('test-delivery').getByText('Delivered').waitFor();
+    await eventually(async () => receiver.received.some((r) => JSON.parse(r.body).data.message === 'Hello from the SIS team'), 20_000);
+
+    await card.getByRole('button', { name: 'Delivery log' }).click();
+    const logRows = page.locator('[data-delivery-id]');
+    await expect.poll(() => logRows.count()).toBe(50);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => logRows.count()).toBe(53);
+    await checkPage(page, 'integrations-webhook-log-paged');
+
+    await card.getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit webhook' });
+    await dialog.getByLabel('Address (URL)').fill('ftp://nowhere.test/x');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => dialog.getByLabel('Address (URL)').getAttribute('aria-invalid')).toBe('true');
+    await checkPage(page, 'integrations-webhook-edit-error');
+    await dialog.getByLabel('Address (URL)').fill(receiver.url('/edited'));
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('article', { name: receiver.url('/edited') }).waitFor();
+    const { rows } = await bed.t.ctx.pool.query("SELECT details FROM audit_records WHERE company_id = $1 AND action = 'webhook.updated'", [companyId]);
+    expect(rows).toEqual([{ details: { subscriptionId: subscription.id, from: { url: receiver.url('/paged') }, to: { url: receiver.url('/edited') } } }]);
     expect(cspErrors).toEqual([]);
     await context.close();
   }, 400_000);

@@ -1,6 +1,6 @@
-import type { TSchema } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import type { ErrorCode } from '../../lib/errors.js';
-import { errorResponsesOf } from '../envelope.js';
+import { CursorMeta, errorResponsesOf } from '../envelope.js';
 
 /**
  * Per-status error responses of a panel route. Any panel route may answer 401 (no session), 403
@@ -9,3 +9,6 @@ import { errorResponsesOf } from '../envelope.js';
 export function panelErrorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
   return errorResponsesOf(['UNAUTHORIZED', 'FORBIDDEN', 'VALIDATION_ERROR', 'RATE_LIMITED', 'INTERNAL_ERROR', ...codes]);
 }
+
+/** meta of a cursor-paged panel list: the /v1 shape, inline (the panel document registers no shared $id schemas). */
+export const PanelCursorMeta = Type.Object(CursorMeta.properties);

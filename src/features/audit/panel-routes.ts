@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ok, successEnvelope } from '../../app/envelope.js';
 import { CURSOR_DEFAULT_LIMIT, cursorMeta, cursorQueryFields, rejectPageParameter } from '../../app/pagination.js';
-import { panelErrorResponses } from '../../app/panel/panel-envelope.js';
+import { PanelCursorMeta, panelErrorResponses } from '../../app/panel/panel-envelope.js';
 import { listAudit } from './list-audit.js';
 
 const AuditQuery = Type.Object(
@@ -28,13 +28,6 @@ const AuditEntry = Type.Object(
   { title: 'AuditEntry' },
 );
 
-const PageMeta = Type.Object({
-  limit: Type.Integer(),
-  hasMore: Type.Boolean(),
-  nextCursor: Type.Union([Type.String(), Type.Null()]),
-  total: Type.Optional(Type.Integer({ description: 'Only on the first page' })),
-});
-
 /** The company's audit log (shared design: `settings`; owners hold it). */
 export async function auditPanelRoutes(panel: FastifyInstance): Promise<void> {
   const { ctx } = panel;
@@ -50,7 +43,7 @@ export async function auditPanelRoutes(panel: FastifyInstance): Promise<void> {
           'company or other filters is 400 INVALID_CURSOR. Filters are ANDed.',
         tags: ['audit'],
         querystring: AuditQuery,
-        response: { 200: successEnvelope(Type.Array(AuditEntry), PageMeta), ...panelErrorResponses('INVALID_CURSOR', 'PAGE_NOT_SUPPORTED') },
+        response: { 200: successEnvelope(Type.Array(AuditEntry), PanelCursorMeta), ...panelErrorResponses('INVALID_CURSOR', 'PAGE_NOT_SUPPORTED') },
       },
     },
     async (request) => {

@@ -1,6 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditOf } from '../../../test/audit-records.js';
+import { runQuorum } from '../../../test/cli.js';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { signInPanelUser, type PanelSignIn, type PanelClient } from '../../../test/panel.js';
 import { reserveQuota } from './quota.js';
@@ -82,19 +86,35 @@ describe('PATCH /panel/api/settings', () => {
 
   it('refuses bad values with one field error each, beside its path, changing and auditing nothing', async () => {
     const member = await signInPanelUser(t, { permissions: ['settings'] });
-    const res = await patch(member.client, member, { name: ' ', timeZone: 'Mars/Base', defaultCountry: 'XX', holidayCountry: 'AQ', monthlyQuota: -1, mailFrom: 'a <b>\r\nBcc: x' });
+    const res = await patch(member.client, member, { name: ' ', timeZone: 'Mars/Base', defaultCountry: 'XX', holidayCountry: 'AQ', anonymityFloor: -1, mailFrom: 'a <b>\r\nBcc: x' });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.code).toBe('VALIDATION_ERROR');
-    expect(res.json().error.details.fields.map((f: { path: string }) => f.path).sort()).toEqual(['defaultCountry', 'holidayCountry', 'mailFrom', 'monthlyQuota', 'name', 'timeZone'].sort());
+    expect(res.json().error.details.fields.map((f: { path: string }) => f.path).sort()).toEqual(['anonymityFloor', 'defaultCountry', 'holidayCountry', 'mailFrom', 'name', 'timeZone'].sort());
     const holiday = await patch(member.client, member, { holidayCountry: 'AQ' });
     expect(holiday.json().error.details.fields).toEqual([expect.objectContaining({ path: 'holidayCountry' })]);
-    for (const payload of [{ locale: 'fr' }, { secretKey: 'x' }, { name: 'x'.repeat(201) }, { monthlyQuota: 1.5 }]) {
+    for (const payload of [{ locale: 'fr' }, { secretKey: 'x' }, { name: 'x'.repeat(201) }, { anonymityFloor: 1.5 }]) {
       const refused = await patch(member.client, member, payload);
       expect(refused.statusCode, JSON.stringify(payload)).toBe(400);
       expect(refused.json().error.code).toBe('VALIDATION_ERROR');
     }
     expect((await member.client.get(member, '/panel/api/settings')).json().data.settings).toMatchObject({ timeZone: 'UTC', monthlyQuota: 10_000, defaultCountry: 'BR' });
     expect(await auditOf(t, member.companyId!, 'settings.changed')).toEqual([]);
+  });
+
+  it('shows the monthly quota read-only: the panel refuses to change it, the operator CLI changes it', { timeout: 120_000 }, async () => {
+    const owner = await signInPanelUser(t, { owner: true });
+    const refused = await patch(owner.client, owner, { monthlyQuota: 999_999, anonymityFloor: 7 });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.details.fields).toEqual([expect.objectContaining({ path: 'monthlyQuota' })]);
+    const { rows } = await t.ctx.pool.query('SELECT slug FROM companies WHERE id = $1', [owner.companyId]);
+    expect((await owner.client.get(owner, '/panel/api/settings')).json().data.settings).toMatchObject({ monthlyQuota: 10_000, anonymityFloor: 5 });
+    expect(await auditOf(t, owner.companyId!, 'settings.changed')).toEqual([]);
+
+    const cli = await runQuorum(['--json', 'company', 'set', '--company', rows[0].slug, '--monthly-quota', '250'], { DATABASE_URL: t.databaseUrl, QUORUM_DATA_DIR: mkdtempSync(join(tmpdir(), 'quorum-quota-')) });
+    expect(cli.code, cli.stderr).toBe(0);
+    const shown = (await owner.client.get(owner, '/panel/api/settings')).json().data;
+    expect(shown.settings.monthlyQuota).toBe(250);
+    expect(shown.quota.limit).toBe(250);
   });
 
   it('changes only the session’s company, and a request from another origin or without the CSRF token is refused', async () => {

@@ -10,7 +10,7 @@ import { showCompany } from './show-company.js';
 const CompanySettingsView = Type.Object({
   company: Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String() }),
   settings: Type.Object({
-    monthlyQuota: Type.Integer({ description: 'Messages per UTC month' }),
+    monthlyQuota: Type.Integer({ description: 'Messages per UTC month; set by the operator (quorum company set --monthly-quota), read-only here' }),
     anonymityFloor: Type.Integer({ description: 'Smallest cut a report on an anonymous form may show' }),
     timeZone: Type.String({ description: 'IANA time zone of working days and deadlines' }),
     defaultCountry: Type.String({ description: 'Country of phone numbers written without +' }),
@@ -30,11 +30,12 @@ const CompanySettingsView = Type.Object({
 // Null first: with the input coercion of the platform, a string branch first would turn null into "".
 const NullableText = (maxLength: number) => Type.Union([Type.Null(), Type.String({ maxLength })]);
 
-// Types and bounds only: the service owns the rules (one message vocabulary with the CLI).
+// Types and bounds only: the service owns the rules (one message vocabulary with the CLI). No
+// monthlyQuota: it is the operator's cap on what a company sends (`quorum company set
+// --monthly-quota`); a company that could raise its own cap would have none.
 const SettingsBody = Type.Object(
   {
     name: Type.Optional(Type.String({ maxLength: 200 })),
-    monthlyQuota: Type.Optional(Type.Integer()),
     anonymityFloor: Type.Optional(Type.Integer()),
     timeZone: Type.Optional(Type.String({ maxLength: 100 })),
     defaultCountry: Type.Optional(Type.String({ maxLength: 2 })),
@@ -73,7 +74,7 @@ export async function companyPanelRoutes(panel: FastifyInstance): Promise<void> 
       schema: {
         operationId: 'updateCompanySettings',
         summary: 'Change the company’s name and settings',
-        description: 'Only the fields given change. A new time zone or holiday country moves the deadlines of open follow-up steps. Audited as settings.changed with what changed.',
+        description: 'Only the fields given change. The monthly quota is not among them: the operator sets it (an unknown field is 400). A new time zone or holiday country moves the deadlines of open follow-up steps. Audited as settings.changed with what changed.',
         tags: ['settings'],
         body: SettingsBody,
         response: { 200: SettingsAnswer, ...panelErrorResponses() },

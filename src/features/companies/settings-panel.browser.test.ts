@@ -42,6 +42,9 @@ describe.skipIf(!chromiumRuns('the settings browser tests'))('settings in Chromi
     await zone.waitFor();
     expect(await zone.inputValue()).toBe('UTC');
     await page.getByText(/^Left: 10,000 of 10,000$/).waitFor();
+    // the monthly quota is the operator's cap: shown, not editable here
+    await page.getByText(/set by the operator of this Quorum installation/).waitFor();
+    expect(await page.getByRole('textbox', { name: /Monthly message quota/ }).count()).toBe(0);
     await checkPage(page, 'settings-company');
 
     await zone.fill('America/Sao_Paulo');

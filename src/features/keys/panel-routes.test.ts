@@ -82,6 +82,35 @@ describe('panel API keys', () => {
     expect(await audits(member.companyId!, 'key.revoked')).toContainEqual({ actor_user_id: member.user.id, actor_email: member.user.email, details: { keyId: key.id, name: 'To revoke' } });
   });
 
+  it('pages the list with a cursor, newest first, every key once; a cursor of another company or a page number is refused', async () => {
+    const owner = await signInPanelUser(t, { permissions: ['integrations'] });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      ids.unshift((await t.key(owner.companyId!)).id);
+      t.clock.advance(i % 2 ? 0 : 1000); // equal times too: the id breaks the tie
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    const metas = [];
+    do {
+      const res = await panel.get(owner, `/panel/api/keys?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(res.statusCode, res.body).toBe(200);
+      seen.push(...res.json().data.map((k: { id: string }) => k.id));
+      metas.push(res.json().meta);
+      cursor = res.json().meta.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(ids);
+    expect(metas.map((m) => [m.limit, m.hasMore])).toEqual([[2, true], [2, true], [2, false]]);
+
+    const first = (await panel.get(owner, '/panel/api/keys?limit=2')).json().meta.nextCursor;
+    const stolen = await panel.get(member, `/panel/api/keys?limit=2&cursor=${encodeURIComponent(first)}`);
+    expect(stolen.statusCode).toBe(400);
+    expect(stolen.json().error.code).toBe('INVALID_CURSOR');
+    expect((await panel.get(owner, `/panel/api/keys?cursor=${encodeURIComponent(first.slice(0, -2))}xx`)).json().error.code).toBe('INVALID_CURSOR');
+    expect((await panel.get(owner, '/panel/api/keys?page=2')).json().error.code).toBe('PAGE_NOT_SUPPORTED');
+    expect((await panel.get(owner, '/panel/api/keys?limit=101')).statusCode).toBe(400);
+  });
+
   it('lists the scopes a key may have', async () => {
     const res = await panel.get(member, '/panel/api/keys/scopes');
     expect(res.json().data).toEqual([...SCOPES]);

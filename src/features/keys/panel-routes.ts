@@ -1,18 +1,21 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ok, successEnvelope } from '../../app/envelope.js';
+import { CURSOR_DEFAULT_LIMIT, cursorMeta, cursorQueryFields, rejectPageParameter } from '../../app/pagination.js';
 import { auditedBy } from '../../app/panel/audited-by.js';
-import { panelErrorResponses } from '../../app/panel/panel-envelope.js';
+import { PanelCursorMeta, panelErrorResponses } from '../../app/panel/panel-envelope.js';
 import { parseInstant } from '../../lib/date-time.js';
 import { recordAudit } from '../audit/index.js';
 import { createKey } from './create-key.js';
-import { listKeys } from './list-keys.js';
+import { pageKeys } from './page-keys.js';
 import { revokeKey } from './revoke-key.js';
 import { CreateKeyBody, CreatedKey, PanelApiKey } from './panel-schemas.js';
 import { SCOPES } from './scopes.js';
 
 const IdParams = Type.Object({ id: Type.String({ description: 'API key id' }) });
 type IdParams = Static<typeof IdParams>;
+const KeysQuery = Type.Object(cursorQueryFields, { additionalProperties: false });
+type KeysQuery = Static<typeof KeysQuery>;
 
 /** The panel's API keys (permission integrations): the same services as the CLI, each act audited in its transaction. */
 export async function keyPanelRoutes(app: FastifyInstance) {
@@ -32,18 +35,25 @@ export async function keyPanelRoutes(app: FastifyInstance) {
     async () => ok([...SCOPES]),
   );
 
-  app.get(
+  app.get<{ Querystring: KeysQuery }>(
     '/keys',
     {
       config: { permission: 'integrations' },
+      preValidation: rejectPageParameter,
       schema: {
         operationId: 'listKeys',
         tags: ['Integrations'],
         summary: "The company's API keys, newest first, revoked ones included",
-        response: { 200: successEnvelope(Type.Array(PanelApiKey)), ...panelErrorResponses('FORBIDDEN') },
+        description: 'Cursor-paged: pass meta.nextCursor as cursor for the next page; a cursor of another company is 400 INVALID_CURSOR.',
+        querystring: KeysQuery,
+        response: { 200: successEnvelope(Type.Array(PanelApiKey), PanelCursorMeta), ...panelErrorResponses('FORBIDDEN', 'INVALID_CURSOR', 'PAGE_NOT_SUPPORTED') },
       },
     },
-    async (request) => ok(await listKeys(ctx.db, ctx, { companyId: request.panel.companyId })),
+    async (request) => {
+      const { limit = CURSOR_DEFAULT_LIMIT, cursor } = request.query;
+      const page = await pageKeys(ctx.db, { cursorSecret: ctx.config.secretKey }, { companyId: request.panel.companyId, limit, cursor });
+      return ok(page.items, cursorMeta(page, limit));
+    },
   );
 
   app.post<{ Body: CreateKeyBody }>(

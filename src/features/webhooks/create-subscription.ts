@@ -40,8 +40,8 @@ function typeErrors(types: string[]): FieldError[] {
   return types.flatMap((type, i) => (type === ALL_TYPES || isEventType(type) ? [] : [fieldError(`types[${i}]`, 'invalid_value', `"${type}" is not an event type`)]));
 }
 
-/** Shape first (TypeBox); the URL and type rules only for fields whose shape is right. */
-function checkSubscriptionInput(input: CreateSubscriptionInput, types: string[], allowPrivate: boolean): FieldError[] {
+/** Shape first (TypeBox); the URL and type rules only for fields whose shape is right. Also checks an edited subscription. */
+export function checkSubscriptionInput(input: CreateSubscriptionInput, types: string[], allowPrivate: boolean): FieldError[] {
   const structural = schemaErrors(CreateSubscriptionInput, input);
   const malformed = (field: string) => structural.some((error) => error.path === field || error.path.startsWith(`${field}[`));
   return [...(malformed('url') ? [] : targetUrlErrors('url', input.url, allowPrivate)), ...(malformed('types') ? [] : typeErrors(types)), ...structural];

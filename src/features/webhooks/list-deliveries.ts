@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, type SQL } from 'drizzle-orm';
 import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import { events } from '../../db/schema.js';
@@ -14,6 +14,8 @@ export interface DeliveryFilter {
   eventId?: string;
   status?: string;
   limit?: number;
+  /** Only deliveries older than this one (pageDeliveries' keyset). */
+  before?: string;
 }
 
 const MAX_LIMIT = 1000;
@@ -34,7 +36,7 @@ function checkFilter(filter: DeliveryFilter): FieldError[] {
   return fields;
 }
 
-/** The delivery log, newest first (at most `limit`, default 50): each delivery with its event type and every attempt. */
+/** The delivery log, newest first (at most `limit`, default 50, older than `before`): each delivery with its event type and every attempt. */
 export async function listDeliveries(db: DbOrTx, _deps: NoDeps, input: DeliveryFilter) {
   const fields = checkFilter(input);
   if (fields.length) throw validationError(fields);
@@ -43,6 +45,7 @@ export async function listDeliveries(db: DbOrTx, _deps: NoDeps, input: DeliveryF
     input.subscriptionId ? eq(webhookDeliveries.subscriptionId, input.subscriptionId) : undefined,
     input.eventId ? eq(webhookDeliveries.eventId, input.eventId) : undefined,
     input.status ? eq(webhookDeliveries.status, input.status as DeliveryStatus) : undefined,
+    input.before ? lt(webhookDeliveries.id, input.before) : undefined,
   ];
   const rows = await db
     .select({ delivery: webhookDeliveries, eventType: events.type })

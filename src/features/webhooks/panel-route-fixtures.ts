@@ -14,6 +14,7 @@ const onSubscription = async (t: TestApp, companyId: string) => ({ params: { id:
 
 /** Records of the webhooks panel routes for the generated permission suite (test/route-fixtures.ts). */
 export const panelRouteFixtures: RouteFixtures = {
+  'PATCH /webhooks/{id}': async (t, companyId) => ({ ...(await onSubscription(t, companyId)), body: { types: ['ping'] } }),
   'POST /webhooks/{id}/enable': onSubscription,
   'POST /webhooks/{id}/disable': onSubscription,
   'DELETE /webhooks/{id}': onSubscription,

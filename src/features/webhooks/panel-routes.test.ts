@@ -25,6 +25,7 @@ async function createWebhook(body: object = { url: receiver.url() }, session: Pa
   return res.json().data as { subscription: { id: string; url: string; enabled: boolean }; secret: string };
 }
 
+const patch = (session: PanelSignIn, url: string, payload: object) => panel.request(session, { method: 'PATCH', url, payload });
 const deliveries = async (query: string, session: PanelSignIn = member) => panel.get(session, `/panel/api/webhooks/deliveries?${query}`);
 
 describe('panel webhooks', () => {
@@ -74,6 +75,75 @@ describe('panel webhooks', () => {
     expect((await panel.post(member, `/panel/api/webhooks/${subscription.id}/ping`)).statusCode).toBe(202);
   });
 
+  it('sends the Test ping with a custom message in data.message, bounded; blank or absent sends the default', async () => {
+    const { subscription } = await createWebhook();
+    const ping = (body?: object) => panel.post(member, `/panel/api/webhooks/${subscription.id}/ping`, body);
+    expect((await ping({ message: 'Hello from the SIS team <b>' })).statusCode).toBe(202);
+    expect((await ping({ message: '   ' })).statusCode).toBe(202);
+    expect((await ping()).statusCode).toBe(202);
+    const tooLong = await ping({ message: 'x'.repeat(501) });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().error.details.fields).toEqual([expect.objectContaining({ path: 'message' })]);
+    expect((await ping({ message: 'hi', extra: 1 })).statusCode).toBe(400);
+    await loop.drain();
+    const messages = receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: { message: string } });
+    expect(messages.map((m) => m.type)).toEqual(['ping', 'ping', 'ping']);
+    expect(messages.map((m) => m.data.message).sort()).toEqual(['Hello from the SIS team <b>', 'Test event from Quorum', 'Test event from Quorum']);
+  });
+
+  it('edits the URL and event types, audited as webhook.updated with from and to; the secret still signs', async () => {
+    const { subscription, secret } = await createWebhook({ url: receiver.url('/old'), types: ['form.goal_reached'] });
+    const res = await patch(member, `/panel/api/webhooks/${subscription.id}`, { url: receiver.url('/new'), types: ['ping', 'form.goal_reached', 'ping'] });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ id: subscription.id, url: receiver.url('/new'), types: ['ping', 'form.goal_reached'], enabled: true });
+    expect(await audits(member.companyId!, 'webhook.updated')).toContainEqual({
+      actor_user_id: member.user.id,
+      details: {
+        subscriptionId: subscription.id,
+        from: { url: receiver.url('/old'), types: ['form.goal_reached'] },
+        to: { url: receiver.url('/new'), types: ['ping', 'form.goal_reached'] },
+      },
+    });
+
+    const typesOnly = await patch(member, `/panel/api/webhooks/${subscription.id}`, { types: ['*'] });
+    expect(typesOnly.json().data).toMatchObject({ url: receiver.url('/new'), types: ['*'] });
+    const unchanged = await patch(member, `/panel/api/webhooks/${subscription.id}`, { types: ['*'] });
+    expect(unchanged.statusCode).toBe(200);
+    const updates = (await audits(member.companyId!, 'webhook.updated')).filter((a) => a.details.subscriptionId === subscription.id);
+    expect(updates.map((a) => a.details)).toEqual([
+      expect.objectContaining({ to: { url: receiver.url('/new'), types: ['ping', 'form.goal_reached'] } }),
+      { subscriptionId: subscription.id, from: { types: ['ping', 'form.goal_reached'] }, to: { types: ['*'] } },
+    ]);
+
+    await panel.post(member, `/panel/api/webhooks/${subscription.id}/ping`);
+    await loop.drain();
+    expect(receiver.received.map((r) => r.path)).toEqual(['/new']);
+    expect(verifiesWith(secret, receiver.received[0], t.clock)).toBe(true);
+  });
+
+  it('refuses an edit as creation would (URL, types, the private-address guard), and changes nothing', async () => {
+    const { subscription } = await createWebhook({ url: receiver.url(), types: ['ping'] });
+    const edit = (body: object) => patch(member, `/panel/api/webhooks/${subscription.id}`, body);
+    const bad = await edit({ url: 'ftp://example.test/x', types: ['nope'] });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.details.fields.map((f: { path: string }) => f.path)).toEqual(expect.arrayContaining(['url', 'types[0]']));
+    for (const body of [{}, { types: [] }, { types: ['*', 'ping'] }, { url: 'x'.repeat(2001) }, { description: 'not editable here' }]) {
+      expect((await edit(body)).statusCode, JSON.stringify(body).slice(0, 40)).toBe(400);
+    }
+    const config = t.ctx.config as { webhookAllowPrivateTargets: boolean };
+    config.webhookAllowPrivateTargets = false;
+    try {
+      const guarded = await edit({ url: 'http://169.254.169.254/latest/meta-data' });
+      expect(guarded.statusCode).toBe(400);
+      expect(guarded.json().error.details.fields).toEqual([expect.objectContaining({ path: 'url', code: 'forbidden_target' })]);
+    } finally {
+      config.webhookAllowPrivateTargets = true;
+    }
+    const { rows } = await t.ctx.pool.query('SELECT url, types FROM webhook_subscriptions WHERE id = $1', [subscription.id]);
+    expect(rows[0]).toEqual({ url: receiver.url(), types: ['ping'] });
+    expect((await audits(member.companyId!, 'webhook.updated')).filter((a) => a.details.subscriptionId === subscription.id)).toEqual([]);
+  });
+
   it('rotates the secret: the new one is shown once, both sign during the overlap, the act is audited', async () => {
     const { subscription, secret: old } = await createWebhook();
     const res = await panel.post(member, `/panel/api/webhooks/${subscription.id}/rotate-secret`);
@@ -116,6 +186,31 @@ describe('panel webhooks', () => {
     expect(future.json().error.details.fields).toEqual([expect.objectContaining({ path: 'since' })]);
   });
 
+  it('pages the delivery log beyond the newest 50 with a cursor bound to the company and the filters', async () => {
+    const { subscription } = await createWebhook();
+    for (let i = 0; i < 53; i += 1) await panel.post(member, `/panel/api/webhooks/${subscription.id}/ping`, { message: `n${i}` });
+    const first = (await deliveries(`subscriptionId=${subscription.id}`)).json();
+    expect(first.data).toHaveLength(50);
+    expect(first.meta).toMatchObject({ limit: 50, hasMore: true, nextCursor: expect.any(String) });
+    const rest = (await deliveries(`subscriptionId=${subscription.id}&cursor=${encodeURIComponent(first.meta.nextCursor)}`)).json();
+    expect(rest.data).toHaveLength(3);
+    expect(rest.meta).toMatchObject({ hasMore: false, nextCursor: null });
+    const ids = [...first.data, ...rest.data].map((d: { id: string }) => d.id);
+    expect(new Set(ids).size).toBe(53);
+    expect(ids).toEqual([...ids].sort().reverse());
+
+    const other = await signInPanelUser(t, { permissions: ['integrations'] });
+    for (const res of [
+      await deliveries(`subscriptionId=${subscription.id}&cursor=${encodeURIComponent(first.meta.nextCursor)}`, other),
+      await deliveries(`subscriptionId=${subscription.id}&status=pending&cursor=${encodeURIComponent(first.meta.nextCursor)}`),
+      await deliveries('cursor='),
+    ]) {
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.code).toBe('INVALID_CURSOR');
+    }
+    expect((await deliveries('page=2')).json().error.code).toBe('PAGE_NOT_SUPPORTED');
+  });
+
   it('checks the delivery log filter', async () => {
     const res = await deliveries('status=lost&subscriptionId=nope');
     expect(res.statusCode).toBe(400);
@@ -144,10 +239,12 @@ describe('panel webhooks', () => {
       const res = await panel.post(member, `/panel/api/webhooks/${subscription.id}/${path}`);
       expect(res.statusCode, path).toBe(404);
     }
+    expect((await patch(member, `/panel/api/webhooks/${subscription.id}`, { url: 'https://attacker.test/' })).statusCode).toBe(404);
+    expect((await patch(member, '/panel/api/webhooks/not-a-uuid', { types: ['ping'] })).statusCode).toBe(404);
     expect((await panel.delete(member, `/panel/api/webhooks/${subscription.id}`)).statusCode).toBe(404);
     expect((await panel.post(member, `/panel/api/webhooks/deliveries/${theirs.id}/resend`)).statusCode).toBe(404);
     expect((await panel.post(member, '/panel/api/webhooks/recover', { since: t.clock.now().toISOString(), subscriptionId: subscription.id })).statusCode).toBe(404);
-    expect((await t.ctx.pool.query('SELECT enabled FROM webhook_subscriptions WHERE id = $1', [subscription.id])).rows[0].enabled).toBe(true);
+    expect((await t.ctx.pool.query('SELECT enabled, url FROM webhook_subscriptions WHERE id = $1', [subscription.id])).rows[0]).toEqual({ enabled: true, url: receiver.url() });
   });
 
   it('needs the integrations permission', async () => {

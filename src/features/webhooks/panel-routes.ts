@@ -2,16 +2,18 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ok, successEnvelope } from '../../app/envelope.js';
 import { auditedBy } from '../../app/panel/audited-by.js';
-import { panelErrorResponses } from '../../app/panel/panel-envelope.js';
+import { PanelCursorMeta, panelErrorResponses } from '../../app/panel/panel-envelope.js';
+import { cursorMeta, rejectPageParameter } from '../../app/pagination.js';
 import { parseInstant } from '../../lib/date-time.js';
 import { recordAudit } from '../audit/index.js';
 import { EVENT_TYPES } from '../events/index.js';
 import { createSubscription } from './create-subscription.js';
 import { deleteSubscription } from './delete-subscription.js';
 import { disableSubscription } from './disable-subscription.js';
+import { editSubscription } from './edit-subscription.js';
 import { enableSubscription } from './enable-subscription.js';
-import { listDeliveries } from './list-deliveries.js';
 import { listSubscriptions } from './list-subscriptions.js';
+import { pageDeliveries } from './page-deliveries.js';
 import { pingSubscription } from './ping-subscription.js';
 import { recoverDeliveries } from './recover-deliveries.js';
 import { resendDelivery } from './resend-delivery.js';
@@ -19,8 +21,10 @@ import { rotateSubscriptionSecret } from './rotate-subscription-secret.js';
 import {
   CreateWebhookBody,
   DeliveriesQuery,
+  EditWebhookBody,
   PanelDelivery,
   PanelWebhook,
+  PingBody,
   PingResult,
   RecoverBody,
   RecoverResult,
@@ -33,9 +37,10 @@ const IdParams = (description: string) => Type.Object({ id: Type.String({ descri
 type IdParams = Static<ReturnType<typeof IdParams>>;
 
 const tags = ['Integrations'];
+const DEFAULT_DELIVERY_PAGE = 50;
 const config = { permission: 'integrations' } as const;
 
-/** The panel's webhooks (permission integrations): the same services as the CLI; creation, rotation and deletion audited in their transaction. */
+/** The panel's webhooks (permission integrations): the same services as the CLI; creation, edits, rotation and deletion audited in their transaction. */
 export async function webhookPanelRoutes(app: FastifyInstance) {
   const { ctx } = app;
   const one = (summary: string, operationId: string) => ({
@@ -101,6 +106,32 @@ export async function webhookPanelRoutes(app: FastifyInstance) {
     },
   );
 
+  app.patch<{ Params: IdParams; Body: EditWebhookBody }>(
+    '/webhooks/:id',
+    {
+      config,
+      schema: {
+        operationId: 'editWebhook',
+        tags,
+        summary: 'Change the URL and/or event types of a subscription; its secret, state and log are kept',
+        description: 'Checked like creation (the same URL guard and event types). Audited as webhook.updated with what changed, from and to.',
+        params: IdParams('Webhook subscription id'),
+        body: EditWebhookBody,
+        response: { 200: successEnvelope(PanelWebhook), ...panelErrorResponses('FORBIDDEN', 'NOT_FOUND', 'VALIDATION_ERROR') },
+      },
+    },
+    async (request) => {
+      const { companyId } = request.panel;
+      return ok(
+        await ctx.db.transaction(async (tx) => {
+          const { subscription, from, to } = await editSubscription(tx, ctx, { ...request.body, companyId, id: request.params.id });
+          if (Object.keys(to).length) await recordAudit(tx, ctx, { companyId, ...auditedBy(request), action: 'webhook.updated', details: { subscriptionId: subscription.id, from, to } });
+          return subscription;
+        }),
+      );
+    },
+  );
+
   app.post<{ Params: IdParams }>('/webhooks/:id/enable', one('Resume deliveries, pending ones included', 'enableWebhook'), async (request) =>
     ok(await enableSubscription(ctx.db, ctx, { companyId: request.panel.companyId, id: request.params.id })),
   );
@@ -144,7 +175,7 @@ export async function webhookPanelRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<{ Params: IdParams }>(
+  app.post<{ Params: IdParams; Body: PingBody }>(
     '/webhooks/:id/ping',
     {
       config,
@@ -154,6 +185,7 @@ export async function webhookPanelRoutes(app: FastifyInstance) {
         summary: 'Send a ping event to this subscription through the normal pipeline (signed, retried, logged)',
         description: 'A disabled subscription is refused (400 VALIDATION_ERROR, path subscription): enable it first.',
         params: IdParams('Webhook subscription id'),
+        body: PingBody,
         response: { 202: successEnvelope(PingResult), ...panelErrorResponses('FORBIDDEN', 'NOT_FOUND', 'VALIDATION_ERROR') },
       },
     },
@@ -161,6 +193,7 @@ export async function webhookPanelRoutes(app: FastifyInstance) {
       const { subscriptionId, event } = await pingSubscription(ctx.db, ctx, {
         companyId: request.panel.companyId,
         subscriptionId: request.params.id,
+        message: request.body?.message,
       });
       return reply.code(202).send(ok({ subscriptionId, eventId: event.id }));
     },
@@ -170,15 +203,21 @@ export async function webhookPanelRoutes(app: FastifyInstance) {
     '/webhooks/deliveries',
     {
       config,
+      preValidation: rejectPageParameter,
       schema: {
         operationId: 'listWebhookDeliveries',
         tags,
         summary: 'The delivery log, newest first, each delivery with every attempt',
+        description: 'Cursor-paged: pass meta.nextCursor as cursor with the same filters; a cursor of another company or other filters is 400 INVALID_CURSOR.',
         querystring: DeliveriesQuery,
-        response: { 200: successEnvelope(Type.Array(PanelDelivery)), ...panelErrorResponses('FORBIDDEN', 'VALIDATION_ERROR') },
+        response: { 200: successEnvelope(Type.Array(PanelDelivery), PanelCursorMeta), ...panelErrorResponses('FORBIDDEN', 'VALIDATION_ERROR', 'INVALID_CURSOR', 'PAGE_NOT_SUPPORTED') },
       },
     },
-    async (request) => ok(await listDeliveries(ctx.db, ctx, { companyId: request.panel.companyId, ...request.query })),
+    async (request) => {
+      const { limit = DEFAULT_DELIVERY_PAGE, ...filter } = request.query;
+      const page = await pageDeliveries(ctx.db, { cursorSecret: ctx.config.secretKey }, { companyId: request.panel.companyId, limit, ...filter });
+      return ok(page.items, cursorMeta(page, limit));
+    },
   );
 
   app.post<{ Params: IdParams }>(

@@ -1,4 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { cursorQueryFields } from '../../app/pagination.js';
+import { MAX_PING_MESSAGE } from './ping-subscription.js';
 import { DELIVERY_STATUSES } from './vocabulary.js';
 
 const Instant = (description?: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], description ? { description } : {});
@@ -38,6 +40,25 @@ export const CreateWebhookBody = Type.Object(
 );
 export type CreateWebhookBody = Static<typeof CreateWebhookBody>;
 
+export const EditWebhookBody = Type.Object(
+  {
+    url: Type.Optional(CreateWebhookBody.properties.url),
+    types: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { minItems: 1, maxItems: 100, description: 'Event types, or ["*"] for all' })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type EditWebhookBody = Static<typeof EditWebhookBody>;
+
+// No body at all is a ping with the default text (the platform validates an absent body as null).
+export const PingBody = Type.Union([
+  Type.Null(),
+  Type.Object(
+    { message: Type.Optional(Type.String({ maxLength: MAX_PING_MESSAGE, description: "The ping's data.message; blank or absent: a default text" })) },
+    { additionalProperties: false },
+  ),
+]);
+export type PingBody = Static<typeof PingBody>;
+
 export const PingResult = Type.Object({ subscriptionId: Type.String(), eventId: Type.String({ description: 'The ping event: filter the delivery log by it' }) });
 
 const Attempt = Type.Object({
@@ -73,6 +94,7 @@ export const DeliveriesQuery = Type.Object(
     eventId: Type.Optional(Type.String()),
     status: Type.Optional(Type.Union(DELIVERY_STATUSES.map((status) => Type.Literal(status)))),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'default 50' })),
+    cursor: cursorQueryFields.cursor,
   },
   { additionalProperties: false },
 );

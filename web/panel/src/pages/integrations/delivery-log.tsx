@@ -1,7 +1,7 @@
-/** A subscription's delivery log: each delivery with every attempt, resend one, and recover a period. */
+/** A subscription's delivery log, page by page: each delivery with every attempt, resend one, and recover a period. */
 import { Accordion, Badge, Button, Code, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notify } from '../../ui/notify';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,8 @@ import { ApiProblem, applyFieldErrors, unwrap } from '../../api/errors';
 import { EmptyState } from '../../ui/empty-state';
 import { fieldText, problemText } from '../../ui/problem-text';
 import { formatWhen, localToInstant } from './format';
-import { DELIVERIES, deliveriesQuery, type Delivery, type Webhook } from './integrations-api';
+import { DELIVERIES, deliveryLogQuery, type Delivery, type Webhook } from './integrations-api';
+import { LoadMore } from './load-more';
 import { NAMESPACE } from './strings';
 import { ProblemAlert } from '../../ui/problem-alert';
 
@@ -109,7 +110,8 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
   const { t } = useTranslation(NAMESPACE);
   const { t: tc } = useTranslation();
   const queryClient = useQueryClient();
-  const deliveries = useQuery(deliveriesQuery({ subscriptionId: webhook.id }));
+  const deliveries = useInfiniteQuery(deliveryLogQuery(webhook.id));
+  const rows = deliveries.data?.pages.flatMap((page) => page.items) ?? [];
   const resend = useMutation({
     mutationFn: async (delivery: Delivery) => (await unwrap(api.POST('/webhooks/deliveries/{id}/resend', { params: { path: { id: delivery.id } } }))).data,
     onSuccess: async () => {
@@ -135,10 +137,10 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
           {problemText(tc, deliveries.error)}
         </ProblemAlert>
       )}
-      {deliveries.isSuccess && deliveries.data.length === 0 && <EmptyState title={t('deliveries.emptyTitle')} body={t('deliveries.emptyBody')} />}
-      {deliveries.isSuccess && deliveries.data.length > 0 && (
+      {deliveries.isSuccess && rows.length === 0 && <EmptyState title={t('deliveries.emptyTitle')} body={t('deliveries.emptyBody')} />}
+      {deliveries.isSuccess && rows.length > 0 && (
         <Accordion variant="separated" chevronPosition="left">
-          {deliveries.data.map((delivery) => (
+          {rows.map((delivery) => (
             <Accordion.Item key={delivery.id} value={delivery.id} data-delivery-id={delivery.id}>
               <Accordion.Control>
                 <Group gap="sm" wrap="wrap">
@@ -164,6 +166,7 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
           ))}
         </Accordion>
       )}
+      <LoadMore query={deliveries} />
       <RecoverForm webhook={webhook} />
     </Stack>
   );

@@ -1,5 +1,5 @@
 /** The Integrations area's calls: queries and the keys they are cached under (mutations invalidate these). */
-import { queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import type { paths } from '../../api/schema';
 import { unwrap } from '../../api/errors';
@@ -16,9 +16,18 @@ export const KEYS = ['integrations', 'keys'] as const;
 export const WEBHOOKS = ['integrations', 'webhooks'] as const;
 export const DELIVERIES = ['integrations', 'deliveries'] as const;
 
-export const keysQuery = queryOptions({
+/** Rows per page of the keys list and the delivery log ("Load more" asks for the next). */
+export const PAGE_SIZE = 50;
+
+/** A cursor page as the lists keep it: its rows and the cursor of the next page (null: the last). */
+const pageOf = <T>({ data, meta }: { data: T[]; meta: { nextCursor: string | null } }) => ({ items: data, nextCursor: meta.nextCursor });
+const cursorPaging = { initialPageParam: null as string | null, getNextPageParam: (last: { nextCursor: string | null }) => last.nextCursor };
+const cursorOf = (pageParam: string | null) => (pageParam ? { cursor: pageParam } : {});
+
+export const keysQuery = infiniteQueryOptions({
   queryKey: KEYS,
-  queryFn: async () => (await unwrap(api.GET('/keys'))).data,
+  queryFn: async ({ pageParam }) => pageOf(await unwrap(api.GET('/keys', { params: { query: { limit: PAGE_SIZE, ...cursorOf(pageParam) } } }))),
+  ...cursorPaging,
 });
 
 export const scopesQuery = queryOptions({
@@ -38,10 +47,21 @@ export const eventTypesQuery = queryOptions({
   staleTime: Infinity,
 });
 
-export function deliveriesQuery(filter: { subscriptionId: string; eventId?: string }) {
+/** The deliveries of one ping (the Test button's): one page, polled while it settles. */
+export function pingDeliveryQuery(filter: { subscriptionId: string; eventId: string }) {
   return queryOptions({
     queryKey: [...DELIVERIES, filter],
-    queryFn: async () => (await unwrap(api.GET('/webhooks/deliveries', { params: { query: { ...filter, limit: 50 } } }))).data,
-    refetchInterval: (query) => pollWhileDueSoon(query.state.data, query.state.dataUpdateCount, filter.eventId !== undefined, Date.now()),
+    queryFn: async () => (await unwrap(api.GET('/webhooks/deliveries', { params: { query: { ...filter, limit: PAGE_SIZE } } }))).data,
+    refetchInterval: (query) => pollWhileDueSoon(query.state.data, query.state.dataUpdateCount, true, Date.now()),
+  });
+}
+
+/** A subscription's delivery log, newest first, page by page; polled while a loaded delivery is due soon. */
+export function deliveryLogQuery(subscriptionId: string) {
+  return infiniteQueryOptions({
+    queryKey: [...DELIVERIES, { subscriptionId }],
+    queryFn: async ({ pageParam }) => pageOf(await unwrap(api.GET('/webhooks/deliveries', { params: { query: { subscriptionId, limit: PAGE_SIZE, ...cursorOf(pageParam) } } }))),
+    ...cursorPaging,
+    refetchInterval: (query) => pollWhileDueSoon(query.state.data?.pages.flatMap((page) => page.items), query.state.dataUpdateCount, false, Date.now()),
   });
 }

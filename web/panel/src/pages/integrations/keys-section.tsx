@@ -1,7 +1,7 @@
-/** API keys: the list with last use, the new-key dialog (token shown once) and revocation. */
+/** API keys: the list with last use (page by page), the new-key dialog (token shown once) and revocation. */
 import { Badge, Button, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { notify } from '../../ui/notify';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
@@ -11,6 +11,7 @@ import { problemText } from '../../ui/problem-text';
 import { CreateKeyForm } from './create-key-form';
 import { formatWhen } from './format';
 import { KEYS, keysQuery, type ApiKey } from './integrations-api';
+import { LoadMore } from './load-more';
 import { SecretReveal, type OnceSecret } from './secret-reveal';
 import { Dialog } from './dialog';
 import { NAMESPACE } from './strings';
@@ -28,7 +29,8 @@ export function KeysSection() {
   const { t } = useTranslation(NAMESPACE);
   const { t: tc } = useTranslation();
   const queryClient = useQueryClient();
-  const keys = useQuery(keysQuery);
+  const keys = useInfiniteQuery(keysQuery);
+  const rows = keys.data?.pages.flatMap((page) => page.items) ?? [];
   const [creating, setCreating] = useState(false);
   const [secret, setSecret] = useState<OnceSecret | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
@@ -54,8 +56,8 @@ export function KeysSection() {
       {keys.isError && (
         <ProblemAlert retry={{ label: t('retry'), onClick: () => void keys.refetch() }}>{problemText(tc, keys.error)}</ProblemAlert>
       )}
-      {keys.isSuccess && keys.data.length === 0 && <EmptyState title={t('keys.emptyTitle')} body={t('keys.emptyBody')} />}
-      {keys.isSuccess && keys.data.length > 0 && (
+      {keys.isSuccess && rows.length === 0 && <EmptyState title={t('keys.emptyTitle')} body={t('keys.emptyBody')} />}
+      {keys.isSuccess && rows.length > 0 && (
         <Table.ScrollContainer minWidth={720}>
           <Table striped highlightOnHover aria-label={t('keys.heading')}>
             <Table.Thead>
@@ -69,7 +71,7 @@ export function KeysSection() {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {keys.data.map((key) => {
+              {rows.map((key) => {
                 const status = keyStatus(key, now);
                 return (
                   <Table.Tr key={key.id} data-key-id={key.id}>
@@ -103,6 +105,7 @@ export function KeysSection() {
           </Table>
         </Table.ScrollContainer>
       )}
+      <LoadMore query={keys} />
 
       <Dialog opened={creating} onClose={() => setCreating(false)} title={t('keys.create')} size="lg">
         <CreateKeyForm

@@ -1,8 +1,9 @@
 /**
- * One subscription: its state, the Test button (a ping through the normal pipeline, whose delivery
- * is shown as it settles), enable or disable, rotate the secret, delete, and its delivery log.
+ * One subscription: its state, the Test button (a ping through the normal pipeline with an optional
+ * message, whose delivery is shown as it settles), edit its URL and types, enable or disable, rotate
+ * the secret, delete, and its delivery log.
  */
-import { Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,16 +12,17 @@ import { unwrap } from '../../api/errors';
 import { problemText } from '../../ui/problem-text';
 import { AttemptList, DeliveryStatus } from './delivery-log';
 import { formatWhen } from './format';
-import { DELIVERIES, deliveriesQuery, WEBHOOKS, type Webhook } from './integrations-api';
+import { DELIVERIES, pingDeliveryQuery, WEBHOOKS, type Webhook } from './integrations-api';
 import type { OnceSecret } from './secret-reveal';
 import { Dialog } from './dialog';
+import { WebhookForm } from './webhook-form';
 import { NAMESPACE } from './strings';
 import { ProblemAlert } from '../../ui/problem-alert';
 
-/** The ping's delivery, asked for every second while it is due (see deliveriesQuery). */
+/** The ping's delivery, asked for every second while it is due (see pingDeliveryQuery). */
 function TestDelivery({ webhook, eventId }: { webhook: Webhook; eventId: string }) {
   const { t } = useTranslation(NAMESPACE);
-  const delivery = useQuery(deliveriesQuery({ subscriptionId: webhook.id, eventId }));
+  const delivery = useQuery(pingDeliveryQuery({ subscriptionId: webhook.id, eventId }));
   const first = delivery.data?.[0];
   return (
     <Paper withBorder p="sm" aria-live="polite" data-testid="test-delivery">
@@ -35,17 +37,22 @@ function TestDelivery({ webhook, eventId }: { webhook: Webhook; eventId: string 
 
 type Confirm = 'rotate' | 'delete' | null;
 
+/** The ping's data.message is bounded by the server (MAX_PING_MESSAGE). */
+const MAX_TEST_MESSAGE = 500;
+
 export function WebhookCard({ webhook, onSecret, onShowLog, showingLog }: { webhook: Webhook; onSecret: (secret: OnceSecret) => void; onShowLog: () => void; showingLog: boolean }) {
   const { t } = useTranslation(NAMESPACE);
   const { t: tc } = useTranslation();
   const queryClient = useQueryClient();
   const [pingEvent, setPingEvent] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<Confirm>(null);
+  const [editing, setEditing] = useState(false);
+  const [testMessage, setTestMessage] = useState('');
   const params = { params: { path: { id: webhook.id } } };
   const refresh = () => queryClient.invalidateQueries({ queryKey: WEBHOOKS });
 
   const ping = useMutation({
-    mutationFn: async () => (await unwrap(api.POST('/webhooks/{id}/ping', params))).data,
+    mutationFn: async () => (await unwrap(api.POST('/webhooks/{id}/ping', { ...params, body: testMessage.trim() ? { message: testMessage } : {} }))).data,
     onSuccess: async ({ eventId }) => {
       setPingEvent(eventId);
       await queryClient.invalidateQueries({ queryKey: DELIVERIES });
@@ -108,12 +115,26 @@ export function WebhookCard({ webhook, onSecret, onShowLog, showingLog }: { webh
             {problemText(tc, failed.error)}
           </ProblemAlert>
         )}
+        {webhook.enabled && (
+          <TextInput
+            size="xs"
+            label={t('webhooks.testMessage')}
+            description={t('webhooks.testMessageHelp')}
+            maxLength={MAX_TEST_MESSAGE}
+            value={testMessage}
+            onChange={(event) => setTestMessage(event.currentTarget.value)}
+            style={{ maxWidth: '28rem' }}
+          />
+        )}
         <Group gap="xs" wrap="wrap" role="group" aria-label={t('webhooks.actionsFor', { url: webhook.url })}>
           <Button size="xs" onClick={() => ping.mutate()} loading={ping.isPending} disabled={!webhook.enabled}>
             {t('webhooks.test')}
           </Button>
           <Button size="xs" variant="default" onClick={onShowLog} aria-pressed={showingLog}>
             {t('webhooks.deliveries')}
+          </Button>
+          <Button size="xs" variant="default" onClick={() => setEditing(true)}>
+            {t('webhooks.edit')}
           </Button>
           <Button size="xs" variant="default" onClick={() => toggle.mutate()} loading={toggle.isPending}>
             {webhook.enabled ? t('webhooks.disable') : t('webhooks.enable')}
@@ -127,6 +148,10 @@ export function WebhookCard({ webhook, onSecret, onShowLog, showingLog }: { webh
         </Group>
         {pingEvent && <TestDelivery webhook={webhook} eventId={pingEvent} />}
       </Stack>
+
+      <Dialog opened={editing} onClose={() => setEditing(false)} title={t('webhooks.editTitle')} size="lg">
+        <WebhookForm editing={webhook} onSaved={() => setEditing(false)} onCancel={() => setEditing(false)} />
+      </Dialog>
 
       <Dialog opened={confirm !== null} onClose={() => setConfirm(null)} title={confirm === 'rotate' ? t('webhooks.rotateTitle') : t('webhooks.deleteTitle')}>
         <Stack>

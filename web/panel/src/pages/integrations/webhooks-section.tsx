@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../ui/empty-state';
 import { problemText } from '../../ui/problem-text';
-import { CreateWebhookForm } from './create-webhook-form';
+import { WebhookForm } from './webhook-form';
 import { DeliveryLog } from './delivery-log';
 import { webhooksQuery } from './integrations-api';
 import { SecretReveal, type OnceSecret } from './secret-reveal';
@@ -47,7 +47,7 @@ export function WebhooksSection() {
       {shown && <DeliveryLog webhook={shown} />}
 
       <Dialog opened={creating} onClose={() => setCreating(false)} title={t('webhooks.create')} size="lg">
-        <CreateWebhookForm
+        <WebhookForm
           onCancel={() => setCreating(false)}
           onCreated={(webhook, value) => {
             setCreating(false);

@@ -1,4 +1,7 @@
-/** The Company tab: this month's quota, then the company's name and settings (PATCH /settings). */
+/**
+ * The Company tab: this month's quota, read-only (the operator sets the monthly cap with `quorum
+ * company set`), then the company's name and settings (PATCH /settings).
+ */
 import { Autocomplete, Button, Group, NumberInput, Paper, Progress, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -21,9 +24,8 @@ interface Values {
   holidayCountry: string;
   locale: Locale;
   anonymityFloor: number | string;
-  monthlyQuota: number | string;
 }
-const FIELDS = ['name', 'timeZone', 'defaultCountry', 'holidayCountry', 'locale', 'anonymityFloor', 'monthlyQuota'] as const;
+const FIELDS = ['name', 'timeZone', 'defaultCountry', 'holidayCountry', 'locale', 'anonymityFloor'] as const;
 
 const TIME_ZONES = Intl.supportedValuesOf('timeZone');
 
@@ -35,7 +37,6 @@ function valuesOf({ company, settings }: CompanySettingsView): Values {
     holidayCountry: settings.holidayCountry ?? '',
     locale: settings.locale,
     anonymityFloor: settings.anonymityFloor,
-    monthlyQuota: settings.monthlyQuota,
   };
 }
 
@@ -72,6 +73,9 @@ function QuotaCard({ quota }: { quota: CompanySettingsView['quota'] }) {
           {t('quota.left', { n: number(left), limit: number(quota.limit) })}
         </Text>
       </Group>
+      <Text size="sm" mt="xs" c="dimmed">
+        {t('quota.setByOperator')}
+      </Text>
     </Paper>
   );
 }
@@ -95,7 +99,6 @@ function CompanyForm({ view }: { view: CompanySettingsView }) {
             holidayCountry: values.holidayCountry.trim() === '' ? null : values.holidayCountry.trim().toUpperCase(),
             locale: values.locale,
             anonymityFloor: Number(values.anonymityFloor),
-            monthlyQuota: Number(values.monthlyQuota),
           },
         }),
       ),
@@ -182,31 +185,28 @@ function CompanyForm({ view }: { view: CompanySettingsView }) {
               error={errors.holidayCountry?.message}
               {...form.register('holidayCountry')}
             />
-            {(['anonymityFloor', 'monthlyQuota'] as const).map((name) => (
-              <Controller
-                key={name}
-                control={form.control}
-                name={name}
-                rules={required}
-                render={({ field }) => (
-                  <NumberInput
-                    label={t(`general.${name}`)}
-                    description={t(`general.${name}Help`)}
-                    required
-                    min={0}
-                    allowDecimal={false}
-                    allowNegative={false}
-                    thousandSeparator={false}
-                    error={errors[name]?.message}
-                    value={field.value}
-                    onChange={field.onChange}
-                    onBlur={field.onBlur}
-                    ref={field.ref}
-                    name={field.name}
-                  />
-                )}
-              />
-            ))}
+            <Controller
+              control={form.control}
+              name="anonymityFloor"
+              rules={required}
+              render={({ field }) => (
+                <NumberInput
+                  label={t('general.anonymityFloor')}
+                  description={t('general.anonymityFloorHelp')}
+                  required
+                  min={0}
+                  allowDecimal={false}
+                  allowNegative={false}
+                  thousandSeparator={false}
+                  error={errors.anonymityFloor?.message}
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  ref={field.ref}
+                  name={field.name}
+                />
+              )}
+            />
           </SimpleGrid>
           <FormOutcome saved={saved} problem={problem} />
           <Group>

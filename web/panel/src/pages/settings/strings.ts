@@ -23,8 +23,6 @@ const en = {
     locale: 'Language of messages',
     anonymityFloor: 'Anonymity floor',
     anonymityFloorHelp: 'The smallest group a report on an anonymous form may show.',
-    monthlyQuota: 'Monthly message quota',
-    monthlyQuotaHelp: 'Messages (e-mail and WhatsApp) the company may send per calendar month (UTC).',
   },
   quota: {
     heading: 'Messages this month ({{period}})',
@@ -32,6 +30,7 @@ const en = {
     reserved: 'Queued: {{n}}',
     left: 'Left: {{n}} of {{limit}}',
     bar: 'Quota used',
+    setByOperator: 'The monthly limit of messages (e-mail and WhatsApp, per UTC month) is set by the operator of this Quorum installation; ask them to change it.',
   },
   locales: { en: 'English', 'pt-BR': 'Portuguese (Brazil)', es: 'Spanish' },
   email: {
@@ -112,8 +111,6 @@ const ptBR: Strings = {
     locale: 'Idioma das mensagens',
     anonymityFloor: 'Piso de anonimato',
     anonymityFloorHelp: 'O menor grupo que um relatório de um formulário anônimo pode mostrar.',
-    monthlyQuota: 'Cota mensal de mensagens',
-    monthlyQuotaHelp: 'Mensagens (e-mail e WhatsApp) que a empresa pode enviar por mês (UTC).',
   },
   quota: {
     heading: 'Mensagens deste mês ({{period}})',
@@ -121,6 +118,7 @@ const ptBR: Strings = {
     reserved: 'Na fila: {{n}}',
     left: 'Restam: {{n}} de {{limit}}',
     bar: 'Cota usada',
+    setByOperator: 'O limite mensal de mensagens (e-mail e WhatsApp, por mês UTC) é definido pelo operador desta instalação do Quorum; peça a ele para alterá-lo.',
   },
   locales: { en: 'Inglês', 'pt-BR': 'Português (Brasil)', es: 'Espanhol' },
   email: {
@@ -199,8 +197,6 @@ const es: Strings = {
     locale: 'Idioma de los mensajes',
     anonymityFloor: 'Umbral de anonimato',
     anonymityFloorHelp: 'El grupo más pequeño que puede mostrar un informe de un formulario anónimo.',
-    monthlyQuota: 'Cuota mensual de mensajes',
-    monthlyQuotaHelp: 'Mensajes (correo y WhatsApp) que la empresa puede enviar por mes (UTC).',
   },
   quota: {
     heading: 'Mensajes de este mes ({{period}})',
@@ -208,6 +204,7 @@ const es: Strings = {
     reserved: 'En cola: {{n}}',
     left: 'Quedan: {{n}} de {{limit}}',
     bar: 'Cuota usada',
+    setByOperator: 'El límite mensual de mensajes (correo y WhatsApp, por mes UTC) lo define el operador de esta instalación de Quorum; pídale que lo cambie.',
   },
   locales: { en: 'Inglés', 'pt-BR': 'Portugués (Brasil)', es: 'Español' },
   email: {

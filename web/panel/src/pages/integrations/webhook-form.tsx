@@ -1,4 +1,7 @@
-/** The new-webhook form: URL, event types (or all) and a description; server field errors beside their fields. */
+/**
+ * The webhook form: a new subscription (URL, event types or all, a description) or an edit of one's
+ * URL and event types (its secret, state and log are kept); server field errors beside their fields.
+ */
 import { Button, Group, MultiSelect, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -23,20 +26,28 @@ const FIELDS = ['url', 'types', 'description'] as const;
 /** "types[2]" → "types": an item's error shows beside the list. */
 const topField = (path: string) => path.replace(/\[\d+\]$/, '');
 
-export function CreateWebhookForm({ onCreated, onCancel }: { onCreated: (webhook: Webhook, secret: string) => void; onCancel: () => void }) {
+type Purpose = { onCreated: (webhook: Webhook, secret: string) => void; editing?: never } | { editing: Webhook; onSaved: () => void; onCreated?: never };
+
+export function WebhookForm({ onCancel, ...purpose }: Purpose & { onCancel: () => void }) {
   const { t } = useTranslation(NAMESPACE);
   const { t: tc } = useTranslation();
   const queryClient = useQueryClient();
   const eventTypes = useQuery(eventTypesQuery);
   const [problem, setProblem] = useState<string | null>(null);
-  const form = useForm<WebhookFields>({ defaultValues: { url: '', types: [ALL], description: '' } });
+  const editing = purpose.editing;
+  const form = useForm<WebhookFields>({ defaultValues: editing ? { url: editing.url, types: editing.types, description: editing.description } : { url: '', types: [ALL], description: '' } });
   const { errors } = form.formState;
 
-  const create = useMutation({
+  const save = useMutation({
     mutationFn: async ({ url, types, description }: WebhookFields) => {
+      if (purpose.editing) {
+        const saved = (await unwrap(api.PATCH('/webhooks/{id}', { params: { path: { id: purpose.editing.id } }, body: { url, types: types.length ? types : [ALL] } }))).data;
+        purpose.onSaved();
+        return saved;
+      }
       const { subscription, secret } = (await unwrap(api.POST('/webhooks', { body: { url, ...(types.length ? { types } : {}), ...(description ? { description } : {}) } }))).data;
       // the secret goes straight to the shown-once dialog: never into the mutation's data (TanStack Query's cache)
-      onCreated(subscription, secret);
+      purpose.onCreated(subscription, secret);
       return subscription;
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: WEBHOOKS }),
@@ -56,7 +67,7 @@ export function CreateWebhookForm({ onCreated, onCancel }: { onCreated: (webhook
   const options = (eventTypes.data ?? [ALL]).map((type) => ({ value: type, label: type === ALL ? t('webhooks.allTypes') : type }));
 
   return (
-    <form onSubmit={(event) => void form.handleSubmit((fields) => create.mutate(fields))(event)} noValidate>
+    <form onSubmit={(event) => void form.handleSubmit((fields) => save.mutate(fields))(event)} noValidate>
       <Stack>
         {problem && (
           <ProblemAlert>
@@ -89,13 +100,13 @@ export function CreateWebhookForm({ onCreated, onCancel }: { onCreated: (webhook
             />
           )}
         />
-        <TextInput label={t('webhooks.description')} maxLength={500} error={errors.description?.message} {...form.register('description')} />
+        {!editing && <TextInput label={t('webhooks.description')} maxLength={500} error={errors.description?.message} {...form.register('description')} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel}>
             {t('cancel')}
           </Button>
-          <Button type="submit" loading={create.isPending}>
-            {t('webhooks.submit')}
+          <Button type="submit" loading={save.isPending}>
+            {editing ? t('webhooks.save') : t('webhooks.submit')}
           </Button>
         </Group>
       </Stack>
