@@ -27,7 +27,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The company's API keys, newest first, revoked ones included */
+        /**
+         * The company's API keys, newest first, revoked ones included
+         * @description Cursor-paged: pass meta.nextCursor as cursor for the next page; a cursor of another company is 400 INVALID_CURSOR.
+         */
         get: operations["listKeys"];
         put?: never;
         /** Create an API key; its token is in this answer only */
@@ -290,6 +293,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a subscription with its delivery log */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the URL and/or event types of a subscription; its secret, state and log are kept
+         * @description Checked like creation (the same URL guard and event types). Audited as webhook.updated with what changed, from and to.
+         */
+        patch: operations["editWebhook"];
+        trace?: never;
+    };
     "/webhooks/{id}/enable": {
         parameters: {
             query?: never;
@@ -319,23 +343,6 @@ export interface paths {
         /** Stop deliveries; pending ones wait until it is enabled */
         post: operations["disableWebhook"];
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/webhooks/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Delete a subscription with its delivery log */
-        delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
         patch?: never;
@@ -385,7 +392,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The delivery log, newest first, each delivery with every attempt */
+        /**
+         * The delivery log, newest first, each delivery with every attempt
+         * @description Cursor-paged: pass meta.nextCursor as cursor with the same filters; a cursor of another company or other filters is 400 INVALID_CURSOR.
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -2088,7 +2098,7 @@ export interface paths {
         head?: never;
         /**
          * Change the company’s name and settings
-         * @description Only the fields given change. A new time zone or holiday country moves the deadlines of open follow-up steps. Audited as settings.changed with what changed.
+         * @description Only the fields given change. The monthly quota is not among them: the operator sets it (an unknown field is 400). A new time zone or holiday country moves the deadlines of open follow-up steps. Audited as settings.changed with what changed.
          */
         patch: operations["updateCompanySettings"];
         trace?: never;
@@ -2900,7 +2910,12 @@ export interface operations {
     };
     listKeys: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The exact `meta.nextCursor` of the previous page; omit it for the first page. Opaque: its format may change. */
+                cursor?: string;
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2932,10 +2947,17 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                         }[];
+                        meta: {
+                            limit: number;
+                            hasMore: boolean;
+                            nextCursor: string | null;
+                            /** @description Only on the first page: a snapshot taken at the start of the scan. */
+                            total?: number;
+                        };
                     };
                 };
             };
-            /** @description Error codes: VALIDATION_ERROR */
+            /** @description Error codes: VALIDATION_ERROR, INVALID_CURSOR, PAGE_NOT_SUPPORTED */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5073,6 +5095,231 @@ export interface operations {
             };
         };
     };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Webhook subscription */
+                        data: {
+                            id: string;
+                            companyId: string;
+                            url: string;
+                            /** @description ["*"]: every event type */
+                            types: string[];
+                            enabled: boolean;
+                            description: string;
+                            /** @description Start of the current streak of failed attempts; null: the last attempt succeeded */
+                            failingSince: string | null;
+                            disabledAt: string | null;
+                            /** @description operator: disabled by a person; gone: the receiver answered 410; failing: failed for days */
+                            disabledReason: "operator" | "gone" | "failing" | null;
+                            /** @description After a rotation, until when the old secret also signs */
+                            previousSecretExpiresAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    editWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description http(s) URL receiving the signed POSTs */
+                    url?: string;
+                    /** @description Event types, or ["*"] for all */
+                    types?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Webhook subscription */
+                        data: {
+                            id: string;
+                            companyId: string;
+                            url: string;
+                            /** @description ["*"]: every event type */
+                            types: string[];
+                            enabled: boolean;
+                            description: string;
+                            /** @description Start of the current streak of failed attempts; null: the last attempt succeeded */
+                            failingSince: string | null;
+                            disabledAt: string | null;
+                            /** @description operator: disabled by a person; gone: the receiver answered 410; failing: failed for days */
+                            disabledReason: "operator" | "gone" | "failing" | null;
+                            /** @description After a rotation, until when the old secret also signs */
+                            previousSecretExpiresAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     enableWebhook: {
         parameters: {
             query?: never;
@@ -5182,114 +5429,6 @@ export interface operations {
         };
     };
     disableWebhook: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Webhook subscription id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        /** Webhook subscription */
-                        data: {
-                            id: string;
-                            companyId: string;
-                            url: string;
-                            /** @description ["*"]: every event type */
-                            types: string[];
-                            enabled: boolean;
-                            description: string;
-                            /** @description Start of the current streak of failed attempts; null: the last attempt succeeded */
-                            failingSince: string | null;
-                            disabledAt: string | null;
-                            /** @description operator: disabled by a person; gone: the receiver answered 410; failing: failed for days */
-                            disabledReason: "operator" | "gone" | "failing" | null;
-                            /** @description After a rotation, until when the old secret also signs */
-                            previousSecretExpiresAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
-                    };
-                };
-            };
-            /** @description Error codes: VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: UNAUTHORIZED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: FORBIDDEN */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: PAYLOAD_TOO_LARGE */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    deleteWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -5519,7 +5658,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": null | {
+                    /** @description The ping's data.message; blank or absent: a default text */
+                    message?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             202: {
@@ -5611,6 +5757,8 @@ export interface operations {
                 status?: "pending" | "succeeded" | "failed";
                 /** @description default 50 */
                 limit?: number;
+                /** @description The exact `meta.nextCursor` of the previous page; omit it for the first page. Opaque: its format may change. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -5654,10 +5802,17 @@ export interface operations {
                                 responseBody: string | null;
                             }[];
                         }[];
+                        meta: {
+                            limit: number;
+                            hasMore: boolean;
+                            nextCursor: string | null;
+                            /** @description Only on the first page: a snapshot taken at the start of the scan. */
+                            total?: number;
+                        };
                     };
                 };
             };
-            /** @description Error codes: VALIDATION_ERROR */
+            /** @description Error codes: VALIDATION_ERROR, INVALID_CURSOR, PAGE_NOT_SUPPORTED */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11149,7 +11304,7 @@ export interface operations {
                             limit: number;
                             hasMore: boolean;
                             nextCursor: string | null;
-                            /** @description Only on the first page */
+                            /** @description Only on the first page: a snapshot taken at the start of the scan. */
                             total?: number;
                         };
                     };
@@ -11236,7 +11391,7 @@ export interface operations {
                                 slug: string;
                             };
                             settings: {
-                                /** @description Messages per UTC month */
+                                /** @description Messages per UTC month; set by the operator (quorum company set --monthly-quota), read-only here */
                                 monthlyQuota: number;
                                 /** @description Smallest cut a report on an anonymous form may show */
                                 anonymityFloor: number;
@@ -11332,7 +11487,6 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    monthlyQuota?: number;
                     anonymityFloor?: number;
                     timeZone?: string;
                     defaultCountry?: string;
@@ -11359,7 +11513,7 @@ export interface operations {
                                 slug: string;
                             };
                             settings: {
-                                /** @description Messages per UTC month */
+                                /** @description Messages per UTC month; set by the operator (quorum company set --monthly-quota), read-only here */
                                 monthlyQuota: number;
                                 /** @description Smallest cut a report on an anonymous form may show */
                                 anonymityFloor: number;
