@@ -11,6 +11,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   me: () => import('./me.js'),
   panel: () => import('./panel.js'),
   'panel-responses': () => import('./panel-responses.js'),
+  rates: () => import('./rates.js'),
   respond: () => import('./respond.js'),
   'responses-scan': () => import('./responses-scan.js'),
   'responses-scan-cold': () => import('./responses-scan-cold.js'),

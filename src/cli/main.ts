@@ -7,6 +7,7 @@ import { registerFormCommands } from './commands/form.js';
 import { registerKeyCommands } from './commands/key.js';
 import { registerServeCommands } from './commands/serve.js';
 import { registerStatsCommands } from './commands/stats.js';
+import { registerRatesCommands } from './commands/rates.js';
 import { registerResponseCommands } from './commands/response.js';
 import { registerWebhookCommands } from './commands/webhook.js';
 import { registerRosterCommands } from './commands/roster.js';
@@ -36,6 +37,7 @@ const commandGroups = [
   registerMailCommands,
   registerChannelCommands,
   registerStatsCommands,
+  registerRatesCommands,
   registerResponseCommands,
   registerTreatmentCommands,
   registerHolidayCommands,
