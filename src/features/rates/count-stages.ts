@@ -7,7 +7,7 @@ import type { GroupKind } from './vocabulary.js';
 export const STAGES = ['sent', 'delivered', 'opened', 'started', 'responded'] as const;
 export type Stage = (typeof STAGES)[number];
 
-export interface StageRow {
+export type StageRow = {
   kind: 'overall' | GroupKind;
   /** '' for the overall row */
   key: string;
@@ -21,7 +21,7 @@ export interface StageRow {
   opened: number;
   started: number;
   responded: number;
-}
+};
 
 /**
  * The furthest stage each invite reached, 0 (not sent) to 5 (responded). Stamps and the main line
@@ -47,7 +47,11 @@ const stageSums = (n: string) => sql.raw(['invited', ...STAGES].map((stage) => `
  */
 export async function countStages(db: DbOrTx, _deps: NoDeps, input: { companyId: string; formId: string }): Promise<StageRow[]> {
   const { companyId, formId } = input;
-  const { rows } = await db.execute<StageRow>(sql`
+  return db.transaction(async (tx) => {
+    // The distinct (group, person) pairs of a large roster spill to disk at the default work_mem
+    // (bench/README.md, rates): this statement may hash them in memory.
+    await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
+    const { rows } = await tx.execute<StageRow>(sql`
     WITH invited AS MATERIALIZED (
       SELECT i.external_id, ${STAGE} AS stage
         FROM invites i
@@ -59,35 +63,35 @@ export async function countStages(db: DbOrTx, _deps: NoDeps, input: { companyId:
              (stage >= 3)::int AS opened, (stage >= 4)::int AS started, (stage >= 5)::int AS responded
         FROM invited
     ),
+    -- Keyed by person (the roster's own key), so the per-group distinct below stays narrow.
     per_person AS MATERIALIZED (
-      SELECT external_id, sum(invited) AS invited, sum(sent) AS sent, sum(delivered) AS delivered,
-             sum(opened) AS opened, sum(started) AS started, sum(responded) AS responded
-        FROM per_invite WHERE external_id IS NOT NULL GROUP BY external_id
+      SELECT p.id AS person_id, sum(o.invited) AS invited, sum(o.sent) AS sent, sum(o.delivered) AS delivered,
+             sum(o.opened) AS opened, sum(o.started) AS started, sum(o.responded) AS responded
+        FROM per_invite o JOIN people p ON p.company_id = ${companyId} AND p.external_id = o.external_id
+       GROUP BY p.id
     ),
     roster AS MATERIALIZED (
-      SELECT e.person_id, p.external_id, c.id AS class_id, c.class_group_id, c.course_item_id, c.org_unit_id, c.teacher_ids
-        FROM enrollments e
-        JOIN classes c ON c.company_id = e.company_id AND c.id = e.class_id
-        JOIN people p ON p.company_id = e.company_id AND p.id = e.person_id
+      SELECT e.person_id, c.id AS class_id, c.class_group_id, c.course_item_id, c.org_unit_id, c.teacher_ids
+        FROM enrollments e JOIN classes c ON c.company_id = e.company_id AND c.id = e.class_id
        WHERE e.company_id = ${companyId} AND e.status <> 'dropped'
     ),
     members AS (
-      SELECT DISTINCT kind, key, person_id, external_id FROM (
-        SELECT 'class' AS kind, class_id AS key, person_id, external_id FROM roster
-        UNION ALL SELECT 'classGroup', class_group_id, person_id, external_id FROM roster WHERE class_group_id IS NOT NULL
-        UNION ALL SELECT 'course', course_item_id, person_id, external_id FROM roster
-        UNION ALL SELECT 'teacher', t.id, person_id, external_id FROM roster, unnest(teacher_ids) AS t(id)
-        UNION ALL SELECT 'orgUnit', a.id::uuid, r.person_id, r.external_id
+      SELECT DISTINCT kind, key, person_id FROM (
+        SELECT 'class' AS kind, class_id AS key, person_id FROM roster
+        UNION ALL SELECT 'classGroup', class_group_id, person_id FROM roster WHERE class_group_id IS NOT NULL
+        UNION ALL SELECT 'course', course_item_id, person_id FROM roster
+        UNION ALL SELECT 'teacher', t.id, person_id FROM roster, unnest(teacher_ids) AS t(id)
+        UNION ALL SELECT 'orgUnit', a.id::uuid, r.person_id
           FROM roster r JOIN entities u ON u.company_id = ${companyId} AND u.id = r.org_unit_id,
                unnest(string_to_array(trim(both '/' from u.org_path), '/')) AS a(id)
       ) AS keyed
     ),
     groups AS (
       SELECT m.kind, m.key, count(*)::int AS enrolled, ${stageSums('pp')}
-        FROM members m LEFT JOIN per_person pp ON pp.external_id = m.external_id
+        FROM members m LEFT JOIN per_person pp ON pp.person_id = m.person_id
        GROUP BY m.kind, m.key
       -- Only groups that hold an invited person: the company's other classes are no part of this form.
-      HAVING count(pp.external_id) > 0
+      HAVING count(pp.person_id) > 0
     )
     SELECT 'overall' AS kind, '' AS key, NULL AS code, NULL AS name, NULL::int AS enrolled, ${stageSums('o')}
       FROM per_invite o
@@ -99,5 +103,6 @@ export async function countStages(db: DbOrTx, _deps: NoDeps, input: { companyId:
       LEFT JOIN class_groups cg ON g.kind = 'classGroup' AND cg.company_id = ${companyId} AND cg.id = g.key
       LEFT JOIN entities en ON g.kind IN ('course', 'teacher', 'orgUnit') AND en.company_id = ${companyId} AND en.id = g.key
   `);
-  return rows;
+    return rows;
+  });
 }
