@@ -12,6 +12,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   panel: () => import('./panel.js'),
   'panel-responses': () => import('./panel-responses.js'),
   rates: () => import('./rates.js'),
+  reminders: () => import('./reminders.js'),
   respond: () => import('./respond.js'),
   'responses-scan': () => import('./responses-scan.js'),
   'responses-scan-cold': () => import('./responses-scan-cold.js'),

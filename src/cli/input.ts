@@ -47,3 +47,9 @@ export function readJsonFile(file: string): unknown {
     throw new CliError(`${file} is not valid JSON: ${(err as Error).message}`);
   }
 }
+
+/** A whole number option (commander argParser); its bounds are the service's to check. */
+export function wholeNumberArgument(value: string): number {
+  if (!/^\d{1,9}$/.test(value)) throw new InvalidArgumentError('must be a whole number');
+  return Number(value);
+}

@@ -19,6 +19,7 @@ import { registerInviteCommands } from './commands/invite.js';
 import { registerTreatmentCommands } from './commands/treatment.js';
 import { registerHolidayCommands } from './commands/holiday.js';
 import { registerUserCommands } from './commands/user.js';
+import { registerReminderCommands } from './commands/reminders.js';
 import { printError } from './output.js';
 
 /** Each feature registers its commands; add new rooms here. */
@@ -42,6 +43,7 @@ const commandGroups = [
   registerTreatmentCommands,
   registerHolidayCommands,
   registerUserCommands,
+  registerReminderCommands,
 ];
 
 // Commander reports argument errors before any action runs, so --json is read from argv itself.

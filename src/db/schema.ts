@@ -22,3 +22,4 @@ export * from '../features/sessions/table.js';
 export * from '../features/members/table.js';
 export * from '../features/audit/table.js';
 export * from '../features/idempotency/table.js';
+export * from '../features/reminders/table.js';

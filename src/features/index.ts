@@ -19,6 +19,7 @@ import { sessionsFeature } from './sessions/feature.js';
 import { companiesFeature } from './companies/feature.js';
 import { idempotencyFeature } from './idempotency/feature.js';
 import { ratesFeature } from './rates/feature.js';
+import { remindersFeature } from './reminders/feature.js';
 
 /** Every feature of the service, one line each: the only list a new feature joins. */
-export const features: readonly Feature[] = [keysFeature, formsFeature, responsesFeature, eventsFeature, webhooksFeature, rostersFeature, invitesFeature, callbacksFeature, suppressionFeature, messagingFeature, statisticsFeature, goalsFeature, respondentFeature, treatmentsFeature, sessionsFeature, membersFeature, auditFeature, companiesFeature, idempotencyFeature, ratesFeature];
+export const features: readonly Feature[] = [keysFeature, formsFeature, responsesFeature, eventsFeature, webhooksFeature, rostersFeature, invitesFeature, callbacksFeature, suppressionFeature, messagingFeature, statisticsFeature, goalsFeature, respondentFeature, treatmentsFeature, sessionsFeature, membersFeature, auditFeature, companiesFeature, idempotencyFeature, ratesFeature, remindersFeature];

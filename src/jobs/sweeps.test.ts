@@ -16,6 +16,7 @@ describe('scheduled work', () => {
       'events.prune': '17 3 * * *',
       'idempotency.prune': '23 * * * *',
       'invites.expire': '* * * * *',
+      'reminders.send': '*/15 * * * *',
       'respondent.prune-uploads': '41 * * * *',
       'statistics.fold-rollups': '* * * * *',
       'treatments.overdue': '*/5 * * * *',

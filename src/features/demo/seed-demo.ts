@@ -14,6 +14,7 @@ import type { DemoLinks } from '../respondent/index.js';
 import { seedDemoGoals } from '../goals/index.js';
 import { seedDemoRollups } from '../statistics/index.js';
 import { seedDemoTreatments } from '../treatments/index.js';
+import { seedDemoReminders } from '../reminders/index.js';
 
 export const DEMO_SLUG = 'demo';
 
@@ -27,7 +28,7 @@ export interface DemoCompany {
 export type DemoSeeder = (ctx: WorkerContext, company: DemoCompany) => Promise<void>;
 
 /** Features add their seeders here so a newcomer sees every capability on the first start. */
-export const demoSeeders: DemoSeeder[] = [seedFormsAndEntities, seedDemoResponses, seedDemoRollups, seedDemoRoster, seedDemoInvites, seedDemoMail, seedDemoTreatments, seedDemoGoals];
+export const demoSeeders: DemoSeeder[] = [seedFormsAndEntities, seedDemoResponses, seedDemoRollups, seedDemoRoster, seedDemoInvites, seedDemoMail, seedDemoReminders, seedDemoTreatments, seedDemoGoals];
 
 export type DemoResult = { created: true; company: DemoCompany; token: string } | { created: false; company: DemoCompany };
 

@@ -7,3 +7,4 @@ export {
 } from './lifecycle/move-invites.js';
 export { type InviteStatus } from './schemas.js';
 export { DEMO_INVITE_FORM, seedDemoInvites } from './seed-demo-invites.js';
+export { sendInvites, type SendResultData } from './send-invites.js';

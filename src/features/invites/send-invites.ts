@@ -9,7 +9,7 @@ import { parseInstant } from '../../lib/date-time.js';
 import { sqlArray } from '../../lib/sql-array.js';
 import { readCompanySettings } from '../companies/index.js';
 import { findForm, type FormRecord } from '../forms/index.js';
-import { DEFAULT_GATEWAY_TEXT, findWhatsappChannel, formEmailTemplate, MESSAGES_CHANNEL } from '../message-channels/index.js';
+import { DEFAULT_GATEWAY_TEXT, findWhatsappChannel, formEmailTemplate, formReminderTemplate, MESSAGES_CHANNEL, type MessagePurpose } from '../message-channels/index.js';
 import { templateFieldErrors, templateVariables, type TemplateVariables } from '../../lib/template-variables.js';
 import { wakeSleepers } from '../outbound/index.js';
 import { inviteStatusIn } from './invite-view.js';
@@ -41,11 +41,11 @@ function selectionErrors(input: SendInvitesInput): FieldError[] {
   return errors;
 }
 
-/** The templates of the channel, checked: the e-mail template of the form, or the WhatsApp channel's. */
-async function channelTemplates(db: DbOrTx, companyId: string, form: FormRecord, input: SendInvitesInput): Promise<{ texts: string[]; path: string; template: TemplateInput | null }> {
+/** The templates of the channel, checked: the form's e-mail template (or its reminder's), or the WhatsApp channel's. */
+async function channelTemplates(db: DbOrTx, companyId: string, form: FormRecord, input: SendInput): Promise<{ texts: string[]; path: string; template: TemplateInput | null }> {
   if (input.channel === 'email') {
-    const email = formEmailTemplate(form);
-    return { texts: [email.subject, email.body], path: 'email', template: null };
+    const email = input.purpose === 'reminder' ? formReminderTemplate(form) : formEmailTemplate(form);
+    return { texts: [email.subject, email.body], path: input.purpose === 'reminder' ? 'reminder' : 'email', template: null };
   }
   const channel = await findWhatsappChannel(db, noDeps, { companyId });
   if (!channel) throw new ApiError('CHANNEL_NOT_CONFIGURED', 'The WhatsApp channel is not configured for this company.');
@@ -113,9 +113,13 @@ async function dryRunSend(db: DbOrTx, input: { companyId: string; selected: SQL;
   return { dryRun: true, queued: requested, skipped, quota: { ...status, left, requested, fits: requested <= left } };
 }
 
-export function sendInvites(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string; formId: string } & SendInvitesInput & { dryRun: true }): Promise<SendDryRunData>;
-export function sendInvites(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string; formId: string } & SendInvitesInput): Promise<SendResultData | SendDryRunData>;
-export async function sendInvites(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string; formId: string } & SendInvitesInput): Promise<SendResultData | SendDryRunData> {
+/** A send as the route asks it, or as the reminder sweep does: `purpose` picks the form's template its messages render. */
+type SendInput = SendInvitesInput & { purpose?: MessagePurpose };
+
+export function sendInvites(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string; formId: string } & SendInput & { dryRun: true }): Promise<SendDryRunData>;
+export function sendInvites(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string; formId: string } & SendInput & { dryRun?: false }): Promise<SendResultData>;
+export function sendInvites(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string; formId: string } & SendInput): Promise<SendResultData | SendDryRunData>;
+export async function sendInvites(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }, input: { companyId: string; formId: string } & SendInput): Promise<SendResultData | SendDryRunData> {
   const { companyId, formId } = input;
   const form = await findForm(db, deps, { companyId, id: formId });
   if (!form) throw notFound('Form');
@@ -144,9 +148,9 @@ export async function sendInvites(db: DbOrTx, deps: { clock: Clock; newId: IdGen
         SELECT count(*)::int AS n FROM sel WHERE reason IS NULL
       ), reserved AS (${reservationSql(companyId, monthlyQuota, period, sql`SELECT n FROM requested`)}
       ), ins AS (
-        INSERT INTO invite_messages (id, company_id, invite_id, batch_id, channel, template, due_at, quota_period, created_at)
+        INSERT INTO invite_messages (id, company_id, invite_id, batch_id, channel, template, due_at, quota_period, created_at, purpose)
         SELECT ${uuidv7SqlAt(now)}, ${companyId}, sel.id, ${batchId}, ${input.channel}, ${template ? JSON.stringify(template) : null}::jsonb,
-               ${dueAt}, ${period}, ${now}
+               ${dueAt}, ${period}, ${now}, ${input.purpose ?? 'invitation'}
           FROM sel WHERE sel.reason IS NULL AND EXISTS (SELECT FROM reserved)
       )
       SELECT id::text, reason, NULL::int AS requested, NULL::boolean AS fits, NULL::void AS woken FROM sel WHERE reason IS NOT NULL

@@ -56,4 +56,6 @@ export const inviteMessages = pgTable('invite_messages', {
   quotaPeriod: text('quota_period').notNull(),
   createdAt: ts('created_at').notNull(),
   completedAt: ts('completed_at'),
+  /** The invitation or a reminder (migration 0970, reminder schedules): which template of the form renders it. */
+  purpose: text('purpose').$type<'invitation' | 'reminder'>().notNull(),
 });

@@ -1,4 +1,4 @@
-import type { FormRecord } from '../forms/index.js';
+import type { FormLanguage, FormRecord } from '../forms/index.js';
 
 export interface EmailTemplate {
   subject: string;
@@ -27,4 +27,50 @@ export function emailTemplate(block: unknown): EmailTemplate {
     subject: typeof custom?.subject === 'string' && custom.subject.trim() ? custom.subject : DEFAULT_EMAIL_TEMPLATE.subject,
     body: typeof custom?.body === 'string' && custom.body.trim() ? custom.body : DEFAULT_EMAIL_TEMPLATE.body,
   };
+}
+
+/** What a message is: the invitation, or a reminder of a schedule (features/reminders). */
+export type MessagePurpose = 'invitation' | 'reminder';
+
+/** The default reminder in each language a form may have; the same variables as the invitation. */
+export const DEFAULT_REMINDER_TEMPLATES: Readonly<Record<FormLanguage, EmailTemplate>> = {
+  en: {
+    subject: 'Reminder: {{formName}}',
+    body:
+      'Hello{{#name}} {{name}}{{/name}},\n\n' +
+      'We have not received your answer to "{{formName}}" yet. It takes a few minutes:\n\n{{url}}\n\n' +
+      '{{#expiresAt}}The link works until {{expiresAt}}.\n\n{{/expiresAt}}' +
+      'The link is personal: please do not forward it.',
+  },
+  'pt-BR': {
+    subject: 'Lembrete: {{formName}}',
+    body:
+      'Olá{{#name}} {{name}}{{/name}},\n\n' +
+      'Ainda não recebemos sua resposta para "{{formName}}". Leva poucos minutos:\n\n{{url}}\n\n' +
+      '{{#expiresAt}}O link funciona até {{expiresAt}}.\n\n{{/expiresAt}}' +
+      'O link é pessoal: por favor, não o encaminhe.',
+  },
+  es: {
+    subject: 'Recordatorio: {{formName}}',
+    body:
+      'Hola{{#name}} {{name}}{{/name}}:\n\n' +
+      'Todavía no hemos recibido tu respuesta a "{{formName}}". Solo lleva unos minutos:\n\n{{url}}\n\n' +
+      '{{#expiresAt}}El enlace funciona hasta {{expiresAt}}.\n\n{{/expiresAt}}' +
+      'El enlace es personal: por favor, no lo reenvíes.',
+  },
+};
+
+/** A form definition's `reminder` block (as stored, possibly absent), each part falling back to the default reminder of `language`. */
+export function reminderTemplate(block: unknown, language: FormLanguage): EmailTemplate {
+  const custom = block as Partial<EmailTemplate> | null | undefined;
+  const fallback = DEFAULT_REMINDER_TEMPLATES[language] ?? DEFAULT_REMINDER_TEMPLATES.en;
+  return {
+    subject: typeof custom?.subject === 'string' && custom.subject.trim() ? custom.subject : fallback.subject,
+    body: typeof custom?.body === 'string' && custom.body.trim() ? custom.body : fallback.body,
+  };
+}
+
+/** The form definition's `reminder: { subject, body }` in the form's language (English when it names none). */
+export function formReminderTemplate(form: Pick<FormRecord, 'content' | 'language'>): EmailTemplate {
+  return reminderTemplate((form.content as { reminder?: unknown }).reminder, form.language ?? 'en');
 }

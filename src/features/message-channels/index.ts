@@ -7,5 +7,7 @@ export {
   DEFAULT_GATEWAY_TEXT, WHATSAPP_PROVIDERS, findWhatsappChannel, whatsappChannelView,
   type WhatsappChannel, type WhatsappChannelView, type WhatsappProvider, type WhatsappSettings,
 } from './channel-settings.js';
-export { emailTemplate, formEmailTemplate, type EmailTemplate } from './email-template.js';
+export {
+  emailTemplate, formEmailTemplate, formReminderTemplate, reminderTemplate, type EmailTemplate, type MessagePurpose,
+} from './email-template.js';
 export { MESSAGES_CHANNEL } from './queue-channel.js';

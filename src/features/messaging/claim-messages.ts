@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { WorkerContext } from '../../jobs/define-task.js';
 import type { ClaimRequest, OutboundItem } from '../outbound/index.js';
 import type { InviteStatus } from '../invites/index.js';
-import { emailTemplate, type EmailTemplate, type WhatsappChannel, type WhatsappProvider, type WhatsappSettings } from '../message-channels/index.js';
+import type { FormLanguage } from '../forms/index.js';
+import { emailTemplate, reminderTemplate, type EmailTemplate, type MessagePurpose, type WhatsappChannel, type WhatsappProvider, type WhatsappSettings } from '../message-channels/index.js';
 
 export type MessageChannel = 'email' | 'whatsapp';
 
@@ -20,7 +21,9 @@ export interface ClaimedMessage extends OutboundItem {
   dims: Record<string, string>;
   expiresAt: Date | null;
   formName: string;
-  /** E-mail: the form's subject and body (defaults filled in); null for WhatsApp. */
+  /** The invitation, or a reminder: which of the form's templates renders it. */
+  purpose: MessagePurpose;
+  /** E-mail: the form's subject and body of its purpose (defaults filled in); null for WhatsApp. */
   emailTemplate: EmailTemplate | null;
   /** WhatsApp: the company's channel as it is now (null when removed since the send); null for e-mail. */
   whatsapp: WhatsappChannel | null;
@@ -31,6 +34,7 @@ export interface ClaimedMessage extends OutboundItem {
 interface ClaimedRow extends Omit<ClaimedMessage, 'emailTemplate' | 'whatsapp' | 'expiresAt'> {
   expiresAt: string | Date | null;
   formEmail: unknown;
+  language: FormLanguage;
   provider: WhatsappProvider | null;
   settings: WhatsappSettings | null;
   credentialsSealed: Buffer | null;
@@ -57,12 +61,13 @@ export async function claimMessages(ctx: WorkerContext, channel: MessageChannel,
     ), claimed AS (
       UPDATE invite_messages m SET attempts = m.attempts + 1, lease_until = ${leaseEnd}, due_at = ${leaseEnd}
         FROM c WHERE m.id = c.id
-      RETURNING m.id, m.company_id, m.invite_id, m.channel, m.template, m.attempts
+      RETURNING m.id, m.company_id, m.invite_id, m.channel, m.template, m.attempts, m.purpose
     )
-    SELECT m.id, m.attempts AS attempt, m.company_id AS "companyId", m.invite_id AS "inviteId", m.channel, m.template,
+    SELECT m.id, m.attempts AS attempt, m.company_id AS "companyId", m.invite_id AS "inviteId", m.channel, m.template, m.purpose,
            i.token, i.status AS "inviteStatus", i.email, i.phone, i.name, i.external_id AS "externalId", i.dims,
            i.expires_at AS "expiresAt", f.name AS "formName", co.settings->>'mailFrom' AS "mailFrom",
-           ${email ? sql`f.content->'email'` : sql`NULL::jsonb`} AS "formEmail",
+           ${email ? sql`f.content->(CASE m.purpose WHEN 'reminder' THEN 'reminder' ELSE 'email' END)` : sql`NULL::jsonb`} AS "formEmail",
+           coalesce(f.language, co.settings->>'locale', 'en') AS language,
            mc.provider, mc.settings, mc.credentials_sealed AS "credentialsSealed",
            EXISTS (SELECT 1 FROM suppressions s WHERE s.company_id = m.company_id
                     AND s.address = ${email ? sql`i.email` : sql`i.phone`}) AS suppressed,
@@ -72,10 +77,10 @@ export async function claimMessages(ctx: WorkerContext, channel: MessageChannel,
       JOIN forms f ON f.company_id = i.company_id AND f.id = i.form_id
       JOIN companies co ON co.id = m.company_id
       LEFT JOIN messaging_channels mc ON ${email ? sql`false` : sql`mc.company_id = m.company_id AND mc.channel = 'whatsapp'`}`);
-  return rows.map(({ formEmail, provider, settings, credentialsSealed, expiresAt, ...row }) => ({
+  return rows.map(({ formEmail, language, provider, settings, credentialsSealed, expiresAt, ...row }) => ({
     ...row,
     expiresAt: expiresAt === null ? null : new Date(expiresAt),
-    emailTemplate: email ? emailTemplate(formEmail) : null,
+    emailTemplate: !email ? null : row.purpose === 'reminder' ? reminderTemplate(formEmail, language) : emailTemplate(formEmail),
     whatsapp: provider && settings && credentialsSealed !== null ? { provider, settings, credentialsSealed } : null,
   }));
 }

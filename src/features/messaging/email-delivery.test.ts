@@ -1,9 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import type { AddressInfo } from 'node:net';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
+import { SmtpSink } from '../../../test/smtp-sink.js';
 import { respondentClient } from '../../../test/respondent.js';
 import { createSurvey } from '../../../test/responses.js';
 import { startOutboundLoop, type OutboundLoop } from '../outbound/loop.js';
@@ -13,42 +11,6 @@ import { MESSAGES_CHANNEL } from '../message-channels/index.js';
 import { sleeperName } from '../outbound/wake-sleepers.js';
 import { smtpMailer } from './smtp-mailer.js';
 import { listDevMail } from './dev-mailbox.js';
-
-/** A real SMTP server on a local port; `refuse` answers the next DATA commands with these codes. */
-class SmtpSink {
-  readonly received: ParsedMail[] = [];
-  /** Messages answered with a refusal (the server had the whole message). */
-  readonly refused: ParsedMail[] = [];
-  refuse: number[] = [];
-  private server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData: (stream, _session, callback) => {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const code = this.refuse.shift();
-        simpleParser(Buffer.concat(chunks)).then((mail) => {
-          if (code) {
-            this.refused.push(mail);
-            return callback(Object.assign(new Error(code < 500 ? 'try again later' : 'no such user'), { responseCode: code }));
-          }
-          this.received.push(mail);
-          callback();
-        }, callback);
-      });
-    },
-  });
-  url = '';
-  async start() {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', () => resolve()));
-    this.url = `smtp://127.0.0.1:${(this.server.server.address() as AddressInfo).port}`;
-  }
-  close() {
-    return new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
 
 let t: TestApp;
 let sink: SmtpSink;

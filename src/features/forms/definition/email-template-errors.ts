@@ -23,13 +23,13 @@ function unescapedError(path: string, tags: string[]): FieldError {
  * naming a dim the form does not declare, or one an invite does not carry (source other than invite),
  * and unescaped tags: names and dims are the invitee's data and must never reach the HTML part raw.
  */
-export function emailTemplateErrors(email: unknown, dims: unknown): FieldError[] {
+export function emailTemplateErrors(email: unknown, dims: unknown, block: 'email' | 'reminder' = 'email'): FieldError[] {
   if (!isRecord(email)) return [];
   const sources = dimSources(dims);
   return (['subject', 'body'] as const).flatMap((part) => {
     const text = email[part];
     if (typeof text !== 'string') return [];
-    const path = childPath('email', part);
+    const path = childPath(block, part);
     const vars = templateVariables([text]);
     return [
       ...templateFieldErrors(vars, path).map((error) => (error.code === 'unknown_reference' ? { ...error, message: `${error.message} Use ${VARIABLES_HINT}.` } : error)),

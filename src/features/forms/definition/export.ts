@@ -28,6 +28,7 @@ export function exportFormDefinition(resolved: ResolvedForm, meta: FormMeta): Fo
       }),
     ),
     email: resolved.email,
+    reminder: resolved.reminder,
   });
 }
 

@@ -130,6 +130,8 @@ export const FormDefinitionSchema = Type.Object(
     dims: Type.Optional(Type.Array(DimSchema, { maxItems: 20, default: [] })),
     sections: Type.Array(SectionSchema, { minItems: 1, maxItems: 100 }),
     email: Type.Optional(EmailSchema),
+    /** The reminder e-mail (reminder schedules), same shape and variables; absent parts use the default reminder in the form's language. */
+    reminder: Type.Optional(EmailSchema),
   },
   { additionalProperties: false },
 );

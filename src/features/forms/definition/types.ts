@@ -98,6 +98,7 @@ export interface ResolvedForm {
   dims: ResolvedDim[];
   sections: ResolvedSection[];
   email?: EmailDefinition;
+  reminder?: EmailDefinition;
 }
 
 /** Answers keyed by question id. */

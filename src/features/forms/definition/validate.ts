@@ -107,6 +107,7 @@ function semanticErrors(form: Json): FieldError[] {
     ...questions.flatMap((q) => visibleIfErrors(q.raw, q.path, { before: q.position, questionsByKey })),
     ...dimErrors(form.dims, questionsByKey),
     ...emailTemplateErrors(form.email, form.dims),
+    ...emailTemplateErrors(form.reminder, form.dims, 'reminder'),
   ];
 }
 
