@@ -139,7 +139,8 @@ describe('reminder schedules', () => {
     const d = await campaign(['cy@school.edu']);
     await t.ctx.db.execute(sql`UPDATE forms SET content = jsonb_set(content, '{reminder}', '{"subject": "Still time, {{name}}", "body": "Answer here: {{url}}"}') WHERE id = ${d.survey.form.id}`);
     await setReminderSchedule(t.ctx.db, t.ctx, { companyId: d.companyId, formId: d.survey.form.id, channel: 'email', afterDays: 1, maxReminders: 1, localHour: 9, finalDaysBefore: null, template: null });
-    at('2026-03-03T12:00:00Z');
+    // Sent on Wednesday the 18th (where the clock stands): reminded on Thursday.
+    at('2026-03-19T12:00:00Z');
     expect(await sweep(d.companyId)).toBe(1);
     await drain();
     expect(sink.received.map((m) => m.subject)).toEqual(['Still time, cy']);
@@ -198,6 +199,7 @@ describe('reminder schedules', () => {
     const d = await campaign(['s@school.edu']);
     await t.ctx.db.execute(sql`INSERT INTO suppressions (company_id, address, reason, created_at) VALUES (${d.companyId}, 's@school.edu', 'unsubscribed', ${t.clock.now()})`);
     await setReminderSchedule(t.ctx.db, t.ctx, { companyId: d.companyId, formId: d.survey.form.id, channel: 'email', afterDays: 1, maxReminders: 1, localHour: 9, finalDaysBefore: null, template: null });
+    at('2026-03-04T12:00:00Z');
     expect(await sweep(d.companyId)).toBe(1);
     expect((await facts(d.companyId)).steps).toEqual([{ invite_id: d.invites[0].id, step: 1, skip_reason: 'suppressed' }]);
   });
