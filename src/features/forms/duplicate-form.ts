@@ -40,7 +40,8 @@ export async function duplicateForm(db: DbOrTx, deps: { clock: Clock; newId: IdG
       ...(withoutIds(original) as object),
       slug,
       name: `${original.name.slice(0, 193)} (copy)`,
-      settings: { ...original.settings, isClosed: false },
+      // the copy starts open: no closing date carried over (the original's may have passed)
+      settings: { ...original.settings, isClosed: false, closesAt: undefined },
     });
     // the original passed the same validation, and only the slug and name changed
     if (!copy.ok) throw new Error(`duplicate of ${source.id} is invalid: ${JSON.stringify(copy.errors)}`);

@@ -1,4 +1,4 @@
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../db/database.js';
 import { forms } from '../../db/schema.js';
@@ -31,8 +31,20 @@ export async function findFormByIdOrSlug(db: DbOrTx, deps: NoDeps, input: { comp
   return (await findForm(db, deps, { companyId, id: idOrSlug })) ?? findFormBySlug(db, deps, { companyId, slug: idOrSlug });
 }
 
-/** The settings flags of a form, which are columns of the record. */
+/** The settings of a form, which are columns of the record. */
 export function formSettings(form: FormRecord): FormSettings {
-  const flags = { isPublic: form.isPublic, isClosed: form.isClosed, requiresInvite: form.requiresInvite, anonymous: form.anonymous };
-  return form.language === null ? flags : { ...flags, language: form.language };
+  const flags: FormSettings = { isPublic: form.isPublic, isClosed: form.isClosed, requiresInvite: form.requiresInvite, anonymous: form.anonymous };
+  if (form.language !== null) flags.language = form.language;
+  if (form.closesAt !== null) flags.closesAt = form.closesAt.toISOString();
+  return flags;
+}
+
+/** Whether the form takes no answers at `now`: closed by hand, or its closing date has come. */
+export function formIsClosed(form: Pick<FormRecord, 'isClosed' | 'closesAt'>, now: Date): boolean {
+  return form.isClosed || (form.closesAt !== null && form.closesAt.getTime() <= now.getTime());
+}
+
+/** formIsClosed in SQL, for lists that show or filter by it. */
+export function closedSql(now: Date): SQL<boolean> {
+  return sql<boolean>`(${forms.isClosed} OR coalesce(${forms.closesAt} <= ${now}, false))`;
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { signInPanelUser, type PanelClient, type PanelSignIn } from '../../../test/panel.js';
+import { respondentClient } from '../../../test/respondent.js';
 import { addResponses, createSurvey } from '../../../test/responses.js';
 import { recordResponse } from '../responses/record-response.js';
 import { findForm } from './find-form.js';
@@ -79,6 +80,43 @@ describe('panel forms', () => {
     expect((await panel.get(editor, `/panel/api/forms/${form.id}`)).statusCode).toBe(404);
     expect((await audits('form.deleted')).map((a) => a.details.formId)).toEqual([form.id]);
     expect((await audits('form.created')).length).toBe(1);
+  });
+
+  it('closes a form at its closing date: links answer 410, lists show it closed, reopening drops the passed date', async () => {
+    const created = (await panel.post(editor, '/panel/api/forms', { name: 'Term feedback', slug: 'term-feedback' })).json().data;
+    const id = created.form.id;
+    const link = `/r/v1/forms/${tenant.company.slug}/term-feedback`;
+    const respondent = respondentClient(t);
+    const closesAt = new Date(t.clock.now().getTime() + 3_600_000).toISOString();
+    const save = (settings: object) => panel.put(editor, `/panel/api/forms/${id}`, { definition: { ...created.definition, settings: { ...created.definition.settings, isPublic: true, ...settings } } });
+
+    const bad = await save({ closesAt: 'next friday' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.details.fields).toEqual([expect.objectContaining({ path: 'settings.closesAt', code: 'invalid_format' })]);
+    // an offset is read as the instant it names
+    expect((await save({ closesAt: closesAt.replace('Z', '+00:00') })).statusCode).toBe(200);
+    const detail = (await panel.get(editor, `/panel/api/forms/${id}`)).json().data;
+    expect(detail.definition.settings.closesAt).toBe(closesAt);
+    expect(detail.form.isClosed).toBe(false);
+    expect((await respondent.get(link)).statusCode).toBe(200);
+
+    t.clock.advance(3_600_000);
+    const gone = await respondent.get(link);
+    expect(gone.statusCode).toBe(410);
+    expect(gone.json().error.code).toBe('FORM_CLOSED');
+    expect((await panel.get(editor, `/panel/api/forms/${id}`)).json().data.form.isClosed).toBe(true);
+    expect((await panel.get(editor, '/panel/api/forms?status=closed&search=term')).json().data.map((f: { id: string }) => f.id)).toEqual([id]);
+    expect((await panel.get(editor, '/panel/api/forms?status=open&search=term')).json().data).toEqual([]);
+    const listed = (await t.get(tenant.token, '/v1/forms?limit=100')).json().data.find((f: { id: string }) => f.id === id);
+    expect(listed.isClosed).toBe(true);
+
+    const reopened = (await panel.post(editor, `/panel/api/forms/${id}/reopen`)).json().data;
+    expect(reopened.form.isClosed).toBe(false);
+    expect(reopened.definition.settings.closesAt).toBeUndefined();
+    expect((await respondent.get(link)).statusCode).toBe(200);
+    const versions = (await panel.get(editor, `/panel/api/forms/${id}/versions`)).json().data;
+    expect(versions[0].changes.removed).toEqual(['settings.closesAt']);
+    expect(versions[1].changes.added).toEqual(['settings.closesAt']);
   });
 
   it('refuses to delete a form with responses and lists its count and last response', async () => {

@@ -7,7 +7,7 @@ export {
 } from './definition/index.js';
 export { isRecord, questionsOf } from './definition/tree.js';
 export { FORM_LANGUAGES, type FormLanguage } from './definition/vocabulary.js';
-export { findForm, findFormByIdOrSlug, findFormBySlug, type FormRecord } from './find-form.js';
+export { findForm, findFormByIdOrSlug, findFormBySlug, formIsClosed, type FormRecord } from './find-form.js';
 export { listForms } from './list-forms.js';
 export { importForm } from './import-form.js';
 export { dropHidden, isAnswered, isVisible, validateAnswers, visibleQuestionIds } from './rules/index.js';

@@ -1,9 +1,10 @@
-import { and, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ilike, not, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { forms } from '../../db/schema.js';
-import type { NoDeps } from '../../lib/service.js';
+import type { Clock } from '../../lib/clock.js';
 import { offsetOf, type OffsetRequest } from '../../lib/pagination.js';
 import { isoTimestamp } from '../../db/iso-timestamp.js';
+import { closedSql } from './find-form.js';
 
 export type FormStatusFilter = 'open' | 'closed';
 
@@ -17,18 +18,19 @@ function containing(text: string): string {
  * slug and by open or closed, each with its response count and its last response (one index
  * probe per listed form on responses_scan_idx).
  */
-export async function listFormSummaries(db: DbOrTx, _deps: NoDeps, input: { companyId: string; search?: string; status?: FormStatusFilter } & OffsetRequest) {
+export async function listFormSummaries(db: DbOrTx, deps: { clock: Clock }, input: { companyId: string; search?: string; status?: FormStatusFilter } & OffsetRequest) {
   const { companyId, search, status } = input;
+  const closed = closedSql(deps.clock.now());
   const filters: (SQL | undefined)[] = [eq(forms.companyId, companyId)];
   if (search?.trim()) filters.push(or(ilike(forms.name, containing(search.trim())), ilike(forms.slug, containing(search.trim()))));
-  if (status) filters.push(eq(forms.isClosed, status === 'closed'));
+  if (status) filters.push(status === 'closed' ? closed : not(closed));
   const rows = await db
     .select({
       id: forms.id,
       name: forms.name,
       slug: forms.slug,
       isPublic: forms.isPublic,
-      isClosed: forms.isClosed,
+      isClosed: closed,
       requiresInvite: forms.requiresInvite,
       questionCount: forms.questionCount,
       responseCount: forms.responseCount,

@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { forms } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
+import { parseInstant } from '../../lib/date-time.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { assignIds, exportFormDefinition, questionCount, type FormDefinition, type ResolvedForm } from './definition/index.js';
 import { formSettings, type FormRecord } from './find-form.js';
@@ -25,6 +26,7 @@ function definitionColumns(def: FormDefinition, content: ResolvedForm, now: Date
     ...def.settings,
     // explicit null: a file that drops the setting clears it
     language: def.settings.language ?? null,
+    closesAt: def.settings.closesAt === undefined ? null : parseInstant(def.settings.closesAt),
     content,
     dims: content.dims,
     questionCount: questionCount(content),

@@ -3,7 +3,7 @@ import { companyId, ts } from '../../db/columns.js';
 import type { ResolvedDim, ResolvedForm } from './definition/index.js';
 import type { FormLanguage } from './definition/vocabulary.js';
 
-/** Drizzle mirror of the forms table (migration 0001; language 0749). */
+/** Drizzle mirror of the forms table (migration 0001; language 0749; closing date 0980). */
 export const forms = pgTable('forms', {
   id: uuid('id').primaryKey(),
   companyId: companyId(),
@@ -15,6 +15,7 @@ export const forms = pgTable('forms', {
   requiresInvite: boolean('requires_invite').notNull(),
   anonymous: boolean('anonymous').notNull(),
   language: text('language').$type<FormLanguage>(),
+  closesAt: ts('closes_at'),
   content: jsonb('content').$type<ResolvedForm>().notNull(),
   dims: jsonb('dims').$type<ResolvedDim[]>().notNull(),
   questionCount: integer('question_count').notNull(),

@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../db/database.js';
 import { companies, forms, invites } from '../../db/schema.js';
 import { ApiError, notFound } from '../../lib/errors.js';
 import { companySettings, type Locale } from '../companies/index.js';
-import type { FormRecord } from '../forms/index.js';
+import { formIsClosed, type FormRecord } from '../forms/index.js';
 import { effectiveStatus, type InviteRow } from '../invites/index.js';
 
 export type InviteRecord = typeof invites.$inferSelect;
@@ -81,7 +81,7 @@ export const alreadyResponded = () => new ApiError('ALREADY_RESPONDED', 'This in
 export function assertWritable({ invite, form }: Pick<InviteContext, 'invite' | 'form'>, now: Date): void {
   if (invite.status === 'responded') throw alreadyResponded();
   if (isGone(invite, now)) throw inviteGone();
-  if (form.isClosed) throw formClosed();
+  if (formIsClosed(form, now)) throw formClosed();
 }
 
 /** A conditional statement found the invite no longer writable (changed since it was read): the refusal it earns now. */

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { inviteDrafts } from '../../db/schema.js';
 import type { EmitDeps } from '../events/index.js';
-import type { FormRecord } from '../forms/index.js';
+import { formIsClosed, type FormRecord } from '../forms/index.js';
 import type { InviteStatus } from '../invites/index.js';
 import { findInviteByToken, formClosed, inviteGone, isGone, type RespondentCompany } from './find-invite.js';
 import { stampStage } from './invite-stage.js';
@@ -54,7 +54,7 @@ export async function openInvite(db: Db, deps: EmitDeps, input: OpenInviteInput)
   if (invite.status === 'responded') return { ...base, invite: view(), draft: null, status: 'responded' };
   const now = deps.clock.now();
   if (isGone(invite, now)) throw inviteGone();
-  if (form.isClosed) throw formClosed();
+  if (formIsClosed(form, now)) throw formClosed();
   if (countsAsOpen(input.opener) && invite.openedAt === null) {
     const stamped = await db.transaction((tx) => stampStage(tx, deps, invite.id, 'opened'));
     if (stamped) invite = { ...invite, status: stamped.status, openedAt: now };

@@ -99,6 +99,8 @@ export const SettingsSchema = Type.Object(
     anonymous: Type.Optional(Type.Boolean({ default: false })),
     /** language of the respondent pages; absent: the company's locale, else the respondent's Accept-Language */
     language: Type.Optional(literalUnion(FORM_LANGUAGES)),
+    /** from this instant the form takes no answers, as if closed by hand; absent: no closing date */
+    closesAt: Type.Optional(Type.String({ maxLength: 40, description: 'RFC 3339 instant, checked in validate.ts' })),
   },
   { additionalProperties: false, default: {} },
 );

@@ -20,8 +20,8 @@ export type SectionDefinition = Omit<Static<typeof SectionSchema>, 'questions' |
 };
 export type DimDefinition = Omit<Static<typeof DimSchema>, 'source'> & { source: DimSource };
 type SettingsInput = Static<typeof SettingsSchema>;
-/** The flags with their defaults; language stays optional (no default: the pages fall back). */
-export type FormSettings = Required<Omit<SettingsInput, 'language'>> & Pick<SettingsInput, 'language'>;
+/** The flags with their defaults; language and closesAt stay optional (no default: the pages fall back, no closing date). */
+export type FormSettings = Required<Omit<SettingsInput, 'language' | 'closesAt'>> & Pick<SettingsInput, 'language' | 'closesAt'>;
 /** A validated authoring file with defaults applied (settings, dims, mandatory, dim source). */
 export type FormDefinition = Omit<Static<typeof FormDefinitionSchema>, 'settings' | 'dims' | 'sections'> & {
   settings: FormSettings;

@@ -2,6 +2,7 @@
 import { Value } from '@sinclair/typebox/value';
 import type { FieldError } from '../../../lib/errors.js';
 import { childPath, fieldError, schemaErrors } from '../../../lib/field-errors.js';
+import { parseInstant } from '../../../lib/date-time.js';
 import { isUuid } from '../../../lib/ids.js';
 import { emailTemplateErrors } from './email-template-errors.js';
 import { CombinatorSchemas, FormDefinitionSchema, LeafConditionSchema } from './schema.js';
@@ -108,7 +109,14 @@ function semanticErrors(form: Json): FieldError[] {
     ...dimErrors(form.dims, questionsByKey),
     ...emailTemplateErrors(form.email, form.dims),
     ...emailTemplateErrors(form.reminder, form.dims, 'reminder'),
+    ...closesAtErrors(form.settings),
   ];
+}
+
+/** settings.closesAt is an instant with its offset (the API's timestamps); a past one is allowed: it closes the form now. */
+function closesAtErrors(settings: unknown): FieldError[] {
+  if (!isRecord(settings) || typeof settings.closesAt !== 'string' || parseInstant(settings.closesAt) !== null) return [];
+  return [fieldError('settings.closesAt', 'invalid_format', 'The closing date must be a date and time with its offset, such as 2026-03-01T12:00:00.000Z.')];
 }
 
 function firstByKey<T extends ItemView>(items: T[]): Map<string, T> {

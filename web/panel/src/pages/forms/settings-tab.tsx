@@ -1,4 +1,4 @@
-/** The form's settings: name, description, link and privacy flags, language, the invitation e-mail. */
+/** The form's settings: name, description, link and privacy flags, closing date, language, the invitation e-mail. */
 import { Checkbox, Select, Stack, TextInput, Textarea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Draft } from './definition';
@@ -7,6 +7,18 @@ import { NS } from './strings';
 
 const FLAGS = ['isPublic', 'requiresInvite', 'anonymous', 'isClosed'] as const;
 const LANGUAGES = [{ value: 'en', label: 'English' }, { value: 'pt-BR', label: 'Português (Brasil)' }, { value: 'es', label: 'Español' }];
+/** An instant as a datetime-local value in the browser's time zone ("2026-03-01T09:30"), and back. */
+function toLocalInput(iso: string | undefined): string {
+  if (!iso) return '';
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return '';
+  return new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+}
+function fromLocalInput(value: string): string | undefined {
+  const at = new Date(value);
+  return value === '' || Number.isNaN(at.getTime()) ? undefined : at.toISOString();
+}
+
 /** The variables the send fills (contract decisions); dims.<key> of the form's invite dims too. */
 const VARIABLES = ['name', 'email', 'phone', 'externalId', 'url', 'formName', 'expiresAt'];
 
@@ -29,6 +41,15 @@ export function SettingsTab({ draft, edit }: { draft: Draft; edit: (change: (d: 
       {FLAGS.map((flag) => (
         <Checkbox key={flag} label={t(`settings.${flag}`)} checked={draft.settings[flag]} onChange={(e) => setSetting({ [flag]: e.currentTarget.checked })} />
       ))}
+      <TextInput
+        type="datetime-local"
+        label={t('settings.closesAt')}
+        description={t('settings.closesAtHelp', { zone: Intl.DateTimeFormat().resolvedOptions().timeZone })}
+        value={toLocalInput(draft.settings.closesAt)}
+        onChange={(e) => setSetting({ closesAt: fromLocalInput(e.currentTarget.value) })}
+        error={errors.get('settings.closesAt')}
+        maw={320}
+      />
       <Select
         label={t('settings.language')}
         data={[{ value: '', label: t('settings.languageAuto') }, ...LANGUAGES]}

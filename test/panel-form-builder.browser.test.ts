@@ -1,0 +1,54 @@
+/// <reference types="vite/client" />
+/**
+ * The form builder by keyboard alone, in Chromium against the real server: twelve questions added
+ * and typed without a mouse (the builder once broke at the eleventh), saved, and stored in order.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { panelUser } from './panel.js';
+import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
+import { importForm } from '../src/features/forms/import-form.js';
+
+describe.skipIf(!chromiumRuns('the form builder browser tests'))('The form builder by keyboard', () => {
+  let bed: PanelBrowser;
+  beforeAll(async () => {
+    // On a loaded machine compiling the lazily loaded route files outlasts Fastify's plugin timeout: compile them first.
+    await Promise.all(Object.values(import.meta.glob(['../src/features/**/*routes.ts', '!**/*.test.ts'])).map((load) => load()));
+    bed = await startPanelBrowser();
+  }, 240_000);
+  afterAll(async () => bed?.close());
+
+  it('adds and types twelve questions by keyboard and saves them in order', async () => {
+    const user = await panelUser(bed.t, { permissions: ['forms', 'responses'] });
+    const companyId = user.companyId!;
+    const { id } = await importForm(bed.t.ctx.db, bed.t.ctx, { companyId, rawJson: { slug: 'twelve', name: 'Twelve', sections: [{ key: 'main', name: 'Main', questions: [] }] } });
+    const { context, page } = await bed.open();
+    await page.goto(`${bed.origin}/panel/sign-in`);
+    await page.getByLabel('E-mail').fill(user.email);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: /^Hello, / }).waitFor();
+    await page.goto(`${bed.origin}/panel/forms/${id}`);
+    await page.getByRole('heading', { name: 'Twelve', level: 1 }).waitFor();
+
+    const add = page.getByRole('button', { name: 'Add question' });
+    for (let n = 1; n <= 12; n++) {
+      await add.focus();
+      await page.keyboard.press('Enter');
+      const card = page.locator('li[data-question-key]').nth(n - 1);
+      await card.waitFor();
+      await card.getByLabel('Question text').focus();
+      await page.keyboard.type(`Question number ${n}`, { delay: 5 });
+      // the text stays in its own field (focus not lost to a re-mounted card)
+      await expect.poll(() => card.getByLabel('Question text').inputValue()).toBe(`Question number ${n}`);
+    }
+    expect(await page.locator('li[data-question-key]').count()).toBe(12);
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'before saving' }).count()).toBe(0);
+    await checkPage(page, 'forms-builder-twelve');
+    await page.getByRole('button', { name: 'Save', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Saved', { exact: true }).waitFor();
+    const stored = (await bed.t.ctx.pool.query('SELECT content FROM forms WHERE id = $1', [id])).rows[0].content;
+    expect(stored.sections[0].questions.map((q: { name: string }) => q.name)).toEqual(Array.from({ length: 12 }, (_, i) => `Question number ${i + 1}`));
+    await context.close();
+  }, 300_000);
+});
