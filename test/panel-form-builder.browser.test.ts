@@ -1,11 +1,12 @@
 /// <reference types="vite/client" />
 /**
  * The form builder by keyboard alone, in Chromium against the real server: twelve questions added
- * and typed without a mouse (the builder once broke at the eleventh), saved, and stored in order.
+ * and typed without a mouse (the builder once broke at the eleventh), saved, and stored in order;
+ * a closing date typed in the browser's time zone is stored as that instant.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { panelUser } from './panel.js';
-import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
+import { checkPage, chromiumRuns, SIZES, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
 import { importForm } from '../src/features/forms/import-form.js';
 
 describe.skipIf(!chromiumRuns('the form builder browser tests'))('The form builder by keyboard', () => {
@@ -21,7 +22,10 @@ describe.skipIf(!chromiumRuns('the form builder browser tests'))('The form build
     const user = await panelUser(bed.t, { permissions: ['forms', 'responses'] });
     const companyId = user.companyId!;
     const { id } = await importForm(bed.t.ctx.db, bed.t.ctx, { companyId, rawJson: { slug: 'twelve', name: 'Twelve', sections: [{ key: 'main', name: 'Main', questions: [] }] } });
-    const { context, page } = await bed.open();
+    // a browser in São Paulo (UTC-3 all year): the closing date typed there is stored as that instant
+    const context = await bed.browser.newContext({ viewport: SIZES[0], locale: 'en-US', timezoneId: 'America/Sao_Paulo' });
+    context.setDefaultTimeout(15_000);
+    const page = await context.newPage();
     await page.goto(`${bed.origin}/panel/sign-in`);
     await page.getByLabel('E-mail').fill(user.email);
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(user.password);
@@ -49,6 +53,17 @@ describe.skipIf(!chromiumRuns('the form builder browser tests'))('The form build
     await page.getByText('Saved', { exact: true }).waitFor();
     const stored = (await bed.t.ctx.pool.query('SELECT content FROM forms WHERE id = $1', [id])).rows[0].content;
     expect(stored.sections[0].questions.map((q: { name: string }) => q.name)).toEqual(Array.from({ length: 12 }, (_, i) => `Question number ${i + 1}`));
+
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    const closing = page.getByLabel('Closing date');
+    await closing.fill('2026-12-01T09:30');
+    await page.getByText('America/Sao_Paulo').waitFor();
+    await checkPage(page, 'forms-settings-closing-date');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(async () => (await bed.t.ctx.pool.query('SELECT closes_at FROM forms WHERE id = $1', [id])).rows[0].closes_at?.toISOString()).toBe('2026-12-01T12:30:00.000Z');
+    await page.reload();
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    expect(await page.getByLabel('Closing date').inputValue()).toBe('2026-12-01T09:30');
     await context.close();
   }, 300_000);
 });

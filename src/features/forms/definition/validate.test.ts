@@ -114,6 +114,16 @@ describe('validateFormDefinition: structure', () => {
     expect(byPath['sections[0].questions[0].type']).toMatch(/must be one of TEXT, PARAGRAPH, .*FILE\.$/);
   });
 
+  it('takes a closing date as an instant with its offset, and refuses anything else at settings.closesAt', () => {
+    for (const closesAt of ['2026-06-30T23:59:00.000Z', '2026-06-30T20:59:00-03:00']) {
+      expect(errorsOf(form([section([])], { settings: { closesAt } }))).toEqual([]);
+    }
+    for (const closesAt of ['next friday', '2026-06-30', '2026-06-30T23:59:00', '2026-13-01T00:00:00Z']) {
+      expect(errorsOf(form([section([])], { settings: { closesAt } })), closesAt).toEqual(['settings.closesAt invalid_format']);
+    }
+    expect(errorsOf(form([section([])], { settings: { closesAt: 5 } }))).toEqual(['settings.closesAt invalid_type']);
+  });
+
   it('requires at least one section and limits list sizes', () => {
     expect(errorsOf(form([]))).toEqual(['sections required']);
     const options = Array.from({ length: 201 }, (_, i) => `o${i}`);
