@@ -475,6 +475,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/forms/{id}/response-rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A form's response rates per roster group (extension)
+         * @description How far the form's non-revoked invites got (invited, sent, delivered, opened, started, responded) and each stage's rate, overall and per class, class group, course, teacher and org unit subtree, current to the moment. An invite belongs to the roster person with its externalId and counts for each class that person is enrolled in (not dropped). The figures count invites, never answers, so no group is suppressed under the anonymity floor: a rate reveals nothing of what anyone answered. Scope: reports:read.
+         */
+        get: operations["getFormResponseRates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{id}/reminders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a form's reminder schedules and their next run (extension)
+         * @description One entry per channel with a schedule ([] when none); nextRunAt is when the sweep next reminds someone (null: nobody left). Read-only: schedules are set by the operator (quorum reminders set). Another company's form, or none, is 404 NOT_FOUND alike. Scope: surveys:read.
+         */
+        get: operations["listReminderSchedules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "response.created": {
@@ -1725,6 +1765,206 @@ export interface components {
                 reason: string | null;
                 at: string;
             }[];
+        };
+        ResponseRates: {
+            formId: string;
+            /**
+             * Format: date-time
+             * @description The moment the figures were read.
+             */
+            at: string;
+            overall: {
+                /** @description Invites of the form that are not revoked. */
+                invited: number;
+                /** @description Invites a message left for (or that went further). */
+                sent: number;
+                /** @description Invites whose message was delivered (or that went further). */
+                delivered: number;
+                /** @description Invites whose personal link was opened (or that went further). */
+                opened: number;
+                /** @description Invites whose respondent answered something (or that went further). */
+                started: number;
+                /** @description Invites answered. */
+                responded: number;
+                /** @description Each count over invited, 0..1 rounded to four decimals; null when invited is 0. */
+                rates: {
+                    sent: number | null;
+                    delivered: number | null;
+                    opened: number | null;
+                    started: number | null;
+                    responded: number | null;
+                };
+            };
+            /** @description Per roster grouping, in name order, the groups holding at least one invited person. A person counts once per group however many of its classes they are in. */
+            groups: {
+                class: {
+                    /** @description The class, class group or registered entity (course, teacher, unit) id */
+                    id: string;
+                    /** @description The caller's own code of it */
+                    code: string;
+                    name: string;
+                    /** @description Persons enrolled (not dropped) in the classes of the group, invited or not. */
+                    enrolled: number;
+                    /** @description Invites of the form that are not revoked. */
+                    invited: number;
+                    /** @description Invites a message left for (or that went further). */
+                    sent: number;
+                    /** @description Invites whose message was delivered (or that went further). */
+                    delivered: number;
+                    /** @description Invites whose personal link was opened (or that went further). */
+                    opened: number;
+                    /** @description Invites whose respondent answered something (or that went further). */
+                    started: number;
+                    /** @description Invites answered. */
+                    responded: number;
+                    /** @description Each count over invited, 0..1 rounded to four decimals; null when invited is 0. */
+                    rates: {
+                        sent: number | null;
+                        delivered: number | null;
+                        opened: number | null;
+                        started: number | null;
+                        responded: number | null;
+                    };
+                }[];
+                classGroup: {
+                    /** @description The class, class group or registered entity (course, teacher, unit) id */
+                    id: string;
+                    /** @description The caller's own code of it */
+                    code: string;
+                    name: string;
+                    /** @description Persons enrolled (not dropped) in the classes of the group, invited or not. */
+                    enrolled: number;
+                    /** @description Invites of the form that are not revoked. */
+                    invited: number;
+                    /** @description Invites a message left for (or that went further). */
+                    sent: number;
+                    /** @description Invites whose message was delivered (or that went further). */
+                    delivered: number;
+                    /** @description Invites whose personal link was opened (or that went further). */
+                    opened: number;
+                    /** @description Invites whose respondent answered something (or that went further). */
+                    started: number;
+                    /** @description Invites answered. */
+                    responded: number;
+                    /** @description Each count over invited, 0..1 rounded to four decimals; null when invited is 0. */
+                    rates: {
+                        sent: number | null;
+                        delivered: number | null;
+                        opened: number | null;
+                        started: number | null;
+                        responded: number | null;
+                    };
+                }[];
+                course: {
+                    /** @description The class, class group or registered entity (course, teacher, unit) id */
+                    id: string;
+                    /** @description The caller's own code of it */
+                    code: string;
+                    name: string;
+                    /** @description Persons enrolled (not dropped) in the classes of the group, invited or not. */
+                    enrolled: number;
+                    /** @description Invites of the form that are not revoked. */
+                    invited: number;
+                    /** @description Invites a message left for (or that went further). */
+                    sent: number;
+                    /** @description Invites whose message was delivered (or that went further). */
+                    delivered: number;
+                    /** @description Invites whose personal link was opened (or that went further). */
+                    opened: number;
+                    /** @description Invites whose respondent answered something (or that went further). */
+                    started: number;
+                    /** @description Invites answered. */
+                    responded: number;
+                    /** @description Each count over invited, 0..1 rounded to four decimals; null when invited is 0. */
+                    rates: {
+                        sent: number | null;
+                        delivered: number | null;
+                        opened: number | null;
+                        started: number | null;
+                        responded: number | null;
+                    };
+                }[];
+                teacher: {
+                    /** @description The class, class group or registered entity (course, teacher, unit) id */
+                    id: string;
+                    /** @description The caller's own code of it */
+                    code: string;
+                    name: string;
+                    /** @description Persons enrolled (not dropped) in the classes of the group, invited or not. */
+                    enrolled: number;
+                    /** @description Invites of the form that are not revoked. */
+                    invited: number;
+                    /** @description Invites a message left for (or that went further). */
+                    sent: number;
+                    /** @description Invites whose message was delivered (or that went further). */
+                    delivered: number;
+                    /** @description Invites whose personal link was opened (or that went further). */
+                    opened: number;
+                    /** @description Invites whose respondent answered something (or that went further). */
+                    started: number;
+                    /** @description Invites answered. */
+                    responded: number;
+                    /** @description Each count over invited, 0..1 rounded to four decimals; null when invited is 0. */
+                    rates: {
+                        sent: number | null;
+                        delivered: number | null;
+                        opened: number | null;
+                        started: number | null;
+                        responded: number | null;
+                    };
+                }[];
+                /** @description One group per unit, holding the classes of its whole subtree. */
+                orgUnit: {
+                    /** @description The class, class group or registered entity (course, teacher, unit) id */
+                    id: string;
+                    /** @description The caller's own code of it */
+                    code: string;
+                    name: string;
+                    /** @description Persons enrolled (not dropped) in the classes of the group, invited or not. */
+                    enrolled: number;
+                    /** @description Invites of the form that are not revoked. */
+                    invited: number;
+                    /** @description Invites a message left for (or that went further). */
+                    sent: number;
+                    /** @description Invites whose message was delivered (or that went further). */
+                    delivered: number;
+                    /** @description Invites whose personal link was opened (or that went further). */
+                    opened: number;
+                    /** @description Invites whose respondent answered something (or that went further). */
+                    started: number;
+                    /** @description Invites answered. */
+                    responded: number;
+                    /** @description Each count over invited, 0..1 rounded to four decimals; null when invited is 0. */
+                    rates: {
+                        sent: number | null;
+                        delivered: number | null;
+                        opened: number | null;
+                        started: number | null;
+                        responded: number | null;
+                    };
+                }[];
+            };
+        };
+        /** ReminderSchedule */
+        ReminderSchedule: {
+            channel: "email" | "whatsapp";
+            /** @description The first reminder this many days after the first send, each next one this many days later */
+            afterDays: number;
+            /** @description At most this many reminders (the final one aside) */
+            maxReminders: number;
+            /** @description Reminders leave from this hour of a working day in the company's time zone */
+            localHour: number;
+            finalDaysBefore: number | null;
+            /** @description The company's IANA time zone, in which localHour is read */
+            timeZone: string;
+            /** @description Invites still to remind: sent, not responded, revoked or expired, reminders left */
+            pending: number;
+            nextRunAt: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds
+             */
+            updatedAt: string;
         };
     };
     responses: never;
@@ -4826,6 +5066,252 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["TreatmentWithHistory"];
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getFormResponseRates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Form id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts and rates */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ResponseRates"];
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listReminderSchedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Form id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form's schedules */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ReminderSchedule"][];
                     };
                 };
             };

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { respondentClient } from '../../../test/respondent.js';
 import { createSurvey } from '../../../test/responses.js';
 import { SmtpSink } from '../../../test/smtp-sink.js';
-import { updateCompanySettings } from '../companies/index.js';
+import { updateCompanySettings } from '../companies/company-settings.js';
 import { importForm } from '../forms/import-form.js';
 import { emailKind } from '../messaging/email-kind.js';
 import { smtpMailer } from '../messaging/smtp-mailer.js';

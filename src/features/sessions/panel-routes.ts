@@ -22,7 +22,7 @@ export async function sessionPanelRoutes(panel: FastifyInstance): Promise<void> 
 
   panel.get(
     '/session',
-    { config: SIGNED_IN, schema: { summary: 'The signed-in user and their current company', tags: ['session'], response: { 200: SessionAnswer, ...panelErrorResponses() } } },
+    { config: SIGNED_IN, schema: { operationId: 'getSession', summary: 'The signed-in user and their current company', tags: ['session'], response: { 200: SessionAnswer, ...panelErrorResponses() } } },
     async (request, reply) => answerWithSession(reply, request.panelSession.sessionId),
   );
 
@@ -31,6 +31,7 @@ export async function sessionPanelRoutes(panel: FastifyInstance): Promise<void> 
     {
       config: { public: true },
       schema: {
+        operationId: 'signIn',
         summary: 'Sign in with e-mail and password',
         description: 'Sets the quorum_session cookie. A wrong address and a wrong password get the same 401.',
         tags: ['session'],
@@ -49,7 +50,7 @@ export async function sessionPanelRoutes(panel: FastifyInstance): Promise<void> 
     '/session',
     {
       config: SIGNED_IN,
-      schema: { summary: 'Sign out', tags: ['session'], response: { 200: successEnvelope(Type.Object({ signedOut: Type.Literal(true) })), ...panelErrorResponses() } },
+      schema: { operationId: 'signOut', summary: 'Sign out', tags: ['session'], response: { 200: successEnvelope(Type.Object({ signedOut: Type.Literal(true) })), ...panelErrorResponses() } },
     },
     async (request, reply) => {
       await endSession(ctx.db, ctx, { session: request.panelSession, ip: request.ip });
@@ -63,6 +64,7 @@ export async function sessionPanelRoutes(panel: FastifyInstance): Promise<void> 
     {
       config: SIGNED_IN,
       schema: {
+        operationId: 'switchCompany',
         summary: 'Switch to another company of the signed-in user',
         tags: ['session'],
         body: SwitchCompanyBody,
@@ -81,6 +83,7 @@ export async function sessionPanelRoutes(panel: FastifyInstance): Promise<void> 
     {
       config: { public: true },
       schema: {
+        operationId: 'signInWithLink',
         summary: 'Sign in with a one-time sign-in link',
         description: 'Uses the link (once, within 30 minutes) and sets the quorum_session cookie.',
         tags: ['session'],
@@ -100,6 +103,7 @@ export async function sessionPanelRoutes(panel: FastifyInstance): Promise<void> 
     {
       config: { public: true },
       schema: {
+        operationId: 'requestPasswordReset',
         summary: 'Mail a set-password link to an address',
         description: 'Answers 202 whether or not the address has an account; the mail goes only to an existing one.',
         tags: ['session'],
@@ -119,6 +123,7 @@ export async function sessionPanelRoutes(panel: FastifyInstance): Promise<void> 
     {
       config: { public: true },
       schema: {
+        operationId: 'setPassword',
         summary: 'Set the password with a set-password link',
         description: 'Uses the link, sets the password (10 to 200 characters), signs out every session of the account and signs in.',
         tags: ['session'],
