@@ -53,6 +53,16 @@ describe('field errors: one code per fault from Ajv and TypeBox alike', () => {
     expect(both(Input, valid)).toEqual({ ajv: [], typebox: [] });
   });
 
+  it('reports a nullable object given as an object by its own errors, not as "must be null or an object"', () => {
+    const Nullable = Type.Union([Type.Null(), Type.Object({ note: Type.String({ maxLength: 3 }) }, { additionalProperties: false })]);
+    expect(both(Nullable, { note: 'long' })).toEqual({ ajv: ['note too_long'], typebox: ['note too_long'] });
+    expect(both(Type.Object({ meta: Nullable }), { meta: { extra: 1 } })).toEqual({ ajv: ['meta.note required', 'meta.extra unknown_field'], typebox: ['meta.note required', 'meta.extra unknown_field'] });
+    expect(both(Nullable, 7)).toEqual({ ajv: ['body invalid_type'], typebox: [' invalid_type'] });
+    expect(both(Nullable, null)).toEqual({ ajv: [], typebox: [] });
+    // A union of more shapes keeps its own error.
+    expect(both(Type.Union([Type.Null(), Type.String(), Type.Integer()]), true)).toEqual({ ajv: ['body invalid_value'], typebox: [' invalid_value'] });
+  });
+
   it('reports one error per path with a message naming the field', () => {
     const errors = schemaErrors(Input, { ...valid, code: 'A' });
     expect(errors).toEqual([{ path: 'code', code: 'too_short', message: 'code must be at least 3 characters.' }]);

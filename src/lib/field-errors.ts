@@ -181,7 +181,20 @@ function firstPerPath(errors: Iterable<[string, Fault]>): FieldError[] {
  * under `base`. Custom `errorCode` / `errorMessage` options on a schema word its pattern errors.
  */
 export function schemaErrors(schema: TSchema, value: unknown, base = ''): FieldError[] {
-  return firstPerPath([...Value.Errors(schema, value)].map((error) => [pointerToPath(error.path, base), typeboxFault(error)]));
+  return firstPerPath([...Value.Errors(schema, value)].flatMap(givenValueErrors).map((error) => [pointerToPath(error.path, base), typeboxFault(error)]));
+}
+
+/**
+ * A value given where null or one other shape is allowed is judged as that shape: its own errors
+ * (`note must be at most 3 characters`), not the union's "must be null or an object".
+ */
+function givenValueErrors(error: ValueError): ValueError[] {
+  if (error.type !== ValueErrorType.Union || error.value === null) return [error];
+  const members = ((error.schema as { anyOf?: { type?: unknown }[] }).anyOf ?? []);
+  const others = members.flatMap((member, index) => (member.type === 'null' ? [] : [index]));
+  if (members.length !== 2 || others.length !== 1) return [error];
+  const inner = [...(error.errors[others[0]] ?? [])].flatMap(givenValueErrors);
+  return inner.length > 0 ? inner : [error];
 }
 
 // --- Ajv -------------------------------------------------------------------------------------
@@ -189,6 +202,7 @@ export function schemaErrors(schema: TSchema, value: unknown, base = ''): FieldE
 /** The parts of an Ajv error object the mapper reads. */
 export interface AjvIssue {
   instancePath: string;
+  schemaPath: string;
   keyword: string;
   message?: string;
   params: Record<string, unknown>;
@@ -204,11 +218,36 @@ const AJV_LIMIT_PARAMS: Record<string, string> = { type: 'type', pattern: 'patte
  */
 export function ajvFieldErrors(issues: readonly AjvIssue[], rootPath: string): FieldError[] {
   return firstPerPath(
-    issues.map((issue) => {
+    withoutNullBranches(issues).map((issue) => {
       const extra = issue.params.missingProperty ?? issue.params.additionalProperty;
       const tail = typeof extra === 'string' ? `/${extra.replace(/~/g, '~0').replace(/\//g, '~1')}` : '';
       const limit = issue.params[AJV_LIMIT_PARAMS[issue.keyword] ?? 'limit'];
       return [pointerToPath(issue.instancePath + tail) || rootPath, { keyword: issue.keyword, limit, schema: issue.parentSchema ?? {} }];
     }),
   );
+}
+
+/**
+ * The Ajv side of `givenValueErrors`: a failed union of null and one other shape loses its own
+ * error and the null branch's, leaving the other branch's. Branches are told apart by schemaPath
+ * (`#/anyOf/0/type`); every branch of a failed union reports at least one error.
+ */
+function withoutNullBranches(issues: readonly AjvIssue[]): readonly AjvIssue[] {
+  const dropped = new Set<AjvIssue>();
+  for (const union of issues.filter((issue) => issue.keyword === 'anyOf')) {
+    const prefix = `${union.schemaPath}/`;
+    const branches = new Map<string, AjvIssue[]>();
+    for (const issue of issues) {
+      if (!issue.schemaPath.startsWith(prefix)) continue;
+      const branch = issue.schemaPath.slice(prefix.length).split('/')[0];
+      branches.set(branch, [...(branches.get(branch) ?? []), issue]);
+    }
+    const nullBranch = [...branches.values()].find(
+      (errors) => errors.length === 1 && errors[0].keyword === 'type' && errors[0].params.type === 'null' && errors[0].instancePath === union.instancePath,
+    );
+    if (branches.size !== 2 || !nullBranch) continue;
+    dropped.add(union);
+    dropped.add(nullBranch[0]);
+  }
+  return issues.filter((issue) => !dropped.has(issue));
 }

@@ -60,7 +60,7 @@ describe('GET /v1/forms/{id}/response-rates', () => {
     // S0 answers through the personal link (opened, started, responded on the way).
     const client = respondentClient(t);
     const submitted = await client.post(`/r/v1/invites/${inv[S(0)].token}/submit`, { answers: { [survey.ratingId]: 4 } });
-    expect(submitted.statusCode).toBe(200);
+    expect(submitted.statusCode).toBe(201);
     await setStatus(inv[S(1)].id, 'delivered');
     await setStatus(inv[S(3)].id, 'opened', `, opened_at = now()`);
     await setStatus(inv[S(5)].id, 'sent');
@@ -94,7 +94,7 @@ describe('GET /v1/forms/{id}/response-rates', () => {
 
     // Current to the moment: a second answer shows at once.
     const again = await client.post(`/r/v1/invites/${inv[S(3)].token}/submit`, { answers: { [survey.ratingId]: 2 } });
-    expect(again.statusCode).toBe(200);
+    expect(again.statusCode).toBe(201);
     const after = (await t.get(token, `/v1/forms/${formId}/response-rates`)).json().data;
     expect(after.overall.responded).toBe(2);
     expect(after.groups.class[1]).toMatchObject({ code: 'C1', responded: 2, rates: { responded: 0.6667 } });
