@@ -44,10 +44,10 @@ module.exports = {
     },
     {
       name: 'lib-stands-alone',
-      comment: 'src/lib holds small shared pieces: it knows no feature, no HTTP kernel, no CLI.',
+      comment: 'src/lib holds small shared pieces: it knows no feature, no platform, no CLI, no demo.',
       severity: 'error',
       from: { path: '^src/lib/' },
-      to: { path: '^src/(features|app|cli)/' },
+      to: { path: '^src/(features|platform|cli|demo)/' },
     },
     {
       name: 'features-know-no-cli',

@@ -8,9 +8,9 @@ import { defineConfig } from 'vitest/config';
 export const JOURNEYS = [
   '**/*.browser.test.ts',
   'src/cli/**/*.test.ts',
-  'src/db/embedded/embedded.test.ts',
+  'src/platform/db/embedded/embedded.test.ts',
   'src/features/*/crash.test.ts',
-  'src/features/demo/**/*.test.ts',
+  'src/demo/**/*.test.ts',
   'src/features/*/seed-demo*.test.ts',
   'src/features/statistics/demo.test.ts',
   'test/dev-mode.test.ts',

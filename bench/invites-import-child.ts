@@ -4,7 +4,7 @@
  * RSS it had before the import began. Argv: databaseUrl companyId formId file.
  */
 import { createReadStream } from 'node:fs';
-import { openPool } from '../src/db/database.js';
+import { openPool } from '../src/platform/db/database.js';
 import { findForm } from '../src/features/forms/find-form.js';
 import { importInvites } from '../src/features/invites/import-invites.js';
 import { systemClock } from '../src/lib/clock.js';

@@ -8,10 +8,10 @@ import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import nodemailer from 'nodemailer';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '../src/app/build-app.js';
-import { MemoryRateLimiter } from '../src/app/rate-limiter.js';
-import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/context.js';
+import { buildApp } from '../src/platform/app/build-app.js';
+import { MemoryRateLimiter } from '../src/platform/app/rate-limiter.js';
+import { loadConfig } from '../src/platform/config.js';
+import { createContext } from '../src/platform/context.js';
 import { createCompany } from '../src/features/companies/create-company.js';
 import { updateCompanySettings } from '../src/features/companies/company-settings.js';
 import { importForm } from '../src/features/forms/import-form.js';
@@ -19,8 +19,8 @@ import { sendInvites } from '../src/features/invites/send-invites.js';
 import { createKey } from '../src/features/keys/create-key.js';
 import { emailKind } from '../src/features/messaging/email-kind.js';
 import { smtpMailer, SMTP_CONNECTIONS as SHIPPED_SMTP_CONNECTIONS } from '../src/features/messaging/smtp-mailer.js';
-import { startOutboundLoop } from '../src/features/outbound/loop.js';
-import type { Database } from '../src/db/database.js';
+import { startOutboundLoop } from '../src/platform/outbound/loop.js';
+import type { Database } from '../src/platform/db/database.js';
 import { benchDatabase, benchDatabaseUrl, load, printTable } from './support.js';
 
 /**

@@ -1,8 +1,8 @@
 import Fastify from 'fastify';
-import { buildApp } from '../src/app/build-app.js';
-import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../src/app/rate-limiter.js';
-import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/context.js';
+import { buildApp } from '../src/platform/app/build-app.js';
+import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../src/platform/app/rate-limiter.js';
+import { loadConfig } from '../src/platform/config.js';
+import { createContext } from '../src/platform/context.js';
 import { createCompany } from '../src/features/companies/create-company.js';
 import { createKey } from '../src/features/keys/create-key.js';
 import { benchDatabase, load, printTable, type LoadResult } from './support.js';

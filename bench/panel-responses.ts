@@ -1,6 +1,6 @@
-import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/context.js';
-import { buildApp } from '../src/app/build-app.js';
+import { loadConfig } from '../src/platform/config.js';
+import { createContext } from '../src/platform/context.js';
+import { buildApp } from '../src/platform/app/build-app.js';
 import { createKey } from '../src/features/keys/create-key.js';
 import { addMembership } from '../src/features/memberships/index.js';
 import { createUser, describeSession, startSession } from '../src/features/sessions/index.js';

@@ -12,10 +12,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page, Request } from 'playwright-core';
-import { buildApp } from '../src/app/build-app.js';
-import { PANEL_DIST } from '../src/app/panel/serve-web.js';
-import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/context.js';
+import { buildApp } from '../src/platform/app/build-app.js';
+import { PANEL_DIST } from '../src/platform/app/panel/serve-web.js';
+import { loadConfig } from '../src/platform/config.js';
+import { createContext } from '../src/platform/context.js';
 import { launchChromium } from '../test/chromium.js';
 import { printTable } from './support.js';
 

@@ -1,8 +1,8 @@
 import { loadavg } from 'node:os';
 import { sql } from 'drizzle-orm';
-import { MemoryRateLimiter } from '../src/app/rate-limiter.js';
-import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/context.js';
+import { MemoryRateLimiter } from '../src/platform/app/rate-limiter.js';
+import { loadConfig } from '../src/platform/config.js';
+import { createContext } from '../src/platform/context.js';
 import { createCompany } from '../src/features/companies/create-company.js';
 import { updateCompanySettings } from '../src/features/companies/company-settings.js';
 import { importForm } from '../src/features/forms/import-form.js';

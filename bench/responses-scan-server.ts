@@ -8,9 +8,9 @@
  * the bench disconnects.
  */
 import Fastify from 'fastify';
-import { buildApp } from '../src/app/build-app.js';
-import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/context.js';
+import { buildApp } from '../src/platform/app/build-app.js';
+import { loadConfig } from '../src/platform/config.js';
+import { createContext } from '../src/platform/context.js';
 import { createKey } from '../src/features/keys/create-key.js';
 import { benchDatabaseUrl } from './support.js';
 

@@ -5,7 +5,7 @@ import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { Pool as HttpPool } from 'undici';
-import type { Database } from '../src/db/database.js';
+import type { Database } from '../src/platform/db/database.js';
 import { responsePageSql, type ListResponsesInput } from '../src/features/responses/list-responses.js';
 import type { ScanPosition } from '../src/features/responses/scan-paths.js';
 import { COURSE_IDS, ensureBenchData, RESPONSE_COUNT, type BenchData } from './responses-scan-seed.js';

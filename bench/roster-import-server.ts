@@ -3,11 +3,11 @@
  * loopback port with an API key created for the run. Set up by one IPC message ({ companyId });
  * answers { appUrl, token }. Exits when the bench disconnects.
  */
-import { buildApp } from '../src/app/build-app.js';
-import { MemoryRateLimiter } from '../src/app/rate-limiter.js';
-import { createContext } from '../src/context.js';
-import { loadConfig } from '../src/config.js';
-import { openPool } from '../src/db/database.js';
+import { buildApp } from '../src/platform/app/build-app.js';
+import { MemoryRateLimiter } from '../src/platform/app/rate-limiter.js';
+import { createContext } from '../src/platform/context.js';
+import { loadConfig } from '../src/platform/config.js';
+import { openPool } from '../src/platform/db/database.js';
 import { createKey } from '../src/features/keys/create-key.js';
 import { benchDatabaseUrl } from './support.js';
 

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Pool as HttpPool } from 'undici';
-import type { Database } from '../src/db/database.js';
+import type { Database } from '../src/platform/db/database.js';
 import { createCompany, findCompanyBySlug } from '../src/features/companies/create-company.js';
 import { importEntities } from '../src/features/entities/import-entities.js';
 import { importRoster, type ImportRosterInput } from '../src/features/rosters/import-roster.js';

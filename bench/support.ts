@@ -1,7 +1,7 @@
 import pg from 'pg';
 import autocannon from 'autocannon';
-import { openPool, type Database } from '../src/db/database.js';
-import { migrate } from '../src/db/migrate.js';
+import { openPool, type Database } from '../src/platform/db/database.js';
+import { migrate } from '../src/platform/db/migrate.js';
 
 /** The bench database on the machine's Postgres: BENCH_DATABASE_URL, else `defaultName` there. */
 export function benchDatabaseUrl(defaultName: string): URL {

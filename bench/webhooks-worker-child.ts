@@ -3,8 +3,8 @@
  * against DATABASE_URL with the bench's SECRET_KEY, as `quorum worker` runs it. Prints "ready"
  * once it listens; on SIGTERM it stops (what it claimed is still sent and recorded) and exits.
  */
-import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/context.js';
+import { loadConfig } from '../src/platform/config.js';
+import { createContext } from '../src/platform/context.js';
 import { startDeliveryLoop } from '../src/features/webhooks/deliver-loop.js';
 
 const ctx = await createContext({ ...loadConfig(), webhookAllowPrivateTargets: true, logLevel: 'silent', redisUrl: null });

@@ -2,7 +2,7 @@
 // bundles the respondent pages' script (src/features/respondent/pages/script-asset.ts reads it).
 import { chmodSync, cpSync, existsSync } from 'node:fs';
 import { build } from 'esbuild';
-for (const dir of ['db/migrations', 'features/demo/data']) {
+for (const dir of ['platform/db/migrations', 'demo/data']) {
   if (existsSync(`src/${dir}`)) cpSync(`src/${dir}`, `dist/${dir}`, { recursive: true, filter: (p) => !p.endsWith('.ts') });
 }
 // tsc writes files without the execute bit, and npm sets it on the package's own bin only at the

@@ -2,16 +2,16 @@
  * `npm run panel:types`: the web app's API types from the panel's OpenAPI document. Builds the app
  * without a database (as scripts/lint-openapi.ts does: the pool is never queried), reads
  * GET /panel/api/openapi.json through app.inject and writes openapi-typescript's output to
- * web/panel/src/api/schema.d.ts. src/app/panel/panel-types.test.ts fails when the committed file is stale.
+ * web/panel/src/api/schema.d.ts. src/platform/app/panel/panel-types.test.ts fails when the committed file is stale.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
-import { buildApp } from '../src/app/build-app.js';
-import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/context.js';
+import { buildApp } from '../src/platform/app/build-app.js';
+import { loadConfig } from '../src/platform/config.js';
+import { createContext } from '../src/platform/context.js';
 
 export const SCHEMA_FILE = fileURLToPath(new URL('../web/panel/src/api/schema.d.ts', import.meta.url));
 

@@ -6,9 +6,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp } from '../src/app/build-app.js';
-import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/context.js';
+import { buildApp } from '../src/platform/app/build-app.js';
+import { loadConfig } from '../src/platform/config.js';
+import { createContext } from '../src/platform/context.js';
 
 export async function servedOpenApi(): Promise<Record<string, unknown>> {
   const dir = mkdtempSync(join(tmpdir(), 'quorum-openapi-'));

@@ -2,8 +2,8 @@
  * A delivery worker in its own process, for the crash test: it runs the delivery loop against
  * DATABASE_URL on a manual clock standing at CLOCK_AT, and is killed with SIGKILL.
  */
-import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/context.js';
+import { loadConfig } from '../src/platform/config.js';
+import { createContext } from '../src/platform/context.js';
 import { ManualClock } from '../src/lib/clock.js';
 import { startDeliveryLoop } from '../src/features/webhooks/deliver-loop.js';
 

@@ -63,7 +63,7 @@ describe('npm run dev', () => {
     const restarts = () => output.split('SIGTERM received').length - 1;
     expect(restarts()).toBe(0);
     const now = new Date();
-    utimesSync('src/config.ts', now, now);
+    utimesSync('src/platform/config.ts', now, now);
     await until('the restart', async () => restarts() === 1, () => output, 60_000);
     await until('the service after its restart', sessionAnswers, () => output);
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { migrate } from '../src/db/migrate.js';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../src/db/embedded/index.js';
+import { migrate } from '../src/platform/db/migrate.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../src/platform/db/embedded/index.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

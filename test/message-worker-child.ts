@@ -4,10 +4,10 @@
  * SMTP_URL and the company's WhatsApp channel, on a manual clock standing at CLOCK_AT, and is
  * killed with SIGKILL.
  */
-import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/context.js';
+import { loadConfig } from '../src/platform/config.js';
+import { createContext } from '../src/platform/context.js';
 import { ManualClock } from '../src/lib/clock.js';
-import { startWorker } from '../src/jobs/worker.js';
+import { startWorker } from '../src/platform/jobs/worker.js';
 
 const channel = process.env.CHANNEL;
 const ctx = await createContext(loadConfig(), { poolSize: 4, clock: new ManualClock(process.env.CLOCK_AT) });

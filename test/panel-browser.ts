@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { PANEL_DIST } from '../src/app/panel/serve-web.js';
+import { PANEL_DIST } from '../src/platform/app/panel/serve-web.js';
 import { axeViolations, launchChromium } from './chromium.js';
 import { startTestApp, type TestApp, type TestAppOptions } from './harness.js';
 

@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importForm } from '../src/features/forms/import-form.js';
 import { emailKind } from '../src/features/messaging/email-kind.js';
-import { startOutboundLoop } from '../src/features/outbound/loop.js';
+import { startOutboundLoop } from '../src/platform/outbound/loop.js';
 import { minimalForm } from './forms.js';
 import { panelUser } from './panel.js';
 import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser } from './panel-browser.js';

@@ -10,7 +10,7 @@ import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
 import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureDemo } from '../src/features/demo/seed-demo.js';
+import { ensureDemo } from '../src/demo/seed-demo.js';
 import { panelUser } from './panel.js';
 import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
 

@@ -5,7 +5,7 @@ import type { TestApp } from './harness.js';
 /**
  * A request on a real record of `companyId` that the route accepts: its path parameters, and the
  * query or body it needs so that the lookup is reached (not refused with 400 before it). The
- * generated auth suite (src/app/auth-coverage.test.ts) sends it under another company's key and
+ * generated auth suite (src/platform/app/auth-coverage.test.ts) sends it under another company's key and
  * expects 404, so the tenancy test can only pass if the route really hides the record.
  */
 export interface RouteRequest {
@@ -29,7 +29,7 @@ export async function loadRouteFixtures(featureNames: readonly string[]): Promis
 
 /**
  * The panel's fixtures: each feature's panel-route-fixtures.ts exports `panelRouteFixtures`, keyed by
- * "METHOD /path" relative to /panel/api (src/app/panel/panel-permission-coverage.test.ts uses them).
+ * "METHOD /path" relative to /panel/api (src/platform/app/panel/panel-permission-coverage.test.ts uses them).
  */
 export async function loadPanelRouteFixtures(featureNames: readonly string[]): Promise<RouteFixtures> {
   return loadFixtures(featureNames, 'panel-route-fixtures.ts', 'panelRouteFixtures');

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { loadConfig, type Config } from '../config.js';
-import type { Context } from '../context.js';
+import { loadConfig, type Config } from '../platform/config.js';
+import type { Context } from '../platform/context.js';
 import type pg from 'pg';
 import type { FormRecord } from '../features/forms/find-form.js';
 import { CliError, printError, printResult, type OutputOptions } from './output.js';
@@ -25,7 +25,7 @@ export interface RuntimeOptions {
 export async function openRuntime(options: RuntimeOptions = {}): Promise<CliRuntime> {
   const config = loadConfig();
   const create = options.createsDatabase ?? false;
-  const [{ createContext }, { describeDatabase, NoDatabaseError }] = await Promise.all([import('../context.js'), import('../db/connect.js')]);
+  const [{ createContext }, { describeDatabase, NoDatabaseError }] = await Promise.all([import('../platform/context.js'), import('../platform/db/connect.js')]);
   const ctx = await createContext(config, { poolSize: options.poolSize ?? 4, connect: { create } }).catch((err: unknown) => {
     throw err instanceof NoDatabaseError ? noDatabase(describeDatabase(config), err.message) : err;
   });
@@ -43,7 +43,7 @@ export async function openRuntime(options: RuntimeOptions = {}): Promise<CliRunt
  * and migrates only when behind. A database without any Quorum table is the wrong one unless we may create.
  */
 async function migrateIfBehind(pool: pg.Pool, config: Config, create: boolean): Promise<void> {
-  const [{ migrate, pendingMigrations }, { describeDatabase }] = await Promise.all([import('../db/migrate.js'), import('../db/connect.js')]);
+  const [{ migrate, pendingMigrations }, { describeDatabase }] = await Promise.all([import('../platform/db/migrate.js'), import('../platform/db/connect.js')]);
   const { pending, empty } = await pendingMigrations(pool);
   if (pending.length === 0) return;
   if (empty && !create) throw noDatabase(describeDatabase(config), 'it has no Quorum tables');

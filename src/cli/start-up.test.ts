@@ -33,26 +33,26 @@ async function staticClosure(entry: string): Promise<Set<string>> {
 
 // The server's weight: none of it may load before a CLI action or with the context.
 const SERVER_PACKAGES = ['fastify', '@fastify/swagger', '@fastify/swagger-ui', 'graphile-worker', 'nodemailer', 'ioredis'];
-const isRouteModule = (path: string) => /\/(routes|[a-z-]+-page)\.ts$/.test(path) || path === 'src/app/build-app.ts';
+const isRouteModule = (path: string) => /\/(routes|[a-z-]+-page)\.ts$/.test(path) || path === 'src/platform/app/build-app.ts';
 
 describe('CLI start-up (bench/README.md, cli-start)', () => {
   it('registers every command without loading the context, the database code or any service', async () => {
     const loaded = [...(await staticClosure('src/cli/main.ts'))];
-    const heavy = ['src/context.ts', 'src/features/index.ts', 'src/db/connect.ts', 'src/db/database.ts', 'src/db/migrate.ts'];
+    const heavy = ['src/platform/context.ts', 'src/features/index.ts', 'src/platform/db/connect.ts', 'src/platform/db/database.ts', 'src/platform/db/migrate.ts'];
     expect(loaded.filter((path) => heavy.includes(path))).toEqual([]);
     expect(loaded.filter(isRouteModule)).toEqual([]);
     expect(loaded.filter((path) => [...SERVER_PACKAGES, 'pg', 'drizzle-orm/node-postgres'].includes(path))).toEqual([]);
   });
 
   it('builds a context without importing routes, pages or the server packages (the registry loads them lazily)', async () => {
-    const loaded = [...(await staticClosure('src/context.ts'))];
+    const loaded = [...(await staticClosure('src/platform/context.ts'))];
     expect(loaded).toContain('src/features/index.ts');
     expect(loaded.filter(isRouteModule)).toEqual([]);
     expect(loaded.filter((path) => SERVER_PACKAGES.includes(path))).toEqual([]);
   });
 
   it('leaves the packages only rare paths of the context use to their first use (lazyRequire)', async () => {
-    const loaded = [...(await staticClosure('src/context.ts'))];
+    const loaded = [...(await staticClosure('src/platform/context.ts'))];
     // date-holidays (deadlines, calendar settings) and undici (a sending worker's agent) cost about a third of the context's load.
     expect(loaded.filter((path) => ['date-holidays', 'undici'].includes(path))).toEqual([]);
   });

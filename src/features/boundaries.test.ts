@@ -15,10 +15,10 @@ function sources(dir: string): string[] {
 }
 
 describe('feature boundaries', () => {
-  it('services, jobs and tables never import the HTTP layer (src/app)', () => {
+  it('services, jobs and tables never import the HTTP layer (src/platform/app)', () => {
     const offenders = sources(FEATURES)
       .filter((file) => !HTTP_FILES.test(relative(FEATURES, file)))
-      .filter((file) => /from '(\.\.\/)+app\//.test(readFileSync(file, 'utf8')))
+      .filter((file) => /from '(\.\.\/)+platform\/app\//.test(readFileSync(file, 'utf8')))
       .map((file) => relative(FEATURES, file));
     expect(offenders).toEqual([]);
   });

@@ -1,9 +1,9 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Context } from '../context.js';
-import type { TaskDefinition } from '../jobs/define-task.js';
+import type { Context } from '../platform/context.js';
+import type { TaskDefinition } from '../platform/jobs/define-task.js';
 import type { EventConsumer } from './events/event-consumer.js';
-import type { LogFn, OutboundKind, OutboundLoopOptions } from './outbound/index.js';
+import type { LogFn, OutboundKind, OutboundLoopOptions } from '../platform/outbound/index.js';
 import type { SettingsConsumer } from './companies/settings-consumer.js';
 import type { ResponseConsumer } from './responses/response-consumer.js';
 

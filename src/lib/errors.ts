@@ -1,7 +1,7 @@
 import type { FieldErrorCode } from './field-errors.js';
 /**
  * Every error code of the contract. The code is the contract; messages are for people. Codes only:
- * what an error means over HTTP is the error handler's table (src/app/error-status.ts), so a
+ * what an error means over HTTP is the error handler's table (src/platform/app/error-status.ts), so a
  * service failing inside a job or a CLI command means the same thing there.
  */
 export const ERROR_CODES = [

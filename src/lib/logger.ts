@@ -1,15 +1,20 @@
 import { createRequire } from 'node:module';
 import { pino, type Logger, type LoggerOptions, type DestinationStream } from 'pino';
-import type { Config } from '../config.js';
 import { serializeRequest } from './log-redaction.js';
 
 export type { Logger };
+
+/** What the logger reads of the configuration (the platform's Config fits it; lib knows no platform). */
+interface LogSettings {
+  logLevel: string;
+  production: boolean;
+}
 
 /** Never logged: a key travels in the authorization header, a respondent session in the cookie. */
 export const REDACTED_PATHS = ['req.headers.authorization', 'req.headers.cookie'];
 
 /** The production logger options, in one place: the server uses them and the logging test proves them. */
-export function loggerOptions(config: Pick<Config, 'logLevel'>): LoggerOptions {
+export function loggerOptions(config: Pick<LogSettings, 'logLevel'>): LoggerOptions {
   return {
     level: config.logLevel,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
@@ -18,7 +23,7 @@ export function loggerOptions(config: Pick<Config, 'logLevel'>): LoggerOptions {
 }
 
 /** A person at a terminal reads lines; pipes, files, collectors and production get JSON lines. */
-export function wantsPrettyLogs(config: Pick<Config, 'production'>, stdout: { isTTY?: boolean } = process.stdout): boolean {
+export function wantsPrettyLogs(config: Pick<LogSettings, 'production'>, stdout: { isTTY?: boolean } = process.stdout): boolean {
   return Boolean(stdout.isTTY) && !config.production;
 }
 
@@ -36,7 +41,7 @@ function prettyStream(destination: DestinationStream | undefined): DestinationSt
   });
 }
 
-export function createLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream, options: { pretty?: boolean } = {}): Logger {
+export function createLogger(config: Pick<LogSettings, 'logLevel'>, destination?: DestinationStream, options: { pretty?: boolean } = {}): Logger {
   const stream = options.pretty ? prettyStream(destination) : destination;
   return stream ? pino(loggerOptions(config), stream) : pino(loggerOptions(config));
 }

@@ -1,6 +1,6 @@
 /**
  * The two page shapes of the contract (spec: Pagination) as services see them; the HTTP side
- * (query fields, meta) is in src/app/pagination.ts. Services import this, never the HTTP layer.
+ * (query fields, meta) is in src/platform/app/pagination.ts. Services import this, never the HTTP layer.
  */
 
 /** One page of a cursor scan; `total` only on the first page. */

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../harness.js';
 import { ContractChecker, type OpenApiDocument } from '../contract.js';
-import { errorResponses, ok, successEnvelope } from '../../src/app/envelope.js';
+import { errorResponses, ok, successEnvelope } from '../../src/platform/app/envelope.js';
 import { httpCases, rawCases, type HttpCase } from './corpus.js';
 
 /** The body route of the corpus until real body routes exist (the platform's rules apply to all). */

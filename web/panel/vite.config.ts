@@ -1,5 +1,5 @@
 /**
- * The panel web app's build: served by the API process at /panel (src/app/panel/serve-web.ts),
+ * The panel web app's build: served by the API process at /panel (src/platform/app/panel/serve-web.ts),
  * built by `npm run build` into dist/panel. Hashed file names under assets/ are cached forever,
  * and each text file gets .br and .gz twins so the server sends them without compressing per request.
  */

@@ -7,7 +7,7 @@ export function registerDatabaseCommands(program: Command): void {
     .description('apply pending database migrations (also done automatically at start)')
     .action(
       runCommand(
-        async (rt) => (await import('../../db/migrate.js')).migrate(rt.ctx.pool),
+        async (rt) => (await import('../../platform/db/migrate.js')).migrate(rt.ctx.pool),
         (r) => (r.applied.length ? `applied ${r.applied.join(', ')}` : 'database is up to date'),
         { createsDatabase: true, autoMigrate: false },
       ),
@@ -20,7 +20,7 @@ export function registerDatabaseCommands(program: Command): void {
     .action(
       runCommand(
         async (rt) => {
-          const announced = await (await import('../../features/demo/announce-demo.js')).announceDemo(rt.ctx, {
+          const announced = await (await import('../../demo/announce-demo.js')).announceDemo(rt.ctx, {
             onProgress: (line) => process.stderr.write(`${line}\n`),
           });
           banner = announced.banner;

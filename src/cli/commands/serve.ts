@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadConfig, type Config } from '../../config.js';
+import { loadConfig, type Config } from '../../platform/config.js';
 import { printError } from '../output.js';
 
 interface Tiers {
@@ -38,8 +38,8 @@ function closeOnSignals(stop: Stop): void {
 async function startTiers(config: Config, tiers: Tiers, closers: Closer[], stop: Stop): Promise<void> {
   // Loaded here, not at registration: other commands and --help must not pay for the server.
   const [{ createContext }, { migrate }, { createLogger, wantsPrettyLogs }] = await Promise.all([
-    import('../../context.js'),
-    import('../../db/migrate.js'),
+    import('../../platform/context.js'),
+    import('../../platform/db/migrate.js'),
     import('../../lib/logger.js'),
   ]);
   const ctx = await createContext(config, {
@@ -54,24 +54,24 @@ async function startTiers(config: Config, tiers: Tiers, closers: Closer[], stop:
   await migrate(ctx.pool);
 
   if (tiers.worker) {
-    const { startWorker } = await import('../../jobs/worker.js');
+    const { startWorker } = await import('../../platform/jobs/worker.js');
     const worker = await startWorker(ctx, {
       log: (level, message) => !stopping && level !== 'info' && log(`worker ${level}: ${message}`),
     });
     closers.push(() => worker.stop());
   }
   // The server listens only once migrated; /readyz then still answers 503 until the demo and its key exist.
-  const { Readiness } = await import('../../features/health/readiness.js');
+  const { Readiness } = await import('../../platform/health/readiness.js');
   const readiness = new Readiness();
   const demoDone = tiers.demo ? readiness.hold('preparing the demo data') : () => undefined;
   if (tiers.api) {
-    const { buildApp } = await import('../../app/build-app.js');
+    const { buildApp } = await import('../../platform/app/build-app.js');
     const app = await buildApp(ctx, { readiness });
     closers.push(() => app.close());
     await app.listen({ port: config.port, host: config.host });
   }
   if (tiers.demo) {
-    const { announceDemo } = await import('../../features/demo/announce-demo.js');
+    const { announceDemo } = await import('../../demo/announce-demo.js');
     log((await announceDemo(ctx, { onProgress: log })).banner);
     demoDone();
   }

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
-import { auditRecords } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { auditRecords } from '../../platform/db/schema.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../../lib/cursor.js';
 import { parseInstant } from '../../lib/date-time.js';
 import { validationError, type FieldError } from '../../lib/errors.js';

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { ok, successEnvelope } from '../../app/envelope.js';
-import { CURSOR_DEFAULT_LIMIT, cursorMeta, cursorQueryFields, rejectPageParameter } from '../../app/pagination.js';
-import { PanelCursorMeta, panelErrorResponses } from '../../app/panel/panel-envelope.js';
+import { ok, successEnvelope } from '../../platform/app/envelope.js';
+import { CURSOR_DEFAULT_LIMIT, cursorMeta, cursorQueryFields, rejectPageParameter } from '../../platform/app/pagination.js';
+import { PanelCursorMeta, panelErrorResponses } from '../../platform/app/panel/panel-envelope.js';
 import { listAudit } from './list-audit.js';
 
 const AuditQuery = Type.Object(

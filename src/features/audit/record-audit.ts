@@ -1,5 +1,5 @@
-import type { DbOrTx } from '../../db/database.js';
-import { auditRecords } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { auditRecords } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 

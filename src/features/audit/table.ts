@@ -1,5 +1,5 @@
 import { jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { ts } from '../../db/columns.js';
+import { ts } from '../../platform/db/columns.js';
 
 /** Drizzle mirror of the audit_records table (migration 0800). */
 export const auditRecords = pgTable('audit_records', {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../platform/db/database.js';
 import type { EmitDeps } from '../events/index.js';
 import { inviteOf, moveInvites } from '../invites/index.js';
 import type { SuppressionReason } from '../suppression/index.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { createSurvey } from '../../../test/responses.js';
-import { startOutboundLoop } from '../outbound/loop.js';
+import { startOutboundLoop } from '../../platform/outbound/loop.js';
 import { emailKind } from '../messaging/email-kind.js';
 import { generateWebhookSecret, signPayload } from '../../lib/webhook-signature.js';
 

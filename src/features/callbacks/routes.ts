@@ -1,6 +1,6 @@
 import { Value } from '@sinclair/typebox/value';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { ok } from '../../app/envelope.js';
+import { ok } from '../../platform/app/envelope.js';
 import { ApiError } from '../../lib/errors.js';
 import { applyReceipt, type Receipt, type ReceiptOutcome } from './apply-receipt.js';
 import { postmarkReceipts } from './postmark-receipts.js';

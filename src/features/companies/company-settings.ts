@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { getCountries, type CountryCode } from 'libphonenumber-js';
 import type { NoDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
-import { companies, type CompanySettings } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { companies, type CompanySettings } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { ApiError, validationError, type FieldError } from '../../lib/errors.js';
 import { changedFields, type FieldChange } from '../../lib/changed-fields.js';

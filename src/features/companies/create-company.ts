@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { NoDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
-import { companies, type CompanySettings } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { companies, type CompanySettings } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { validationError, type FieldError } from '../../lib/errors.js';

@@ -1,7 +1,7 @@
 import { asc } from 'drizzle-orm';
 import type { NoDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
-import { companies } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { companies } from '../../platform/db/schema.js';
 
 /** Every company by slug (operator view: the CLI names companies by slug). */
 export async function listCompanies(db: DbOrTx, _deps: NoDeps) {

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ok, successEnvelope } from '../../app/envelope.js';
-import { auditPanelAct } from '../../app/panel/panel-audit.js';
-import { panelErrorResponses } from '../../app/panel/panel-envelope.js';
+import { ok, successEnvelope } from '../../platform/app/envelope.js';
+import { auditPanelAct } from '../../platform/app/panel/panel-audit.js';
+import { panelErrorResponses } from '../../platform/app/panel/panel-envelope.js';
 import { OneOf, closed } from '../../lib/schema-pieces.js';
 import { LOCALES, updateCompanySettings, type SettingsPatch } from './company-settings.js';
 import { showCompany } from './show-company.js';

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { noDeps, type NoDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import { ApiError } from '../../lib/errors.js';
 
 // A company's monthly message quota: the limit is its setting (monthlyQuota), the count is

@@ -1,4 +1,4 @@
-import type { Tx } from '../../db/database.js';
+import type { Tx } from '../../platform/db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { FieldError } from '../../lib/errors.js';
 import type { CompanyUpdate, SettingsPatch } from './company-settings.js';

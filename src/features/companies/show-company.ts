@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
-import { companies } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { companies } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { quotaPeriod, quotaStatus, type QuotaStatus } from './quota.js';
 import { companySettings, type Settings } from './company-settings.js';

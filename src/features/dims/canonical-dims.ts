@@ -1,5 +1,5 @@
 import type { NoDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import type { FieldError } from '../../lib/errors.js';
 import { resolveEntityRefs, type EntityRef, type ResolvedEntities } from '../entities/index.js';
 import type { EntityKind } from '../entities/index.js';

@@ -1,7 +1,7 @@
 import type { FieldErrorCode } from '../../lib/field-errors.js';
 import { and, eq, or, sql } from 'drizzle-orm';
-import { lockForTransaction } from '../../db/advisory-lock.js';
-import type { DbOrTx, Tx } from '../../db/database.js';
+import { lockForTransaction } from '../../platform/db/advisory-lock.js';
+import type { DbOrTx, Tx } from '../../platform/db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
 import type { IdGenerator } from '../../lib/ids.js';

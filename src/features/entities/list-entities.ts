@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { NoDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import type { EntityKind } from './parse-entities.js';
 import { entities } from './table.js';
 

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { NoDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import { entities } from './table.js';
 
 /** The names of the company's entities among `ids` (units, courses, teachers), by id; unknown ids are absent. */

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { noDeps, type NoDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import { isUuid } from '../../lib/ids.js';
 import type { EntityKind } from './parse-entities.js';
 import type { EntityRow } from './table.js';

@@ -1,5 +1,5 @@
 import { pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { companyId, ts } from '../../db/columns.js';
+import { companyId, ts } from '../../platform/db/columns.js';
 import type { EntityKind } from './parse-entities.js';
 
 /** Registered entities (migration 0100): courses, teachers and the unit tree. */

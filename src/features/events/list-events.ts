@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, sql, type SQL } from 'drizzle-orm';
 import type { CursorPage } from '../../lib/pagination.js';
-import type { DbOrTx } from '../../db/database.js';
-import { events } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { events } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../../lib/cursor.js';
 import { parseInstant } from '../../lib/date-time.js';

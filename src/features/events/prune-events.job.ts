@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { defineSweep, inBatches, retentionCutoff } from '../../jobs/define-sweep.js';
+import { defineSweep, inBatches, retentionCutoff } from '../../platform/jobs/define-sweep.js';
 
 export const EVENT_RETENTION_DAYS = 30;
 const BATCH = 5_000;

@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { test } from '../../../test/fixtures.js';
 import type { TestApp } from '../../../test/harness.js';
-import { allTasks } from '../../jobs/tasks.js';
+import { allTasks } from '../../platform/jobs/tasks.js';
 import { EVENT_RETENTION_DAYS, pruneEvents } from './prune-events.job.js';
 
 const DAY = 86_400_000;

@@ -1,5 +1,5 @@
 import { jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { companyId, ts } from '../../db/columns.js';
+import { companyId, ts } from '../../platform/db/columns.js';
 
 /** Drizzle mirror of the events table (migration 0001). */
 export const events = pgTable('events', {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Tx } from '../../db/database.js';
+import type { Tx } from '../../platform/db/database.js';
 import { sqlArray } from '../../lib/sql-array.js';
 import type { FormDefinition, ResolvedForm } from './definition/index.js';
 import { questionsOf } from './definition/tree.js';

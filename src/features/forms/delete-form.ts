@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
-import { forms } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { forms } from '../../platform/db/schema.js';
 import { validationError } from '../../lib/errors.js';
 import { fieldError } from '../../lib/field-errors.js';
 import type { NoDeps } from '../../lib/service.js';

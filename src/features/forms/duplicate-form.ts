@@ -1,7 +1,7 @@
 import { and, eq, like } from 'drizzle-orm';
-import { lockForTransaction } from '../../db/advisory-lock.js';
-import type { DbOrTx } from '../../db/database.js';
-import { forms } from '../../db/schema.js';
+import { lockForTransaction } from '../../platform/db/advisory-lock.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { forms } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
 import type { IdGenerator } from '../../lib/ids.js';

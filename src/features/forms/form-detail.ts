@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
-import type { Config } from '../../config.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import type { Config } from '../../platform/config.js';
 import type { Clock } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
 import { findForm, formIsClosed, type FormRecord } from './find-form.js';
 import { definitionOf } from './store-form-definition.js';
-import { isoTimestamp } from '../../db/iso-timestamp.js';
+import { isoTimestamp } from '../../platform/db/iso-timestamp.js';
 
 /** The form as the builder edits it: its list row, its definition file (ids included) and its public link. */
 export async function formDetail(db: DbOrTx, deps: { config: Pick<Config, 'publicFormUrl'>; clock: Clock }, input: { companyId: string; id: string } | { companyId: string; form: FormRecord }) {

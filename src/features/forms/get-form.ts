@@ -1,5 +1,5 @@
 import type { NoDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import { notFound } from '../../lib/errors.js';
 import { toPublicContent } from './definition/index.js';
 import { findForm } from './find-form.js';

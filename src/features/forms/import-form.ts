@@ -1,5 +1,5 @@
-import type { DbOrTx } from '../../db/database.js';
-import { lockForTransaction } from '../../db/advisory-lock.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { lockForTransaction } from '../../platform/db/advisory-lock.js';
 import type { Clock } from '../../lib/clock.js';
 import { validationError } from '../../lib/errors.js';
 import type { IdGenerator } from '../../lib/ids.js';

@@ -1,9 +1,9 @@
 import { and, desc, eq, ilike, not, or, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
-import { forms } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { forms } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { offsetOf, type OffsetRequest } from '../../lib/pagination.js';
-import { isoTimestamp } from '../../db/iso-timestamp.js';
+import { isoTimestamp } from '../../platform/db/iso-timestamp.js';
 import { closedSql } from './find-form.js';
 
 export type FormStatusFilter = 'open' | 'closed';

@@ -1,7 +1,7 @@
 import { count, desc, eq, sql } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.js';
-import type { DbOrTx } from '../../db/database.js';
-import { forms } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { forms } from '../../platform/db/schema.js';
 import { offsetOf, type OffsetRequest } from '../../lib/pagination.js';
 import { closedSql } from './find-form.js';
 

@@ -1,5 +1,5 @@
-import { lockForTransaction } from '../../db/advisory-lock.js';
-import type { Tx } from '../../db/database.js';
+import { lockForTransaction } from '../../platform/db/advisory-lock.js';
+import type { Tx } from '../../platform/db/database.js';
 import { notFound } from '../../lib/errors.js';
 import { findForm, type FormRecord } from './find-form.js';
 

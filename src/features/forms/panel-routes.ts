@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ok, successEnvelope } from '../../app/envelope.js';
-import { auditedBy } from '../../app/panel/audited-by.js';
-import { panelErrorResponses } from '../../app/panel/panel-envelope.js';
+import { ok, successEnvelope } from '../../platform/app/envelope.js';
+import { auditedBy } from '../../platform/app/panel/audited-by.js';
+import { panelErrorResponses } from '../../platform/app/panel/panel-envelope.js';
 import { recordAudit } from '../audit/index.js';
 import { createForm } from './create-form.js';
 import { deleteForm } from './delete-form.js';

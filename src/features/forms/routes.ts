@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { errorResponses, ok, OffsetMeta, successEnvelope } from '../../app/envelope.js';
-import { offsetMeta, offsetQueryFields, offsetRequest } from '../../app/pagination.js';
+import { errorResponses, ok, OffsetMeta, successEnvelope } from '../../platform/app/envelope.js';
+import { offsetMeta, offsetQueryFields, offsetRequest } from '../../platform/app/pagination.js';
 import { getForm } from './get-form.js';
 import { listForms } from './list-forms.js';
 import { FormDetail, FormListItem } from './schemas.js';

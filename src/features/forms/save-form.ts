@@ -1,4 +1,4 @@
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { validationError } from '../../lib/errors.js';
 import { fieldError } from '../../lib/field-errors.js';

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { eq, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
-import { forms } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { forms } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { parseInstant } from '../../lib/date-time.js';
 import type { IdGenerator } from '../../lib/ids.js';

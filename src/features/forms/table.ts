@@ -1,5 +1,5 @@
 import { boolean, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { companyId, ts } from '../../db/columns.js';
+import { companyId, ts } from '../../platform/db/columns.js';
 import type { ResolvedDim, ResolvedForm } from './definition/index.js';
 import type { FormLanguage } from './definition/vocabulary.js';
 

@@ -1,5 +1,5 @@
 import { integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { companyId, ts } from '../../db/columns.js';
+import { companyId, ts } from '../../platform/db/columns.js';
 import type { FormDefinition } from './definition/index.js';
 
 /** What one write changed: keys of sections, questions and choices (question.choice), and settings names. */

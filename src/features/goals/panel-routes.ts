@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { ok, successEnvelope } from '../../app/envelope.js';
-import { auditedBy } from '../../app/panel/audited-by.js';
-import { panelErrorResponses } from '../../app/panel/panel-envelope.js';
+import { ok, successEnvelope } from '../../platform/app/envelope.js';
+import { auditedBy } from '../../platform/app/panel/audited-by.js';
+import { panelErrorResponses } from '../../platform/app/panel/panel-envelope.js';
 import { recordAudit } from '../audit/index.js';
 import { notFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';

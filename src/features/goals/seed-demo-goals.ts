@@ -1,4 +1,4 @@
-import type { DemoSeeder } from '../demo/index.js';
+import type { DemoSeeder } from '../../demo/index.js';
 import { findFormBySlug } from '../forms/index.js';
 import { addGoalRule } from './add-goal-rule.js';
 

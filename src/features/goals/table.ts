@@ -1,5 +1,5 @@
 import { boolean, integer, pgTable, uuid } from 'drizzle-orm/pg-core';
-import { companyId, ts } from '../../db/columns.js';
+import { companyId, ts } from '../../platform/db/columns.js';
 
 /** Drizzle mirror of form_alert_rules (migration 0750; the migration is the source of truth). */
 export const formAlertRules = pgTable('form_alert_rules', {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { defineSweep, inBatches } from '../../jobs/define-sweep.js';
+import { defineSweep, inBatches } from '../../platform/jobs/define-sweep.js';
 
 const BATCH = 5_000;
 

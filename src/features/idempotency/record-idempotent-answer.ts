@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../platform/db/database.js';
 import type { NoDeps } from '../../lib/service.js';
 import type { IdempotencyKeyRef, StoredAnswer } from './claim-idempotency-key.js';
 import { idempotencyKeys } from './table.js';

@@ -1,5 +1,5 @@
 import { integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { bytea, companyId, ts } from '../../db/columns.js';
+import { bytea, companyId, ts } from '../../platform/db/columns.js';
 
 /** Drizzle mirror of the idempotency_keys table (migration 0940). */
 export const idempotencyKeys = pgTable(

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { noDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import { settleQuota } from '../companies/index.js';
 
 /**

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { NoDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
-import { inviteDrafts } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { inviteDrafts } from '../../platform/db/schema.js';
 
 /**
  * Drops an invite's saved draft (on submit and on revoke: a dead link keeps no answers). The

@@ -1,4 +1,4 @@
-import type { Tx } from '../../db/database.js';
+import type { Tx } from '../../platform/db/database.js';
 import { inviteEventData, type FailReason, type InviteEventType } from '../events/index.js';
 import { buildEvent, storeEvents, type EmitDeps } from '../events/index.js';
 import type { InviteRow } from './invite-view.js';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
-import { inBatches } from '../../jobs/define-sweep.js';
+import type { Db } from '../../platform/db/database.js';
+import { inBatches } from '../../platform/jobs/define-sweep.js';
 import type { EmitDeps } from '../events/index.js';
 import { moveInvites, notFinal } from './lifecycle/move-invites.js';
 

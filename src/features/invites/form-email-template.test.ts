@@ -6,7 +6,7 @@ import { exportForm } from '../forms/export-form.js';
 import { importForm } from '../forms/import-form.js';
 import { devMailbox, listDevMail } from '../messaging/dev-mailbox.js';
 import { emailKind } from '../messaging/email-kind.js';
-import { startOutboundLoop } from '../outbound/loop.js';
+import { startOutboundLoop } from '../../platform/outbound/loop.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { parse, type CsvError } from 'csv-parse';
 import { sql } from 'drizzle-orm';
 import { noDeps } from '../../lib/service.js';
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../platform/db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { notFound, validationError, type FieldError } from '../../lib/errors.js';
 import { parseInstant } from '../../lib/date-time.js';

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { createSurvey } from '../../../test/responses.js';
 import { emailKind } from '../messaging/email-kind.js';
-import { startOutboundLoop } from '../outbound/loop.js';
+import { startOutboundLoop } from '../../platform/outbound/loop.js';
 import { importInvites } from './import-invites.js';
 
 let t: TestApp;

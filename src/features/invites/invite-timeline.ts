@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { noDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import { notFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { listInviteEvents, type FailReason } from '../events/index.js';
 import { INVITE_COLUMNS, inviteView, type InviteRow } from './invite-view.js';
 import { INVITE_STATUSES, type InviteView } from './schemas.js';
-import { isoTimestamp } from '../../db/iso-timestamp.js';
+import { isoTimestamp } from '../../platform/db/iso-timestamp.js';
 
 export type TimelineStage = 'created' | 'queued' | 'sent' | 'delivered' | 'opened' | 'started' | 'responded' | 'failed' | 'revoked' | 'expired';
 

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { isoTimestamp } from '../../db/iso-timestamp.js';
+import { isoTimestamp } from '../../platform/db/iso-timestamp.js';
 import { FINAL_STATUSES } from './lifecycle/transitions.js';
 import type { InviteStatus, InviteView } from './schemas.js';
 

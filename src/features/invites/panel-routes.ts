@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ok, successEnvelope, CursorMeta, OffsetMeta } from '../../app/envelope.js';
-import { auditedBy } from '../../app/panel/audited-by.js';
-import { panelErrorResponses } from '../../app/panel/panel-envelope.js';
-import { CURSOR_DEFAULT_LIMIT, cursorMeta, offsetMeta, offsetQueryFields, offsetRequest, rejectPageParameter } from '../../app/pagination.js';
+import { ok, successEnvelope, CursorMeta, OffsetMeta } from '../../platform/app/envelope.js';
+import { auditedBy } from '../../platform/app/panel/audited-by.js';
+import { panelErrorResponses } from '../../platform/app/panel/panel-envelope.js';
+import { CURSOR_DEFAULT_LIMIT, cursorMeta, offsetMeta, offsetQueryFields, offsetRequest, rejectPageParameter } from '../../platform/app/pagination.js';
 import { notFound } from '../../lib/errors.js';
 import { recordAudit } from '../audit/index.js';
 import { findForm, listForms } from '../forms/index.js';

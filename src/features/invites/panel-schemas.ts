@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { cursorQueryFields } from '../../app/pagination.js';
+import { cursorQueryFields } from '../../platform/app/pagination.js';
 import { INVITE_STATUSES, MAX_INVITE_IDS, SendInvitesBody } from './schemas.js';
 import { MAX_FILE_ROWS } from './read-import-file.js';
 

@@ -1,6 +1,6 @@
 import type { CountryCode } from 'libphonenumber-js';
 import { noDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import type { FieldError } from '../../lib/errors.js';
 import { parseInstant } from '../../lib/date-time.js';
 import { canonicalDimsResolved, dimEntityRefs, type DeclaredDim } from '../dims/index.js';

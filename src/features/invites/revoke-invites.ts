@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import type { EmitDeps } from '../events/index.js';
 import { validationError } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';

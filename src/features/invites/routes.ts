@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { CURSOR_DEFAULT_LIMIT, cursorMeta, cursorQueryFields, rejectPageParameter } from '../../app/pagination.js';
-import { CursorMeta, errorResponses, ok, successEnvelope } from '../../app/envelope.js';
+import { CURSOR_DEFAULT_LIMIT, cursorMeta, cursorQueryFields, rejectPageParameter } from '../../platform/app/pagination.js';
+import { CursorMeta, errorResponses, ok, successEnvelope } from '../../platform/app/envelope.js';
 import { createInvite } from './create-invite.js';
 import { inviteView } from './invite-view.js';
 import { listInvites } from './list-invites.js';

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
-import type { DemoSeeder } from '../demo/index.js';
+import type { DemoSeeder } from '../../demo/index.js';
 import { findFormBySlug } from '../forms/index.js';
 
 export const DEMO_INVITE_FORM = 'library-services';

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { noDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
-import { uuidv7SqlAt } from '../../db/uuidv7-sql.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { uuidv7SqlAt } from '../../platform/db/uuidv7-sql.js';
 import type { Clock } from '../../lib/clock.js';
 import { ApiError, notFound, validationError, type FieldError } from '../../lib/errors.js';
 import { isUuid, type IdGenerator } from '../../lib/ids.js';
@@ -11,7 +11,7 @@ import { readCompanySettings } from '../companies/index.js';
 import { findForm, type FormRecord } from '../forms/index.js';
 import { DEFAULT_GATEWAY_TEXT, findWhatsappChannel, formEmailTemplate, formReminderTemplate, MESSAGES_CHANNEL, type MessagePurpose } from '../message-channels/index.js';
 import { templateFieldErrors, templateVariables, type TemplateVariables } from '../../lib/template-variables.js';
-import { wakeSleepers } from '../outbound/index.js';
+import { wakeSleepers } from '../../platform/outbound/index.js';
 import { inviteStatusIn } from './invite-view.js';
 import { quotaExceeded, quotaPeriod, quotaStatus, reservationSql, type QuotaStatus } from '../companies/index.js';
 import type { SendInvitesInput, SkipReason, TemplateInput } from './schemas.js';

@@ -1,5 +1,5 @@
 import { integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { companyId, ts } from '../../db/columns.js';
+import { companyId, ts } from '../../platform/db/columns.js';
 import type { InviteStatus } from './schemas.js';
 
 /** Drizzle mirror of migrations/0400_invites.sql (the migration is the source of truth). */

@@ -1,11 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import type pg from 'pg';
-import type { Db } from '../../db/database.js';
-import { apiKeys, companies } from '../../db/schema.js';
+import type { Db } from '../../platform/db/database.js';
+import { apiKeys, companies } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { hashSecret, secretMatches } from '../../lib/secret-token.js';
 import { parseToken } from './token.js';
-import { listenChannel, type ChannelListener, type ListenLog } from '../../db/listen-channel.js';
+import { listenChannel, type ChannelListener, type ListenLog } from '../../platform/db/listen-channel.js';
 
 /** Announced by the api_keys triggers (migration 0010) in the transaction that changes a key. */
 export const KEY_CHANGED_CHANNEL = 'quorum_api_key_changed';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
-import { buildApp } from '../../app/build-app.js';
+import { buildApp } from '../../platform/app/build-app.js';
 
 const MINUTE = 60_000;
 

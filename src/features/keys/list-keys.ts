@@ -1,7 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { NoDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
-import { apiKeys } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { apiKeys } from '../../platform/db/schema.js';
 import { olderThan, type NewestFirstPosition } from '../../lib/newest-first.js';
 import { publicKey } from './create-key.js';
 

@@ -1,4 +1,4 @@
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../../lib/cursor.js';
 import { isNewestFirstPosition } from '../../lib/newest-first.js';
 import type { CursorPage } from '../../lib/pagination.js';

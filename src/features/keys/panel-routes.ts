@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { ok, successEnvelope } from '../../app/envelope.js';
-import { CURSOR_DEFAULT_LIMIT, cursorMeta, cursorQueryFields, rejectPageParameter } from '../../app/pagination.js';
-import { auditedBy } from '../../app/panel/audited-by.js';
-import { PanelCursorMeta, panelErrorResponses } from '../../app/panel/panel-envelope.js';
+import { ok, successEnvelope } from '../../platform/app/envelope.js';
+import { CURSOR_DEFAULT_LIMIT, cursorMeta, cursorQueryFields, rejectPageParameter } from '../../platform/app/pagination.js';
+import { auditedBy } from '../../platform/app/panel/audited-by.js';
+import { PanelCursorMeta, panelErrorResponses } from '../../platform/app/panel/panel-envelope.js';
 import { parseInstant } from '../../lib/date-time.js';
 import { recordAudit } from '../audit/index.js';
 import { createKey } from './create-key.js';

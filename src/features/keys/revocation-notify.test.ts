@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { eventually } from '../../../test/eventually.js';
-import { buildApp } from '../../app/build-app.js';
+import { buildApp } from '../../platform/app/build-app.js';
 import { revokeKey } from './revoke-key.js';
 
 const HOUR = 3_600_000;

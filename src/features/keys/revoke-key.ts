@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
-import { apiKeys } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { apiKeys } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { isUuid } from '../../lib/ids.js';
 import { notFound } from '../../lib/errors.js';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { errorResponses, ok, successEnvelope } from '../../app/envelope.js';
+import { errorResponses, ok, successEnvelope } from '../../platform/app/envelope.js';
 import { Me } from './schemas.js';
 
 export async function keyRoutes(app: FastifyInstance) {

@@ -1,5 +1,5 @@
 import { integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { bytea, companyId, ts } from '../../db/columns.js';
+import { bytea, companyId, ts } from '../../platform/db/columns.js';
 
 /** Drizzle mirror of the api_keys table (migration 0001). */
 export const apiKeys = pgTable('api_keys', {

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../platform/db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { ApiError, validationError } from '../../lib/errors.js';

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { and, eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
-import { memberships } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { memberships } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { notFound, validationError } from '../../lib/errors.js';

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { PanelClient, panelUser, signInPanelUser, type PanelSignIn } from '../../../test/panel.js';
-import { auditRecords, memberships } from '../../db/schema.js';
+import { auditRecords, memberships } from '../../platform/db/schema.js';
 
 let t: TestApp;
 let client: PanelClient;

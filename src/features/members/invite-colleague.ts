@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
-import type { Config } from '../../config.js';
-import type { DbOrTx } from '../../db/database.js';
+import type { Config } from '../../platform/config.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { validationError } from '../../lib/errors.js';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Tx } from '../../db/database.js';
+import type { Tx } from '../../platform/db/database.js';
 import { validationError } from '../../lib/errors.js';
 import { fieldError } from '../../lib/field-errors.js';
 

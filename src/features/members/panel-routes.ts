@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ok, successEnvelope } from '../../app/envelope.js';
-import { panelErrorResponses } from '../../app/panel/panel-envelope.js';
-import { sessionCookie, setSessionCookie } from '../../app/panel/session-cookie.js';
+import { ok, successEnvelope } from '../../platform/app/envelope.js';
+import { panelErrorResponses } from '../../platform/app/panel/panel-envelope.js';
+import { sessionCookie, setSessionCookie } from '../../platform/app/panel/session-cookie.js';
 import { describeSession, Session } from '../sessions/index.js';
 import { acceptInvitation, AcceptInvitationInput } from './accept-invitation.js';
 import { cancelInvitation } from './cancel-invitation.js';

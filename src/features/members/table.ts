@@ -1,5 +1,5 @@
 import { boolean, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { bytea, companyId, ts } from '../../db/columns.js';
+import { bytea, companyId, ts } from '../../platform/db/columns.js';
 
 /** Drizzle mirror of the memberships table (migration 0800): a user in a company, with permissions. */
 export const memberships = pgTable('memberships', {

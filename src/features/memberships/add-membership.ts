@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { DbOrTx } from '../../db/database.js';
-import { memberships } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { memberships } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { validationError } from '../../lib/errors.js';
 import { schemaErrors } from '../../lib/field-errors.js';

@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
-import { companies, memberships } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { companies, memberships } from '../../platform/db/schema.js';
 import type { NoDeps } from '../../lib/service.js';
 import { grantedPermissions, type Permission } from './permissions.js';
 

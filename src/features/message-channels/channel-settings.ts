@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { NoDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 
 export const WHATSAPP_PROVIDERS = ['cloud-api', 'gateway'] as const;
 export type WhatsappProvider = (typeof WHATSAPP_PROVIDERS)[number];

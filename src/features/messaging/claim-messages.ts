@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { WorkerContext } from '../../jobs/define-task.js';
-import type { ClaimRequest, OutboundItem } from '../outbound/index.js';
+import type { WorkerContext } from '../../platform/jobs/define-task.js';
+import type { ClaimRequest, OutboundItem } from '../../platform/outbound/index.js';
 import type { InviteStatus } from '../invites/index.js';
 import type { FormLanguage } from '../forms/index.js';
 import { emailTemplate, reminderTemplate, type EmailTemplate, type MessagePurpose, type WhatsappChannel, type WhatsappProvider, type WhatsappSettings } from '../message-channels/index.js';

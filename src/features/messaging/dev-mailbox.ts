@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { NoDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import type { Mailer } from '../../lib/providers.js';
-import { isoTimestamp } from '../../db/iso-timestamp.js';
+import { isoTimestamp } from '../../platform/db/iso-timestamp.js';
 
 /** Without SMTP_URL, e-mail is kept in the database (dev_mail) instead of leaving: nothing is lost in development. */
 export function devMailbox(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator }): Mailer {

@@ -4,11 +4,11 @@ import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { SmtpSink } from '../../../test/smtp-sink.js';
 import { respondentClient } from '../../../test/respondent.js';
 import { createSurvey } from '../../../test/responses.js';
-import { startOutboundLoop, type OutboundLoop } from '../outbound/loop.js';
+import { startOutboundLoop, type OutboundLoop } from '../../platform/outbound/loop.js';
 import { suppress } from '../suppression/suppressions.js';
 import { emailKind } from './email-kind.js';
 import { MESSAGES_CHANNEL } from '../message-channels/index.js';
-import { sleeperName } from '../outbound/wake-sleepers.js';
+import { sleeperName } from '../../platform/outbound/wake-sleepers.js';
 import { smtpMailer } from './smtp-mailer.js';
 import { listDevMail } from './dev-mailbox.js';
 

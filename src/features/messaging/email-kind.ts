@@ -1,8 +1,8 @@
-import type { WorkerContext } from '../../jobs/define-task.js';
+import type { WorkerContext } from '../../platform/jobs/define-task.js';
 import type { Mailer } from '../../lib/providers.js';
 import { bareMessageId } from '../callbacks/index.js';
 import { postmarkMetadataHeaders } from '../callbacks/index.js';
-import type { OutboundKind } from '../outbound/index.js';
+import type { OutboundKind } from '../../platform/outbound/index.js';
 import type { ClaimedMessage } from './claim-messages.js';
 import { devMailbox } from './dev-mailbox.js';
 import { messageKind, messageVariables } from './message-kind.js';

@@ -1,6 +1,6 @@
 import { inviteUrl } from '../invites/index.js';
 import { MESSAGES_CHANNEL } from '../message-channels/index.js';
-import type { OutboundKind } from '../outbound/index.js';
+import type { OutboundKind } from '../../platform/outbound/index.js';
 import { claimMessages, type ClaimedMessage, type MessageChannel } from './claim-messages.js';
 import { recordMessages, type MessageResult } from './record-messages.js';
 import type { MessageVariables } from './render-email.js';

@@ -1,10 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Tx } from '../../db/database.js';
-import type { WorkerContext } from '../../jobs/define-task.js';
+import type { Tx } from '../../platform/db/database.js';
+import type { WorkerContext } from '../../platform/jobs/define-task.js';
 import type { InviteWithForm } from '../invites/index.js';
 import { emitInviteMoves, moveInvites, moveInvitesSql } from '../invites/index.js';
 import { quotaSettlement, settleQuota } from '../companies/index.js';
-import { retryDelay, type RetrySchedule } from '../outbound/index.js';
+import { retryDelay, type RetrySchedule } from '../../platform/outbound/index.js';
 import type { ClaimedMessage } from './claim-messages.js';
 
 /** What one attempt came to. */

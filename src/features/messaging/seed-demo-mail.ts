@@ -1,4 +1,4 @@
-import type { DemoSeeder } from '../demo/index.js';
+import type { DemoSeeder } from '../../demo/index.js';
 import { devMailbox } from './dev-mailbox.js';
 
 /**

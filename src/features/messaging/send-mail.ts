@@ -1,5 +1,5 @@
-import type { Config } from '../../config.js';
-import type { DbOrTx } from '../../db/database.js';
+import type { Config } from '../../platform/config.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import type { Mailer, OutgoingMail } from '../../lib/providers.js';

@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { noDeps, type NoDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
-import type { Config } from '../../config.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import type { Config } from '../../platform/config.js';
 import type { Clock } from '../../lib/clock.js';
 import { changedFields, type FieldChange } from '../../lib/changed-fields.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
-import { targetUrlErrors } from '../outbound/index.js';
+import { targetUrlErrors } from '../../platform/outbound/index.js';
 import { secretBox } from '../../lib/secret-box.js';
 import { findWhatsappChannel, whatsappChannelView, type WhatsappChannel, type WhatsappChannelView, type WhatsappProvider, type WhatsappSettings } from '../message-channels/index.js';
 

@@ -1,5 +1,5 @@
 import { jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { bytea, companyId, ts } from '../../db/columns.js';
+import { bytea, companyId, ts } from '../../platform/db/columns.js';
 
 /** Drizzle mirror of the messaging tables of migrations/0400_invites.sql (the migration is the source of truth). */
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { createSurvey } from '../../../test/responses.js';
-import { startOutboundLoop } from '../outbound/loop.js';
+import { startOutboundLoop } from '../../platform/outbound/loop.js';
 import { findWhatsappChannel } from '../message-channels/index.js';
 import { removeWhatsappChannel, setWhatsappChannel } from './set-whatsapp-channel.js';
 import { whatsappKind } from './whatsapp-kind.js';

@@ -1,7 +1,7 @@
 import { request } from 'undici';
-import type { WorkerContext } from '../../jobs/define-task.js';
-import type { OutboundKind } from '../outbound/index.js';
-import { outboundDispatcher, targetRefusal } from '../outbound/index.js';
+import type { WorkerContext } from '../../platform/jobs/define-task.js';
+import type { OutboundKind } from '../../platform/outbound/index.js';
+import { outboundDispatcher, targetRefusal } from '../../platform/outbound/index.js';
 import { secretBox } from '../../lib/secret-box.js';
 import { DEFAULT_GATEWAY_TEXT, type WhatsappChannel } from '../message-channels/index.js';
 import type { ClaimedMessage } from './claim-messages.js';

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { errorResponses, ok, successEnvelope } from '../../app/envelope.js';
+import { errorResponses, ok, successEnvelope } from '../../platform/app/envelope.js';
 import { getResponseRates } from './get-response-rates.js';
 
 const IdParams = Type.Object({ id: Type.String({ description: 'Form id' }) });

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import { ApiError } from '../../lib/errors.js';
 import type { NoDeps } from '../../lib/service.js';
 import type { ReminderChannel } from './schedule-input.js';

@@ -1,4 +1,4 @@
-import { defineSweep } from '../../jobs/define-sweep.js';
+import { defineSweep } from '../../platform/jobs/define-sweep.js';
 import { sendReminders } from './send-reminders.js';
 
 /** Every quarter hour: what is due is decided by the schedules, the steps taken and the clock. */

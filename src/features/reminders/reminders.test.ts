@@ -8,7 +8,7 @@ import { updateCompanySettings } from '../companies/company-settings.js';
 import { importForm } from '../forms/import-form.js';
 import { emailKind } from '../messaging/email-kind.js';
 import { smtpMailer } from '../messaging/smtp-mailer.js';
-import { startOutboundLoop, type OutboundLoop } from '../outbound/loop.js';
+import { startOutboundLoop, type OutboundLoop } from '../../platform/outbound/loop.js';
 import { addHoliday } from '../treatments/holidays.js';
 import { noDeps } from '../../lib/service.js';
 import { clearReminderSchedule, sendReminders, setReminderSchedule, showReminderSchedules } from './index.js';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { errorResponses, ok, successEnvelope } from '../../app/envelope.js';
+import { errorResponses, ok, successEnvelope } from '../../platform/app/envelope.js';
 import { ReminderSchedule } from './schemas.js';
 import { showReminderSchedules } from './show-schedule.js';
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { DemoSeeder } from '../demo/index.js';
+import type { DemoSeeder } from '../../demo/index.js';
 import { findFormBySlug } from '../forms/index.js';
 import { DEMO_INVITE_FORM } from '../invites/index.js';
 import { setReminderSchedule } from './set-schedule.js';

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { DateTime } from 'luxon';
-import type { Db, Tx } from '../../db/database.js';
-import { inBatches } from '../../jobs/define-sweep.js';
+import type { Db, Tx } from '../../platform/db/database.js';
+import { inBatches } from '../../platform/jobs/define-sweep.js';
 import type { Clock } from '../../lib/clock.js';
 import { ApiError } from '../../lib/errors.js';
 import type { IdGenerator } from '../../lib/ids.js';

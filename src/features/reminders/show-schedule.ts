@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { DateTime } from 'luxon';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
 import { noDeps } from '../../lib/service.js';

@@ -1,5 +1,5 @@
 import { integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { companyId, ts } from '../../db/columns.js';
+import { companyId, ts } from '../../platform/db/columns.js';
 
 /** Drizzle mirror of migrations/0970_reminders.sql (the migration is the source of truth). */
 

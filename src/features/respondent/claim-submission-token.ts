@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import type { Tx } from '../../db/database.js';
-import { publicLinkSubmissions } from '../../db/schema.js';
+import type { Tx } from '../../platform/db/database.js';
+import { publicLinkSubmissions } from '../../platform/db/schema.js';
 import type { FormRecord } from '../forms/index.js';
 import type { SubmissionToken } from './submission-token.js';
 

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
-import { respondentUploads } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { respondentUploads } from '../../platform/db/schema.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
 import { childPath, fieldError } from '../../lib/field-errors.js';
 import { isUuid } from '../../lib/ids.js';

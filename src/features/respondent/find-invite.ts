@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
-import { companies, forms, invites } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { companies, forms, invites } from '../../platform/db/schema.js';
 import { ApiError, notFound } from '../../lib/errors.js';
 import { companySettings, type Locale } from '../companies/index.js';
 import { formIsClosed, type FormRecord } from '../forms/index.js';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Tx } from '../../db/database.js';
+import type { Tx } from '../../platform/db/database.js';
 import type { EmitDeps } from '../events/index.js';
 import { moveInvites, type InviteStatus } from '../invites/index.js';
 

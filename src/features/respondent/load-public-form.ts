@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
-import { companies, forms } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { companies, forms } from '../../platform/db/schema.js';
 import { ApiError, notFound } from '../../lib/errors.js';
 import { formIsClosed, type FormRecord } from '../forms/index.js';
 import type { Clock } from '../../lib/clock.js';

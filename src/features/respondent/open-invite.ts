@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
-import { inviteDrafts } from '../../db/schema.js';
+import type { Db } from '../../platform/db/database.js';
+import { inviteDrafts } from '../../platform/db/schema.js';
 import type { EmitDeps } from '../events/index.js';
 import { formIsClosed, type FormRecord } from '../forms/index.js';
 import type { InviteStatus } from '../invites/index.js';

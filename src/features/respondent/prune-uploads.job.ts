@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { defineSweep, inBatches, retentionCutoff } from '../../jobs/define-sweep.js';
+import { defineSweep, inBatches, retentionCutoff } from '../../platform/jobs/define-sweep.js';
 import { uploadDir } from './store-upload.js';
 
 /** How long an upload of a personal link that no response uses and no draft may still use is kept. */

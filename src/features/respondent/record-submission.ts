@@ -1,4 +1,4 @@
-import type { Tx } from '../../db/database.js';
+import type { Tx } from '../../platform/db/database.js';
 import { responseCreatedData } from '../events/index.js';
 import { emitEvent, type EmitDeps } from '../events/index.js';
 import type { FormRecord } from '../forms/index.js';

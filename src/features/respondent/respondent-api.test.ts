@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { invites } from '../../db/schema.js';
+import { invites } from '../../platform/db/schema.js';
 import { importEntityFile } from '../entities/import-entities.js';
 import { listEntities } from '../entities/list-entities.js';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
@@ -10,7 +10,7 @@ import { clientAddress, everyTypeForm, invite, keyedForm, PNG, respondentClient,
 import { MAX_UPLOAD_BYTES } from './upload-type.js';
 import { MAX_ANSWERS_BYTES } from './answers.js';
 import { pruneUploads } from './prune-uploads.job.js';
-import { RESPONDENT_REQUESTS_PER_MIN } from '../../app/address-budget.js';
+import { RESPONDENT_REQUESTS_PER_MIN } from '../../platform/app/address-budget.js';
 
 let t: TestApp;
 beforeAll(async () => {

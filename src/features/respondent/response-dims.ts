@@ -1,5 +1,5 @@
 import { noDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import { validationError } from '../../lib/errors.js';
 import { canonicalDims } from '../dims/index.js';
 import type { Answers } from '../forms/index.js';

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
-import { inviteDrafts, invites } from '../../db/schema.js';
+import type { Db } from '../../platform/db/database.js';
+import { inviteDrafts, invites } from '../../platform/db/schema.js';
 import { validationError } from '../../lib/errors.js';
 import type { EmitDeps } from '../events/index.js';
 import { isAnswered } from '../forms/index.js';

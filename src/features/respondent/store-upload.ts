@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { Config } from '../../config.js';
-import type { Db } from '../../db/database.js';
-import { respondentUploads } from '../../db/schema.js';
+import type { Config } from '../../platform/config.js';
+import type { Db } from '../../platform/db/database.js';
+import { respondentUploads } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { ApiError, validationError } from '../../lib/errors.js';
 import type { IdGenerator } from '../../lib/ids.js';

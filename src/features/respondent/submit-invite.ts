@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../platform/db/database.js';
 import { acceptAnswers } from './answers.js';
 import { deleteDraft } from '../invites/index.js';
 import { claimFileAnswers } from './file-answers.js';

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../platform/db/database.js';
 import { validationError } from '../../lib/errors.js';
 import { schemaErrors } from '../../lib/field-errors.js';
 import { acceptAnswers } from './answers.js';

@@ -1,5 +1,5 @@
 import { bigint, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { companyId, ts } from '../../db/columns.js';
+import { companyId, ts } from '../../platform/db/columns.js';
 
 /** Drizzle mirror of migrations/0700_respondent.sql and 0710_public_link_tokens.sql (the migrations are the source of truth). */
 

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { UploadLimits } from '../../config.js';
-import type { Tx } from '../../db/database.js';
+import type { UploadLimits } from '../../platform/config.js';
+import type { Tx } from '../../platform/db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { ApiError } from '../../lib/errors.js';
 

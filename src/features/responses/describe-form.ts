@@ -1,4 +1,4 @@
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import { notFound } from '../../lib/errors.js';
 import type { NoDeps } from '../../lib/service.js';
 import { findForm, toPublicContent } from '../forms/index.js';

@@ -1,4 +1,4 @@
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import { notFound } from '../../lib/errors.js';
 import { findForm, questionsOf, type ResolvedChoice, type ResolvedQuestion } from '../forms/index.js';
 import { listResponses } from './list-responses.js';

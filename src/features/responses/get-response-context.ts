@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import type { NoDeps } from '../../lib/service.js';
 import { getResponse } from './get-response.js';
-import { isoTimestamp } from '../../db/iso-timestamp.js';
+import { isoTimestamp } from '../../platform/db/iso-timestamp.js';
 
 type InviteSummary = {
   id: string;

@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { CursorMeta, OffsetMeta, ok, successEnvelope } from '../../app/envelope.js';
-import { okJsonBody } from '../../app/json-body.js';
-import { cursorMeta, offsetMeta, offsetQueryFields, offsetRequest, rejectPageParameter } from '../../app/pagination.js';
-import { panelErrorResponses } from '../../app/panel/panel-envelope.js';
+import { CursorMeta, OffsetMeta, ok, successEnvelope } from '../../platform/app/envelope.js';
+import { okJsonBody } from '../../platform/app/json-body.js';
+import { cursorMeta, offsetMeta, offsetQueryFields, offsetRequest, rejectPageParameter } from '../../platform/app/pagination.js';
+import { panelErrorResponses } from '../../platform/app/panel/panel-envelope.js';
 import { DIM_PARAM, dimFilters, periodQueryFields } from '../../lib/query-parameters.js';
 import { listForms } from '../forms/index.js';
 import { describeForm } from './describe-form.js';

@@ -1,5 +1,5 @@
-import type { Tx } from '../../db/database.js';
-import { responses } from '../../db/schema.js';
+import type { Tx } from '../../platform/db/database.js';
+import { responses } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
 import type { IdGenerator } from '../../lib/ids.js';

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { OrgSource } from '../events/index.js';
 import type { Answers } from '../forms/index.js';
-import { isoTimestamp } from '../../db/iso-timestamp.js';
+import { isoTimestamp } from '../../platform/db/iso-timestamp.js';
 
 /**
  * The select lists of the response routes, named as the API names its fields. Timestamps leave

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { CURSOR_DEFAULT_LIMIT, cursorMeta, cursorQueryFields, rejectPageParameter } from '../../app/pagination.js';
-import { CursorMeta, errorResponses, ok, successEnvelope } from '../../app/envelope.js';
-import { okJsonBody } from '../../app/json-body.js';
+import { CURSOR_DEFAULT_LIMIT, cursorMeta, cursorQueryFields, rejectPageParameter } from '../../platform/app/pagination.js';
+import { CursorMeta, errorResponses, ok, successEnvelope } from '../../platform/app/envelope.js';
+import { okJsonBody } from '../../platform/app/json-body.js';
 import { DIM_PARAM, dimFilters, periodQueryFields } from '../../lib/query-parameters.js';
 import { getResponse } from './get-response.js';
 import { listResponses } from './list-responses.js';

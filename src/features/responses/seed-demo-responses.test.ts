@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
-import { demoSeeders } from '../demo/seed-demo.js';
-import { seedFormsAndEntities } from '../demo/seed-forms.js';
+import { demoSeeders } from '../../demo/seed-demo.js';
+import { seedFormsAndEntities } from '../../demo/seed-forms.js';
 import { isIsoDate } from '../dims/canonical.js';
 import { validateAnswers } from '../forms/rules/index.js';
 import { findFormBySlug } from '../forms/find-form.js';

@@ -1,9 +1,9 @@
 import { asc, eq } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
-import { forms } from '../../db/schema.js';
+import type { Db } from '../../platform/db/database.js';
+import { forms } from '../../platform/db/schema.js';
 import { ManualClock } from '../../lib/clock.js';
 import { idGeneratorFor } from '../../lib/ids.js';
-import type { DemoSeeder } from '../demo/index.js';
+import type { DemoSeeder } from '../../demo/index.js';
 import { canonicalScalarDim, type ScalarDimKind } from '../dims/index.js';
 import { listEntities } from '../entities/index.js';
 import type { OrgSource } from '../events/index.js';

@@ -1,5 +1,5 @@
 import { bigint, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { companyId, ts } from '../../db/columns.js';
+import { companyId, ts } from '../../platform/db/columns.js';
 
 /** Drizzle mirror of the responses table (migrations 0001 and 0110). */
 export const responses = pgTable('responses', {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Tx } from '../../db/database.js';
+import type { Tx } from '../../platform/db/database.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import type { EnrollmentInput } from './parse-roster.js';
 import type { EnrollmentStatus } from './table.js';

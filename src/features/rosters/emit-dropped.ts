@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Tx } from '../../db/database.js';
+import type { Tx } from '../../platform/db/database.js';
 import { sqlArray } from '../../lib/sql-array.js';
 import { enrollmentDroppedData, type EnrollmentDroppedInput } from '../events/index.js';
 import { emitEvents, type EmitDeps } from '../events/index.js';

@@ -1,4 +1,4 @@
-import type { Tx } from '../../db/database.js';
+import type { Tx } from '../../platform/db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { validationError } from '../../lib/errors.js';
 import type { IdGenerator } from '../../lib/ids.js';

@@ -1,4 +1,4 @@
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import { validationError } from '../../lib/errors.js';
 import { importRoster, MAX_ROSTER_ROWS, type ImportDeps, type ImportMode, type ImportOutcome } from './import-roster.js';
 import { rosterFromCsvFiles } from './read-roster-folder.js';

@@ -2,7 +2,7 @@ import { noDeps } from '../../lib/service.js';
 import type { FieldErrorCode } from '../../lib/field-errors.js';
 import { sql } from 'drizzle-orm';
 import type { CountryCode } from 'libphonenumber-js';
-import type { DbOrTx, Tx } from '../../db/database.js';
+import type { DbOrTx, Tx } from '../../platform/db/database.js';
 import type { EmitDeps } from '../events/index.js';
 import { ApiError } from '../../lib/errors.js';
 import { resolveEntityRefs, type EntityRef } from '../entities/index.js';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { NoDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
-import { isoTimestamp } from '../../db/iso-timestamp.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { isoTimestamp } from '../../platform/db/iso-timestamp.js';
 
 export interface ClassGroupItem {
   id: string;

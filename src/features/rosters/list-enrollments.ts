@@ -1,13 +1,13 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { CursorPage } from '../../lib/pagination.js';
-import type { Db, DbOrTx } from '../../db/database.js';
+import type { Db, DbOrTx } from '../../platform/db/database.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../../lib/cursor.js';
 import { validationError } from '../../lib/errors.js';
 import { parseInstant } from '../../lib/date-time.js';
 import { isUuid } from '../../lib/ids.js';
 import { awaitRosterWrites } from './roster-lock.js';
 import type { EnrollmentStatus } from './table.js';
-import { isoTimestamp } from '../../db/iso-timestamp.js';
+import { isoTimestamp } from '../../platform/db/iso-timestamp.js';
 
 export interface ListEnrollmentsInput {
   companyId: string;

@@ -1,11 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CursorMeta, ok, OffsetMeta, successEnvelope } from '../../app/envelope.js';
-import { okJsonBody } from '../../app/json-body.js';
-import { CURSOR_DEFAULT_LIMIT, cursorMeta } from '../../app/pagination.js';
-import { auditPanelAct } from '../../app/panel/panel-audit.js';
-import { panelErrorResponses } from '../../app/panel/panel-envelope.js';
-import type { Tx } from '../../db/database.js';
+import { CursorMeta, ok, OffsetMeta, successEnvelope } from '../../platform/app/envelope.js';
+import { okJsonBody } from '../../platform/app/json-body.js';
+import { CURSOR_DEFAULT_LIMIT, cursorMeta } from '../../platform/app/pagination.js';
+import { auditPanelAct } from '../../platform/app/panel/panel-audit.js';
+import { panelErrorResponses } from '../../platform/app/panel/panel-envelope.js';
+import type { Tx } from '../../platform/db/database.js';
 import { importRoster, type ImportOutcome, type ImportRosterInput } from './import-roster.js';
 import { importRosterFiles } from './import-roster-files.js';
 import { listClasses } from './list-classes.js';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '../../db/database.js';
+import type { DbOrTx, Tx } from '../../platform/db/database.js';
 import type { Clock } from '../../lib/clock.js';
 
 /**

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Tx } from '../../db/database.js';
+import type { Tx } from '../../platform/db/database.js';
 import type { IdGenerator } from '../../lib/ids.js';
 
 /** The operation a roster write's status history points at; its summary is filled at the end. */

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { CURSOR_DEFAULT_LIMIT, cursorMeta, cursorQueryFields, rejectPageParameter } from '../../app/pagination.js';
-import { CursorMeta, errorResponses, ok, OffsetMeta, successEnvelope } from '../../app/envelope.js';
-import { okJsonBody } from '../../app/json-body.js';
+import { CURSOR_DEFAULT_LIMIT, cursorMeta, cursorQueryFields, rejectPageParameter } from '../../platform/app/pagination.js';
+import { CursorMeta, errorResponses, ok, OffsetMeta, successEnvelope } from '../../platform/app/envelope.js';
+import { okJsonBody } from '../../platform/app/json-body.js';
 import { importRoster, type ImportRosterInput } from './import-roster.js';
 import { listClassGroups } from './list-class-groups.js';
 import { listEnrollments } from './list-enrollments.js';

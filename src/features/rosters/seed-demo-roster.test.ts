@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
-import { ensureDemo } from '../demo/seed-demo.js';
+import { ensureDemo } from '../../demo/seed-demo.js';
 
 let t: TestApp;
 beforeAll(async () => {

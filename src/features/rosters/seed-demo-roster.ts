@@ -1,4 +1,4 @@
-import type { DemoSeeder } from '../demo/index.js';
+import type { DemoSeeder } from '../../demo/index.js';
 import { importForm } from '../forms/index.js';
 import { importRoster } from './import-roster.js';
 

@@ -1,5 +1,5 @@
 import { date, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { companyId, ts } from '../../db/columns.js';
+import { companyId, ts } from '../../platform/db/columns.js';
 
 /** Drizzle mirror of migrations/0300_rosters.sql (the migration is the source of truth). */
 

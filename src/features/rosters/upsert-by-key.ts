@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Tx } from '../../db/database.js';
+import type { Tx } from '../../platform/db/database.js';
 
 /** One column written from a payload row `r` (jsonb). */
 export interface UpsertColumn {

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ok, successEnvelope } from '../../app/envelope.js';
-import { panelErrorResponses } from '../../app/panel/panel-envelope.js';
-import { clearSessionCookie } from '../../app/panel/session-cookie.js';
+import { ok, successEnvelope } from '../../platform/app/envelope.js';
+import { panelErrorResponses } from '../../platform/app/panel/panel-envelope.js';
+import { clearSessionCookie } from '../../platform/app/panel/session-cookie.js';
 import type { AccountActor } from './account-actor.js';
 import { changePassword } from './change-password.js';
 import { confirmSecondFactor } from './confirm-second-factor.js';

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { PanelClient, signInPanelUser } from '../../../test/panel.js';
-import { auditRecords, sessions } from '../../db/schema.js';
+import { auditRecords, sessions } from '../../platform/db/schema.js';
 import { FAILED_SIGN_INS_PER_ACCOUNT } from './sign-in-budget.js';
 
 let t: TestApp;

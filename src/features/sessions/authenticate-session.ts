@@ -1,6 +1,6 @@
 import { and, eq, lt } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
-import { memberships, sessions, users } from '../../db/schema.js';
+import type { Db } from '../../platform/db/database.js';
+import { memberships, sessions, users } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { grantedPermissions, type Permission } from '../memberships/index.js';
 import { SESSION_IDLE_MS } from './start-session.js';

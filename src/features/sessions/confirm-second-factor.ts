@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
-import { userRecoveryCodes } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { userRecoveryCodes } from '../../platform/db/schema.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { validationError } from '../../lib/errors.js';
 import { fieldError } from '../../lib/field-errors.js';

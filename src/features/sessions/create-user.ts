@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { DbOrTx } from '../../db/database.js';
-import { users } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { users } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { validationError } from '../../lib/errors.js';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
-import { sessions, users } from '../../db/schema.js';
+import type { Db } from '../../platform/db/database.js';
+import { sessions, users } from '../../platform/db/schema.js';
 import type { NoDeps } from '../../lib/service.js';
 import { listUserMemberships, type Permission } from '../memberships/index.js';
 

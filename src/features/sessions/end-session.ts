@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../db/database.js';
-import { sessions } from '../../db/schema.js';
+import type { Db, DbOrTx } from '../../platform/db/database.js';
+import { sessions } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { recordAudit } from '../audit/index.js';

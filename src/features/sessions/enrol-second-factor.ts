@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import { validationError } from '../../lib/errors.js';
 import { fieldError } from '../../lib/field-errors.js';
 import { sealTotpSecret, type SecondFactorDeps } from './second-factor.js';

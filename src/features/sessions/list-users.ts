@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
-import { companies, memberships, users } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { companies, memberships, users } from '../../platform/db/schema.js';
 import type { NoDeps } from '../../lib/service.js';
 import { grantedPermissions } from '../memberships/index.js';
 

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
-import { oneTimeLinks, type LinkPurpose } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { oneTimeLinks, type LinkPurpose } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { hashSecret, mintSecret, SECRET_RE } from '../../lib/secret-token.js';

@@ -4,7 +4,7 @@ import { eventually } from '../../../test/eventually.js';
 import { startTestApp, TEST_START, type TestApp } from '../../../test/harness.js';
 import { PanelClient, panelUser } from '../../../test/panel.js';
 import { listDevMail } from '../messaging/dev-mailbox.js';
-import { auditRecords, oneTimeLinks, sessions } from '../../db/schema.js';
+import { auditRecords, oneTimeLinks, sessions } from '../../platform/db/schema.js';
 import { createPanelUser } from './create-panel-user.js';
 import { ensureDemoOwner } from './ensure-demo-owner.js';
 import { requestPasswordReset } from './request-password-reset.js';

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ok, successEnvelope } from '../../app/envelope.js';
-import { panelErrorResponses } from '../../app/panel/panel-envelope.js';
-import { clearSessionCookie, sessionCookie, setSessionCookie } from '../../app/panel/session-cookie.js';
+import { ok, successEnvelope } from '../../platform/app/envelope.js';
+import { panelErrorResponses } from '../../platform/app/panel/panel-envelope.js';
+import { clearSessionCookie, sessionCookie, setSessionCookie } from '../../platform/app/panel/session-cookie.js';
 import { describeSession } from './describe-session.js';
 import { endSession } from './end-session.js';
 import { LinkBody, ResetBody, Session, SetPasswordBody, SignInBody, SwitchCompanyBody } from './panel-schemas.js';

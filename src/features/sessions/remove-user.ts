@@ -1,6 +1,6 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../db/database.js';
-import { memberships, users } from '../../db/schema.js';
+import type { Db, DbOrTx } from '../../platform/db/database.js';
+import { memberships, users } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { notFound, validationError } from '../../lib/errors.js';

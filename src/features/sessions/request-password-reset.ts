@@ -1,11 +1,11 @@
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../platform/db/database.js';
 import { htmlEscaping } from '../../lib/html.js';
 import { recordAudit } from '../audit/index.js';
 import { listUserMemberships } from '../memberships/index.js';
 import { sendMail, type SendMailDeps } from '../messaging/index.js';
 import { issueLink, linkUrl } from './one-time-link.js';
 import { findUserByEmail } from './sign-in.js';
-import type { Config } from '../../config.js';
+import type { Config } from '../../platform/config.js';
 import { spendResetBudget, type BudgetDeps } from './sign-in-budget.js';
 
 export type LinkMailDeps = SendMailDeps & { config: SendMailDeps['config'] & Pick<Config, 'publicPanelUrl'> };

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { PanelClient, signInPanelUser, type PanelSignIn } from '../../../test/panel.js';
-import { auditRecords } from '../../db/schema.js';
+import { auditRecords } from '../../platform/db/schema.js';
 import { totpCode } from './totp.js';
 
 let t: TestApp;

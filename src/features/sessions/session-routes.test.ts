@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_START, type TestApp } from '../../../test/harness.js';
 import { PanelClient, panelUser, signInPanelUser } from '../../../test/panel.js';
-import { auditRecords, memberships, sessions, users } from '../../db/schema.js';
+import { auditRecords, memberships, sessions, users } from '../../platform/db/schema.js';
 import { addMembership } from '../memberships/index.js';
 import { createUser } from './create-user.js';
 

@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock.js';
 export const FAILED_SIGN_INS_PER_ADDRESS = 20;
 export const FAILED_SIGN_INS_PER_ACCOUNT = 5;
 
-/** The context's sliding-log limiter (src/app/rate-limiter.ts, memory or Redis), as much of it as a budget uses. */
+/** The context's sliding-log limiter (src/platform/app/rate-limiter.ts, memory or Redis), as much of it as a budget uses. */
 interface Limiter {
   hit(key: string, limit: number, nowMs: number): Promise<{ allowed: boolean; resetSeconds: number }>;
   take(key: string, limit: number, nowMs: number): Promise<{ allowed: boolean; resetSeconds: number; ticket: string | null }>;

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
-import { users } from '../../db/schema.js';
+import type { Db } from '../../platform/db/database.js';
+import { users } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { ApiError } from '../../lib/errors.js';

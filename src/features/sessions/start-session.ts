@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
-import { sessions } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { sessions } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { listUserMemberships } from '../memberships/index.js';

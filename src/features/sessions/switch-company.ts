@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
-import { sessions } from '../../db/schema.js';
+import type { Db } from '../../platform/db/database.js';
+import { sessions } from '../../platform/db/schema.js';
 import type { NoDeps } from '../../lib/service.js';
 import { notFound } from '../../lib/errors.js';
 import { findMembership } from '../memberships/index.js';

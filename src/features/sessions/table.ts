@@ -1,5 +1,5 @@
 import { bigint, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { bytea, ts } from '../../db/columns.js';
+import { bytea, ts } from '../../platform/db/columns.js';
 
 /** Drizzle mirror of the users table (migration 0800): one account per address across companies. */
 export const users = pgTable('users', {

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
-import { users } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { users } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { validationError } from '../../lib/errors.js';
 import { schemaErrors } from '../../lib/field-errors.js';

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, ne } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
-import { sessions } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { sessions } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { isUuid } from '../../lib/ids.js';

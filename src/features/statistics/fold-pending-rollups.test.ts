@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { createStatsSurvey, createUnits, record, type Spec, type StatsSurvey } from '../../../test/statistics.js';
-import { allTasks } from '../../jobs/tasks.js';
+import { allTasks } from '../../platform/jobs/tasks.js';
 import { recordResponse } from '../responses/record-response.js';
 import { deleteResponse } from './delete-response.js';
 import { foldPendingRollups } from './fold-pending-rollups.js';

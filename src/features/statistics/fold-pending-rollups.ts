@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../platform/db/database.js';
 import type { NoDeps } from '../../lib/service.js';
-import { defineSweep, inBatches } from '../../jobs/define-sweep.js';
+import { defineSweep, inBatches } from '../../platform/jobs/define-sweep.js';
 import { lockFormRollups } from './lock-form-rollups.js';
 
 /** Pending rows folded per transaction: the form's row lock, and so its submissions, wait for one batch (300 fold in ≈0.2 s on the bench form). */

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../platform/db/database.js';
 import { nameEntities } from '../entities/index.js';
 import type { FormRecord } from '../forms/index.js';
 import { shapeStatistics } from './shape-figures.js';

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../platform/db/database.js';
 import { shapeStatistics } from './shape-figures.js';
 import { anonymitySuppressed, cutAuthors, cutTally, inRequestSnapshot, scopeRequest, type StatisticsDeps, type StatisticsQuery } from './statistics-request.js';
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 
 /**
  * Takes the form's row lock, the one its response-count trigger (migration 0100) takes when a

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import type { ResolvedForm } from '../forms/index.js';
 import { filterSql, type ResponseFilter } from '../responses/index.js';
 import { responseCuts, responseFacts } from './response-facts.js';

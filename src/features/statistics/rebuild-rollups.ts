@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { NoDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import { sqlArray } from '../../lib/sql-array.js';
 import type { ResolvedForm } from '../forms/index.js';
 import { lockFormRollups } from './lock-form-rollups.js';

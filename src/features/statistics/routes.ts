@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { errorResponses, ok, successEnvelope } from '../../app/envelope.js';
+import { errorResponses, ok, successEnvelope } from '../../platform/app/envelope.js';
 import { DIM_PARAM, dimFilters, periodQueryFields } from '../../lib/query-parameters.js';
 import { getReport } from './get-report.js';
 import { getStatistics } from './get-statistics.js';

@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
-import { forms } from '../../db/schema.js';
+import { forms } from '../../platform/db/schema.js';
 import { noDeps } from '../../lib/service.js';
-import type { DemoSeeder } from '../demo/index.js';
+import type { DemoSeeder } from '../../demo/index.js';
 import { rebuildRollupsOfForm } from './rebuild-rollups.js';
 
 /**

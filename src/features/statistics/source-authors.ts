@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import type { FormRecord } from '../forms/index.js';
 
 /** How a cut is split: the whole form, by one dim, or by org unit subtree. */

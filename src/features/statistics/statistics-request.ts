@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { noDeps } from '../../lib/service.js';
-import type { Db, DbOrTx } from '../../db/database.js';
+import type { Db, DbOrTx } from '../../platform/db/database.js';
 import { ApiError, notFound, validationError } from '../../lib/errors.js';
 import { sqlArray } from '../../lib/sql-array.js';
 import { findForm, type FormRecord } from '../forms/index.js';

@@ -1,5 +1,5 @@
 import { bigint, date, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { companyId, ts } from '../../db/columns.js';
+import { companyId, ts } from '../../platform/db/columns.js';
 
 /** Drizzle mirrors of migrations/0520, 0540 and 0510 (the migrations are the source of truth). */
 

@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { OffsetMeta, ok, successEnvelope } from '../../app/envelope.js';
-import { offsetMeta, offsetQueryFields, offsetRequest } from '../../app/pagination.js';
-import { auditPanelAct } from '../../app/panel/panel-audit.js';
-import { panelErrorResponses } from '../../app/panel/panel-envelope.js';
+import { OffsetMeta, ok, successEnvelope } from '../../platform/app/envelope.js';
+import { offsetMeta, offsetQueryFields, offsetRequest } from '../../platform/app/pagination.js';
+import { auditPanelAct } from '../../platform/app/panel/panel-audit.js';
+import { panelErrorResponses } from '../../platform/app/panel/panel-envelope.js';
 import { ApiError } from '../../lib/errors.js';
 import { OneOf, closed } from '../../lib/schema-pieces.js';
 import { SUPPRESSION_REASONS } from './reasons.js';

@@ -2,7 +2,7 @@ import Mustache from 'mustache';
 import { htmlEscaping } from '../../lib/html.js';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { spendAddressBudget } from '../../app/address-budget.js';
+import { spendAddressBudget } from '../../platform/app/address-budget.js';
 import { suppress } from './suppressions.js';
 
 // Server-rendered, no JavaScript: a confirm button that POSTs back to the same address. Every

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { CountryCode } from 'libphonenumber-js';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { validationError } from '../../lib/errors.js';
 import { offsetOf, type OffsetPage, type OffsetRequest } from '../../lib/pagination.js';
@@ -9,7 +9,7 @@ import { sqlArray } from '../../lib/sql-array.js';
 import { normaliseEmail, normalisePhone } from '../../lib/normalise-contact.js';
 import { readCompanySettings } from '../companies/index.js';
 import { SUPPRESSION_REASONS, type SuppressionReason } from './reasons.js';
-import { isoTimestamp } from '../../db/iso-timestamp.js';
+import { isoTimestamp } from '../../platform/db/iso-timestamp.js';
 
 export type Suppression = {
   address: string;

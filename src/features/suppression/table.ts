@@ -1,5 +1,5 @@
 import { pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
-import { companyId, ts } from '../../db/columns.js';
+import { companyId, ts } from '../../platform/db/columns.js';
 
 /** Drizzle mirror of the suppressions table of migrations/0400_invites.sql (the migration is the source of truth). */
 

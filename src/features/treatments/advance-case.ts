@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import type { EmitDeps } from '../events/index.js';
 import type { CaseRow } from './case-event.js';
 import { closeLockedCase } from './close-case.js';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { NoDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import { ApiError } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { treatments } from './table.js';

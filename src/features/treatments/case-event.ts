@@ -1,9 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Tx } from '../../db/database.js';
+import type { Tx } from '../../platform/db/database.js';
 import { emitEvents, type EmitDeps } from '../events/index.js';
 import { treatmentEventData, type TreatmentEventType } from '../events/index.js';
 import type { treatments } from './table.js';
-import { isoTimestamp } from '../../db/iso-timestamp.js';
+import { isoTimestamp } from '../../platform/db/iso-timestamp.js';
 
 export type CaseRow = typeof treatments.$inferSelect;
 

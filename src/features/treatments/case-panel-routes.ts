@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CursorMeta, ok, successEnvelope } from '../../app/envelope.js';
-import { CURSOR_DEFAULT_LIMIT, cursorMeta } from '../../app/pagination.js';
-import { auditPanelAct } from '../../app/panel/panel-audit.js';
-import { panelErrorResponses } from '../../app/panel/panel-envelope.js';
-import type { Tx } from '../../db/database.js';
+import { CursorMeta, ok, successEnvelope } from '../../platform/app/envelope.js';
+import { CURSOR_DEFAULT_LIMIT, cursorMeta } from '../../platform/app/pagination.js';
+import { auditPanelAct } from '../../platform/app/panel/panel-audit.js';
+import { panelErrorResponses } from '../../platform/app/panel/panel-envelope.js';
+import type { Tx } from '../../platform/db/database.js';
 import { advanceCase } from './advance-case.js';
 import { caseBoard } from './case-board.js';
 import { closeCase } from './close-case.js';

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { addResponses } from '../../../test/responses.js';
 import { deliveryRows, subscribe } from '../../../test/webhooks.js';
 import { createFlowSurvey, respond } from '../../../test/treatments.js';
-import { allTasks } from '../../jobs/tasks.js';
+import { allTasks } from '../../platform/jobs/tasks.js';
 import { TREATMENT_EVENT_SCHEMAS } from '../events/catalog.js';
 import { advanceCase } from './advance-case.js';
 import { closeCase } from './close-case.js';

@@ -1,7 +1,7 @@
 import { and, eq, getTableColumns, gt, inArray, isNull, lt, sql, type SQLWrapper } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/database.js';
-import { forms, responses } from '../../db/schema.js';
-import { defineSweep, inBatches } from '../../jobs/define-sweep.js';
+import type { Db, Tx } from '../../platform/db/database.js';
+import { forms, responses } from '../../platform/db/schema.js';
+import { defineSweep, inBatches } from '../../platform/jobs/define-sweep.js';
 import { isVisible } from '../forms/index.js';
 import type { EmitDeps } from '../events/index.js';
 import type { ResponseConsumer } from '../responses/index.js';

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '../../db/database.js';
+import type { DbOrTx, Tx } from '../../platform/db/database.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
 import type { EmitDeps } from '../events/index.js';
 import { EARLY_OUTCOMES, type TreatmentOutcome } from '../events/index.js';

@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { noDeps, type NoDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import { ApiError } from '../../lib/errors.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import type { Clock } from '../../lib/clock.js';

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { parseDay } from '../../lib/date-time.js';
 import type { NoDeps } from '../../lib/service.js';
-import type { DbOrTx, Tx } from '../../db/database.js';
+import type { DbOrTx, Tx } from '../../platform/db/database.js';
 import { ApiError, validationError } from '../../lib/errors.js';
 import { companyHolidays, treatments } from './table.js';
 import { loadWorkingCalendar, workingDeadline } from './working-days.js';

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, isNotNull, isNull, lt, type SQL } from 'drizzle-orm';
 import type { NoDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
-import { forms } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { forms } from '../../platform/db/schema.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../../lib/cursor.js';
 import { isUuid } from '../../lib/ids.js';
 import type { CursorPage } from '../../lib/pagination.js';

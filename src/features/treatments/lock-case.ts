@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '../../db/database.js';
-import { forms } from '../../db/schema.js';
+import type { DbOrTx, Tx } from '../../platform/db/database.js';
+import { forms } from '../../platform/db/schema.js';
 import { ApiError, validationError } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { CaseRow } from './case-event.js';

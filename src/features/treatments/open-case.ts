@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Tx } from '../../db/database.js';
-import { forms } from '../../db/schema.js';
+import type { Tx } from '../../platform/db/database.js';
+import { forms } from '../../platform/db/schema.js';
 import { isVisible } from '../forms/index.js';
 import type { EmitDeps } from '../events/index.js';
 import type { ResponseConsumer, StoredResponse } from '../responses/index.js';

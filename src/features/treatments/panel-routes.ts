@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ok, successEnvelope } from '../../app/envelope.js';
-import { auditPanelAct } from '../../app/panel/panel-audit.js';
-import { panelErrorResponses } from '../../app/panel/panel-envelope.js';
-import type { DbOrTx } from '../../db/database.js';
+import { ok, successEnvelope } from '../../platform/app/envelope.js';
+import { auditPanelAct } from '../../platform/app/panel/panel-audit.js';
+import { panelErrorResponses } from '../../platform/app/panel/panel-envelope.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import { closed } from '../../lib/schema-pieces.js';
 import { addHoliday, listHolidays, removeHoliday } from './holidays.js';
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { cursorQueryFields } from '../../app/pagination.js';
+import { cursorQueryFields } from '../../platform/app/pagination.js';
 import { closed, NullableString, OneOf } from '../../lib/schema-pieces.js';
 import { TREATMENT_OUTCOMES } from '../events/index.js';
 import { MAX_REASON_LENGTH } from './close-case.js';

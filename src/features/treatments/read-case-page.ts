@@ -1,4 +1,4 @@
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import { noDeps, type NoDeps } from '../../lib/service.js';
 import { readCompanySettings } from '../companies/index.js';
 import { findForm, questionsOf, type Answers, type ResolvedChoice, type ResolvedQuestion } from '../forms/index.js';

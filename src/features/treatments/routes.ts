@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { CURSOR_DEFAULT_LIMIT, cursorMeta, cursorQueryFields, rejectPageParameter } from '../../app/pagination.js';
-import { CursorMeta, errorResponses, ok, successEnvelope } from '../../app/envelope.js';
+import { CURSOR_DEFAULT_LIMIT, cursorMeta, cursorQueryFields, rejectPageParameter } from '../../platform/app/pagination.js';
+import { CursorMeta, errorResponses, ok, successEnvelope } from '../../platform/app/envelope.js';
 import { OneOf } from '../../lib/schema-pieces.js';
 import { getCase, listCases } from './list-cases.js';
 import { Treatment, TreatmentWithHistory } from './schemas.js';

@@ -1,6 +1,6 @@
 import { ManualClock } from '../../lib/clock.js';
 import { idGeneratorFor } from '../../lib/ids.js';
-import type { DemoSeeder } from '../demo/index.js';
+import type { DemoSeeder } from '../../demo/index.js';
 import { findFormBySlug } from '../forms/index.js';
 import { recordResponse } from '../responses/index.js';
 import { advanceCase } from './advance-case.js';

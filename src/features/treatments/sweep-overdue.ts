@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
-import { uuidv7SqlAt } from '../../db/uuidv7-sql.js';
-import { defineSweep, inBatches } from '../../jobs/define-sweep.js';
+import type { Db } from '../../platform/db/database.js';
+import { uuidv7SqlAt } from '../../platform/db/uuidv7-sql.js';
+import { defineSweep, inBatches } from '../../platform/jobs/define-sweep.js';
 import { storeEventsFrom, type EmitDeps } from '../events/index.js';
 import { caseEventDataSql } from './case-event.js';
 

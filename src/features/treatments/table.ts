@@ -1,5 +1,5 @@
 import { bigint, date, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { companyId, ts } from '../../db/columns.js';
+import { companyId, ts } from '../../platform/db/columns.js';
 import type { TreatmentOutcome } from '../events/index.js';
 import type { EffectivenessCheck, FlowDefinition, FlowStep } from './flow-definition.js';
 

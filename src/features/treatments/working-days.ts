@@ -3,7 +3,7 @@ import type Holidays from 'date-holidays';
 import { DateTime } from 'luxon';
 import { lazyRequire } from '../../lib/lazy-require.js';
 import { noDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import { readCompanySettings } from '../companies/index.js';
 import { companyHolidays } from './table.js';
 

@@ -1,12 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { Config } from '../../config.js';
-import type { DbOrTx } from '../../db/database.js';
+import type { Config } from '../../platform/config.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
 import { fieldError, schemaErrors } from '../../lib/field-errors.js';
 import { isEventType } from '../events/index.js';
-import { targetUrlErrors } from '../outbound/index.js';
+import { targetUrlErrors } from '../../platform/outbound/index.js';
 import { secretBox } from '../../lib/secret-box.js';
 import { generateWebhookSecret } from '../../lib/webhook-signature.js';
 import { webhookSubscriptions } from './table.js';

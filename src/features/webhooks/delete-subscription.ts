@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { NoDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import { isUuid } from '../../lib/ids.js';
 import { notFound } from '../../lib/errors.js';
 import { publicSubscription } from './create-subscription.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { emit, manualLoop, startReceiver, subscribe, type Receiver } from '../../../test/webhooks.js';
-import type { ClaimRequest } from '../outbound/kind.js';
+import type { ClaimRequest } from '../../platform/outbound/kind.js';
 import { deliveryClaimer, FLOOR_MARGIN_MS } from './deliver-claim.js';
 
 let t: TestApp;

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { eventEnvelope, type EventEnvelope, type EventType } from '../events/index.js';
-import { ASYNC_COMMIT } from '../outbound/index.js';
-import type { ClaimRequest, OutboundItem } from '../outbound/index.js';
+import { ASYNC_COMMIT } from '../../platform/outbound/index.js';
+import type { ClaimRequest, OutboundItem } from '../../platform/outbound/index.js';
 import { MAX_ATTEMPTS } from './retry-policy.js';
 
 export interface ClaimedDelivery extends OutboundItem {

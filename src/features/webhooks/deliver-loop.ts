@@ -1,8 +1,8 @@
-import type { WorkerContext } from '../../jobs/define-task.js';
+import type { WorkerContext } from '../../platform/jobs/define-task.js';
 import type { OutboundLane } from '../feature.js';
-import type { LogFn, OutboundKind } from '../outbound/index.js';
-import { startOutboundLoop, type OutboundLoop, type OutboundLoopOptions } from '../outbound/index.js';
-import { outboundDispatcher } from '../outbound/index.js';
+import type { LogFn, OutboundKind } from '../../platform/outbound/index.js';
+import { startOutboundLoop, type OutboundLoop, type OutboundLoopOptions } from '../../platform/outbound/index.js';
+import { outboundDispatcher } from '../../platform/outbound/index.js';
 import { deliveryClaimer, type ClaimedDelivery } from './deliver-claim.js';
 import { recordAttempts } from './deliver-record.js';
 import { sendDelivery, type AttemptResult } from './deliver-send.js';

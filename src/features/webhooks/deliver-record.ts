@@ -1,9 +1,9 @@
 import type pg from 'pg';
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../platform/db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { ApiError } from '../../lib/errors.js';
-import { ASYNC_COMMIT } from '../outbound/index.js';
-import type { LogFn } from '../outbound/index.js';
+import { ASYNC_COMMIT } from '../../platform/outbound/index.js';
+import type { LogFn } from '../../platform/outbound/index.js';
 import type { ClaimedDelivery } from './deliver-claim.js';
 import type { AttemptResult } from './deliver-send.js';
 import { disableSubscription } from './disable-subscription.js';

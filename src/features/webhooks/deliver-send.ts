@@ -5,7 +5,7 @@ import type { ClaimedDelivery } from './deliver-claim.js';
 import type { AttemptOutcome } from './retry-policy.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { webhookHeaders } from '../../lib/webhook-signature.js';
-import { targetRefusal } from '../outbound/index.js';
+import { targetRefusal } from '../../platform/outbound/index.js';
 
 /** How much of a receiver's answer is read and kept; beyond it the connection is dropped. */
 export const RESPONSE_BODY_LIMIT = 4096;

@@ -17,7 +17,7 @@ import { deleteSubscription } from './delete-subscription.js';
 import { pingSubscription } from './ping-subscription.js';
 import { RESPONSE_BODY_LIMIT } from './deliver-send.js';
 import { DELIVERIES_CHANNEL } from './queue-deliveries.js';
-import { sleeperName } from '../outbound/wake-sleepers.js';
+import { sleeperName } from '../../platform/outbound/wake-sleepers.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './retry-policy.js';
 
 const S = 1000;

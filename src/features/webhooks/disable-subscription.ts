@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { webhookSubscriptions, type DisabledReason } from './table.js';
 import { updateSubscription } from './update-subscription.js';

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import { isUuid } from '../../lib/ids.js';
 import { notFound, validationError } from '../../lib/errors.js';
 import { fieldError } from '../../lib/field-errors.js';

@@ -2,11 +2,11 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
-import type { Tx } from '../../db/database.js';
+import type { Tx } from '../../platform/db/database.js';
 import { deliveryRows, emit, goalData, subscribe } from '../../../test/webhooks.js';
 import { emitEvent, MAX_EVENT_BYTES, storeEventsFrom } from '../events/emit-event.js';
 import { disableSubscription } from './disable-subscription.js';
-import { sleeperName } from '../outbound/wake-sleepers.js';
+import { sleeperName } from '../../platform/outbound/wake-sleepers.js';
 import { DELIVERIES_CHANNEL } from './queue-deliveries.js';
 
 let t: TestApp;

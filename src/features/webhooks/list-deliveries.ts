@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, lt, type SQL } from 'drizzle-orm';
 import type { NoDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
-import { events } from '../../db/schema.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { events } from '../../platform/db/schema.js';
 import { isUuid } from '../../lib/ids.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
 import { webhookAttempts, webhookDeliveries, type DeliveryStatus } from './table.js';

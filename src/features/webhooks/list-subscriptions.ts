@@ -1,6 +1,6 @@
 import { desc, eq } from 'drizzle-orm';
 import type { NoDeps } from '../../lib/service.js';
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import { publicSubscription } from './create-subscription.js';
 import { webhookSubscriptions } from './table.js';
 

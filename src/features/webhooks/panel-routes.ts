@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { ok, successEnvelope } from '../../app/envelope.js';
-import { auditedBy } from '../../app/panel/audited-by.js';
-import { PanelCursorMeta, panelErrorResponses } from '../../app/panel/panel-envelope.js';
-import { cursorMeta, rejectPageParameter } from '../../app/pagination.js';
+import { ok, successEnvelope } from '../../platform/app/envelope.js';
+import { auditedBy } from '../../platform/app/panel/audited-by.js';
+import { PanelCursorMeta, panelErrorResponses } from '../../platform/app/panel/panel-envelope.js';
+import { cursorMeta, rejectPageParameter } from '../../platform/app/pagination.js';
 import { parseInstant } from '../../lib/date-time.js';
 import { recordAudit } from '../audit/index.js';
 import { EVENT_TYPES } from '../events/index.js';

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { cursorQueryFields } from '../../app/pagination.js';
+import { cursorQueryFields } from '../../platform/app/pagination.js';
 import { MAX_PING_MESSAGE } from './ping-subscription.js';
 import { DELIVERY_STATUSES } from './vocabulary.js';
 

@@ -1,4 +1,4 @@
-import type { DbOrTx } from '../../db/database.js';
+import type { DbOrTx } from '../../platform/db/database.js';
 import { buildEvent, storeEvent, type EmitDeps } from '../events/index.js';
 import { pingData } from '../events/index.js';
 import { validationError } from '../../lib/errors.js';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { defineSweep, inBatches, retentionCutoff } from '../../jobs/define-sweep.js';
+import { defineSweep, inBatches, retentionCutoff } from '../../platform/jobs/define-sweep.js';
 
 /** The delivery log (contract decisions, Events): attempts are kept 30 days. */
 export const DELIVERY_LOG_RETENTION_DAYS = 30;

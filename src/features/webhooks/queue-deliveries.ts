@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
-import { wakeSleepers } from '../outbound/index.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import { wakeSleepers } from '../../platform/outbound/index.js';
 
 /** LISTENed to by the delivery loops; Postgres delivers it at commit, never for a rolled-back transaction. */
 export const DELIVERIES_CHANNEL = 'quorum_webhook_deliveries';

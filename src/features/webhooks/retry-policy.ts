@@ -1,6 +1,6 @@
-import { maxAttempts, retryDelay, type RetrySchedule } from '../outbound/index.js';
+import { maxAttempts, retryDelay, type RetrySchedule } from '../../platform/outbound/index.js';
 
-export { parseRetryAfter } from '../outbound/index.js';
+export { parseRetryAfter } from '../../platform/outbound/index.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database.js';
-import type { Config } from '../../config.js';
+import type { DbOrTx } from '../../platform/db/database.js';
+import type { Config } from '../../platform/config.js';
 import type { Clock } from '../../lib/clock.js';
 import { secretBox } from '../../lib/secret-box.js';
 import { generateWebhookSecret } from '../../lib/webhook-signature.js';

@@ -1,5 +1,5 @@
 import { boolean, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { bytea, companyId, ts } from '../../db/columns.js';
+import { bytea, companyId, ts } from '../../platform/db/columns.js';
 
 /** Drizzle mirror of migrations/0200_webhooks.sql (the migration is the source of truth). */
 

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Tx } from '../../../db/database.js';
+import type { Tx } from '../../../platform/db/database.js';
 import { sqlArray } from '../../../lib/sql-array.js';
 import type { FailReason } from '../../events/index.js';
 import type { EmitDeps } from '../../events/index.js';

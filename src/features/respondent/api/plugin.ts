@@ -1,9 +1,9 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import { spendAddressBudget } from '../../../app/address-budget.js';
-import { rateLimited } from '../../../app/auth.js';
-import { notFoundHandler } from '../../../app/error-handler.js';
-import { registerStrictInput } from '../../../app/strict-input.js';
+import { spendAddressBudget } from '../../../platform/app/address-budget.js';
+import { rateLimited } from '../../../platform/app/auth.js';
+import { notFoundHandler } from '../../../platform/app/error-handler.js';
+import { registerStrictInput } from '../../../platform/app/strict-input.js';
 import { MAX_UPLOAD_BYTES } from '../upload-type.js';
 
 /**

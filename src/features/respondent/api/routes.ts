@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { ok, successEnvelope } from '../../../app/envelope.js';
+import { ok, successEnvelope } from '../../../platform/app/envelope.js';
 import type { ErrorCode } from '../../../lib/errors.js';
 import { loadPublicForm } from '../load-public-form.js';
 import { openInvite } from '../open-invite.js';

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { errorResponsesOf } from '../../../app/envelope.js';
+import { errorResponsesOf } from '../../../platform/app/envelope.js';
 import type { ErrorCode } from '../../../lib/errors.js';
 import { closed, Nullable, NullableString, OneOf, Timestamp } from '../../../lib/schema-pieces.js';
 import { LOCALES } from '../../companies/index.js';

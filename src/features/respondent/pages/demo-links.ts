@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { NoDeps } from '../../../lib/service.js';
-import type { DbOrTx } from '../../../db/database.js';
+import type { DbOrTx } from '../../../platform/db/database.js';
 import { DEMO_INVITE_FORM } from '../../invites/index.js';
 
 export interface DemoLinks {

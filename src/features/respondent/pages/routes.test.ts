@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/harness.js';
 import { createInvite, createSteppedForm, idsByKey, openState, walkedAnswers } from '../../../../test/respondent-pages.js';
 import { findForm } from '../../forms/find-form.js';
-import { RESPONDENT_REQUESTS_PER_MIN } from '../../../app/address-budget.js';
+import { RESPONDENT_REQUESTS_PER_MIN } from '../../../platform/app/address-budget.js';
 import { importForm } from '../../forms/import-form.js';
 
 let t: TestApp;

@@ -6,8 +6,8 @@
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { spendAddressBudget } from '../../../app/address-budget.js';
-import { ERROR_STATUS } from '../../../app/error-status.js';
+import { spendAddressBudget } from '../../../platform/app/address-budget.js';
+import { ERROR_STATUS } from '../../../platform/app/error-status.js';
 import { ApiError, type FieldError } from '../../../lib/errors.js';
 import { fieldError } from '../../../lib/field-errors.js';
 import type { Answers, ResolvedForm } from '../../forms/index.js';

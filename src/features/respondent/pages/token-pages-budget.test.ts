@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/harness.js';
 import { clientAddress } from '../../../../test/respondent.js';
-import { RESPONDENT_REQUESTS_PER_MIN } from '../../../app/address-budget.js';
+import { RESPONDENT_REQUESTS_PER_MIN } from '../../../platform/app/address-budget.js';
 
 /** Guessing at tokens through the pages costs the same per-address budget as through /r/v1. */
 let t: TestApp;

@@ -1,2 +1,0 @@
-/** The API's context is the one context (src/context.ts); the name stays for the routes that import it. */
-export type { Context as AppContext } from '../context.js';
