@@ -143,6 +143,80 @@ describe.skipIf(!chromiumRuns('the respondent browser tests'))('respondent pages
     await context.close();
   }, 120_000);
 
+  it.each(['personal', 'public'] as const)('Post/Redirect/Get on a %s link without JavaScript: Back, Forward and reload at each step send nothing again; a ranking sent back keeps its positions', async (link) => {
+    const stepped = await newInvite(`prg-${link}`);
+    const { rows } = await t.ctx.db.execute<{ slug: string }>(sql`SELECT slug FROM companies WHERE id = ${companyId}`);
+    const url = link === 'personal' ? stepped.url : `${origin}/f/${rows[0].slug}/prg-${link}`;
+    const { q } = stepped;
+    const { context, page } = await phone(false);
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST') posts.push(request.url());
+    });
+    /** Reload, Back and Forward: each a GET of a GET URL, no POST again, no prompt, the page as it was. */
+    async function roundTrip(name: string, expectShown: () => Promise<void>) {
+      const sent = posts.length;
+      for (const move of [() => page.reload(), () => page.goBack(), () => page.goForward()]) {
+        const res = await move();
+        if (res) expect(res.request().method(), name).toBe('GET');
+        await expectShown();
+      }
+      expect(posts.length, name).toBe(sent);
+      expect(dialogs, name).toEqual([]);
+    }
+
+    await page.goto(url);
+    await page.getByLabel('North campus').check();
+    await page.getByLabel('Yes', { exact: true }).check();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Step 2 of 2').waitFor();
+    expect(page.url()).toBe(url); // the POST's answer is a redirect to the GET URL
+    await roundTrip('second step', async () => {
+      await page.getByText('Step 2 of 2').waitFor();
+    });
+
+    // the server sends the section back: the rating is missing and two options share a position
+    await page.getByLabel('Position of Labs').selectOption('1');
+    await page.getByLabel('Position of Projects').selectOption('1');
+    await page.getByLabel('Position of Theory').selectOption('2');
+    await page.getByLabel('Anything else?').fill('Kept as typed');
+    await page.getByRole('button', { name: 'Send answers' }).click();
+    await page.getByRole('alert').waitFor();
+    expect(page.url()).toBe(url);
+    const kept = async () => {
+      await page.getByRole('alert').waitFor();
+      expect(await page.inputValue(`select[name="q.${q('topics')}.${stepped.option('topics', 'labs')}"]`)).toBe('1');
+      expect(await page.inputValue(`select[name="q.${q('topics')}.${stepped.option('topics', 'projects')}"]`)).toBe('1');
+      expect(await page.inputValue(`select[name="q.${q('topics')}.${stepped.option('topics', 'theory')}"]`)).toBe('2');
+      expect(await page.inputValue(`#f-${q('comment')}`)).toBe('Kept as typed');
+    };
+    await kept();
+    await check(page, `prg-${link}-sent-back`, false);
+    await roundTrip('section sent back', kept);
+
+    await page.getByLabel('4 of 5 stars').check();
+    await page.getByLabel('Position of Projects').selectOption('3');
+    await page.getByRole('button', { name: 'Send answers' }).click();
+    await page.getByRole('heading', { name: 'Thank you' }).waitFor();
+    expect(page.url()).toBe(`${url}/thanks`);
+    const sent = posts.length;
+    expect((await page.reload())?.request().method()).toBe('GET');
+    await page.getByRole('heading', { name: 'Thank you' }).waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { name: link === 'personal' ? 'Already answered' : 'Term feedback' }).waitFor();
+    await page.goForward();
+    await page.getByRole('heading', { name: 'Thank you' }).waitFor();
+    expect(posts.length).toBe(sent);
+    expect(dialogs).toEqual([]);
+    expect(await storedAnswers(stepped.form.id)).toHaveLength(1);
+    await context.close();
+  }, 120_000);
+
   it('keyboard only: radios by arrows, Enter submits, focus lands on the first error', async () => {
     const { form, q, url } = await newInvite('keyboard');
     const { context, page } = await phone();

@@ -24,6 +24,16 @@ export interface SectionAnswers {
   errors: FieldError[];
 }
 
+/** Every field name the questions' controls post (FILE questions have none). */
+export function fieldNames(questions: ResolvedQuestion[]): string[] {
+  return questions.flatMap((q) => {
+    if (q.type === 'FILE') return [];
+    if (q.type === 'RANKING') return (q.options ?? []).map((o) => fieldName(q.id, o.id));
+    if (q.type === 'MATRIX') return (q.rows ?? []).map((r) => fieldName(q.id, r.id));
+    return [fieldName(q.id)];
+  });
+}
+
 const first = (values: FieldValues, name: string) => (values(name)[0] ?? '').trim();
 
 type Reader = (question: ResolvedQuestion, values: FieldValues) => unknown | FieldError;

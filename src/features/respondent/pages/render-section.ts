@@ -3,7 +3,7 @@ import type { FieldError } from '../../../lib/errors.js';
 import type { Answers, ResolvedForm } from '../../forms/index.js';
 import { visibleQuestionIds } from '../../forms/index.js';
 import { visibleSections } from './form-flow.js';
-import { errorsByQuestion, scriptRules, sectionQuestions } from './section-view.js';
+import { errorsByQuestion, scriptRules, sectionQuestions, type TypedFields } from './section-view.js';
 import { fill, type PageStrings } from './strings.js';
 import { renderFormPage, type LayoutView } from './templates.js';
 
@@ -15,6 +15,8 @@ export interface SectionPage {
   answers: Answers;
   sectionIndex: number;
   errors: FieldError[];
+  /** a section sent back: its fields as typed */
+  typed?: TypedFields;
   /** where the section posts (path and the prefill query) */
   action: string;
   /** personal link: the autosave address of the page script */
@@ -36,7 +38,7 @@ export function renderSection(page: SectionPage): string {
   const visible = visibleQuestionIds(content, answers);
   const fileQuestions = new Set(section.questions.filter((q) => q.type === 'FILE').map((q) => q.id));
   const messages = errorsByQuestion(page.errors, s, fileQuestions);
-  const questions = sectionQuestions(section, answers, visible, messages, s).map((q) => ({ ...q, required: s.required, filesKept: s.filesKept }));
+  const questions = sectionQuestions(section, answers, visible, messages, s, page.typed).map((q) => ({ ...q, required: s.required, filesKept: s.filesKept }));
   const steps = visibleSections(content, answers);
   const position = steps.indexOf(sectionIndex);
   const isLast = position === steps.length - 1;

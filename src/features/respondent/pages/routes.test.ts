@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/harness.js';
-import { createInvite, createSteppedForm, idsByKey, openState, walkedAnswers } from '../../../../test/respondent-pages.js';
+import { createInvite, createSteppedForm, follow, idsByKey, openState, walkedAnswers } from '../../../../test/respondent-pages.js';
 import { findForm } from '../../forms/find-form.js';
 import { RESPONDENT_REQUESTS_PER_MIN } from '../../../platform/app/address-budget.js';
 import { importForm } from '../../forms/import-form.js';
@@ -35,7 +35,10 @@ describe('personal link without JavaScript', () => {
     expect(first.body).toContain('Step 1 of 2');
     expect(first.body).toMatch(new RegExp(`<div class="q" id="q-${q('missed')}" data-q="${q('missed')}" hidden>`));
 
-    const empty = await post(url, { _section: '0', _shown: `${q('campus')},${q('attended')}`, _action: 'next' });
+    const sentBack = await post(url, { _section: '0', _shown: `${q('campus')},${q('attended')}`, _action: 'next' });
+    expect(sentBack.statusCode).toBe(303);
+    expect(sentBack.headers.location).toBe(url);
+    const empty = await follow(t, sentBack);
     expect(empty.statusCode).toBe(422);
     expect(empty.body).toContain(`aria-describedby="e-${q('campus')}"`);
     expect(empty.body).toContain(`<p class="err" id="e-${q('campus')}">Please answer this question.</p>`);
@@ -48,8 +51,9 @@ describe('personal link without JavaScript', () => {
     expect(again.body).toMatch(new RegExp(`<div class="q" id="q-${q('missed')}" data-q="${q('missed')}">`));
     expect(again.body).toContain('Step 1 of 3');
 
-    const tooMany = await post(url, { _section: '0', _shown: `${q('campus')},${q('attended')},${q('missed')}`, _action: 'next', [`q.${q('campus')}`]: option('campus', 'online'), [`q.${q('attended')}`]: 'false', [`q.${q('missed')}`]: '500' });
+    const tooMany = await follow(t, await post(url, { _section: '0', _shown: `${q('campus')},${q('attended')},${q('missed')}`, _action: 'next', [`q.${q('campus')}`]: option('campus', 'online'), [`q.${q('attended')}`]: 'false', [`q.${q('missed')}`]: '500' }));
     expect(tooMany.statusCode).toBe(422);
+    expect(tooMany.body).toContain('value="500"');
     expect(tooMany.body).toContain('This number is too large.');
 
     const toOnline = await post(url, { _section: '0', _shown: `${q('campus')},${q('attended')},${q('missed')}`, _action: 'next', [`q.${q('campus')}`]: option('campus', 'online'), [`q.${q('attended')}`]: 'false', [`q.${q('missed')}`]: '3' });
@@ -103,6 +107,90 @@ describe('personal link without JavaScript', () => {
   });
 });
 
+describe('Post/Redirect/Get', () => {
+  /** The positions each ranking select of the page shows as chosen, by option id. */
+  const rankShown = (body: string, questionId: string) =>
+    Object.fromEntries([...body.matchAll(new RegExp(`<select id="f-${questionId}-([^"]+)"[^>]*>(.*?)</select>`, 'g'))].map((m) => [m[1], /<option value="(\d+)" selected>/.exec(m[2])?.[1] ?? '']));
+
+  it('a section sent back keeps every typed value (a broken ranking too) for the GET, named by a cookie, never in the URL; reload shows it again; the next step forgets it', async () => {
+    const { company, token } = await t.tenant();
+    const { form: stepped, q, option } = await createSteppedForm(t, company.id);
+    const invite = await createInvite(t, token, stepped.id);
+    const url = `/i/${invite.token}`;
+    await post(url, { _section: '0', _shown: `${q('campus')},${q('attended')}`, _action: 'next', [`q.${q('campus')}`]: option('campus', 'north'), [`q.${q('attended')}`]: 'true' });
+    const last = [q('overall'), q('topics'), q('teacher'), q('comment')].join(',');
+    const broken = {
+      _section: '2',
+      _shown: last,
+      _action: 'next',
+      [`q.${q('topics')}.${option('topics', 'theory')}`]: '2',
+      [`q.${q('topics')}.${option('topics', 'labs')}`]: '2',
+      [`q.${q('topics')}.${option('topics', 'projects')}`]: '1',
+      [`q.${q('comment')}`]: 'Kept <as typed>',
+    };
+    const res = await post(url, broken);
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe(url);
+    const cookie = String(res.headers['set-cookie']);
+    expect(cookie).toMatch(new RegExp(`^quorum_page=[\\w-]{43}; Max-Age=3600; Path=${url}; HttpOnly; SameSite=Lax$`));
+    expect(res.body).toBe('');
+
+    const shown = await follow(t, res);
+    expect(shown.statusCode).toBe(422);
+    expect(shown.headers['cache-control']).toBe('no-store');
+    expect(shown.body).toContain(`<p class="err" id="e-${q('overall')}">Please answer this question.</p>`);
+    expect(shown.body).toContain(`<p class="err" id="e-${q('topics')}">`);
+    expect(rankShown(shown.body, q('topics'))).toEqual({ [option('topics', 'projects')]: '1', [option('topics', 'theory')]: '2', [option('topics', 'labs')]: '2' });
+    expect(shown.body).toContain('Kept &lt;as typed&gt;</textarea>');
+    // a reload (the same GET) shows the same; another browser, or none, sees the draft without errors
+    const reload = await t.app.inject({ url, headers: { cookie: cookie.split(';')[0] } });
+    expect(reload.body).toBe(shown.body);
+    const elsewhere = await t.app.inject({ url, headers: { cookie: `quorum_page=${'x'.repeat(43)}` } });
+    expect(elsewhere.statusCode).toBe(200);
+    expect(elsewhere.body).not.toContain('class="summary"');
+    expect(elsewhere.body).toContain('Kept &lt;as typed&gt;</textarea>'); // a fitting answer is in the draft
+    // the key names nothing on another link
+    const other = await createInvite(t, token, stepped.id, { name: 'Bia', email: 'bia@school.test' });
+    expect((await t.app.inject({ url: `/i/${other.token}`, headers: { cookie: cookie.split(';')[0] } })).statusCode).toBe(200);
+
+    // the draft autosaved since (the page script) wins over the kept state
+    t.clock.advance(1000);
+    expect((await t.app.inject({ method: 'PUT', url: `/r/v1/invites/${invite.token}/draft`, payload: { answers: { [q('campus')]: option('campus', 'north'), [q('attended')]: true, [q('overall')]: 3 }, sectionIndex: 2 } })).statusCode).toBe(200);
+    const autosaved = await t.app.inject({ url, headers: { cookie: cookie.split(';')[0] } });
+    expect(autosaved.statusCode).toBe(200);
+    expect(autosaved.body).not.toContain('Kept &lt;as typed&gt;');
+
+    const done = await t.app.inject({
+      method: 'POST',
+      url,
+      payload: form({ ...broken, [`q.${q('overall')}`]: '4', [`q.${q('topics')}.${option('topics', 'labs')}`]: '3' }),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookie.split(';')[0] },
+    });
+    expect(done.headers.location).toBe(`${url}/thanks`);
+    expect(String(done.headers['set-cookie'])).toMatch(/^quorum_page=; Max-Age=0; Path=/);
+    const { rows } = await t.ctx.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM respondent_page_states WHERE form_id = ${stepped.id}`);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('public link: each step and each error is a 303 to the link; the GET shows the step the cookie names, a new visitor starts afresh', async () => {
+    const { company } = await t.tenant();
+    const { q } = await createSteppedForm(t, company.id);
+    const url = `/f/${company.slug}/stepped`;
+    const _token = pageToken((await t.app.inject({ url })).body);
+    const wrong = await post(url, { _token, _section: '0', _shown: `${q('campus')},${q('attended')},${q('missed')}`, _action: 'next', _answers: '{}', [`q.${q('attended')}`]: 'false', [`q.${q('missed')}`]: 'many' });
+    expect(wrong.headers.location).toBe(url);
+    const shown = await follow(t, wrong);
+    expect(shown.statusCode).toBe(422);
+    expect(shown.body).toContain('value="many"');
+    expect(shown.body).toContain(`<p class="err" id="e-${q('campus')}">Please answer this question.</p>`);
+    expect(pageToken(shown.body)).toBe(_token);
+    const fresh = await t.app.inject({ url });
+    expect(fresh.statusCode).toBe(200);
+    expect(pageToken(fresh.body)).not.toBe(_token);
+    expect(fresh.body).not.toContain('value="many"');
+  });
+});
+
 describe('public link without JavaScript', () => {
   it('carries the earlier answers in the page, seals the prefill of the link in the page, and stores the respondent from it', async () => {
     const { company } = await t.tenant();
@@ -114,7 +202,11 @@ describe('public link without JavaScript', () => {
     const _token = pageToken(page.body);
     const url = `/f/${company.slug}/stepped`;
 
-    const second = await post(url, { _token, _section: '0', _shown: `${q('campus')},${q('attended')}`, _action: 'next', _answers: '{}', [`q.${q('campus')}`]: option('campus', 'north'), [`q.${q('attended')}`]: 'true' });
+    const stepped = await post(url, { _token, _section: '0', _shown: `${q('campus')},${q('attended')}`, _action: 'next', _answers: '{}', [`q.${q('campus')}`]: option('campus', 'north'), [`q.${q('attended')}`]: 'true' });
+    expect(stepped.statusCode).toBe(303);
+    expect(stepped.headers.location).toBe(url);
+    expect(String(stepped.headers['set-cookie'])).toMatch(new RegExp(`^quorum_page=[\\w-]{43}; Max-Age=\\d+; Path=/f/${company.slug}/stepped; HttpOnly; SameSite=Lax$`));
+    const second = await follow(t, stepped);
     expect(second.statusCode).toBe(200);
     expect(second.body).toContain('The course');
     const state = /name="_answers" value="([^"]*)"/.exec(second.body)![1].replace(/&quot;/g, '"');
@@ -160,7 +252,7 @@ describe('file uploads from a multipart section', () => {
     const fake = new Blob([Buffer.from('MZ not a picture')], { type: 'image/png' });
     const shown = ['_shown', `${q('shots')},${q('note')}`] as [string, string];
 
-    const refused = await postMultipart(url, [['_section', '0'], shown, ['_action', 'next'], [`q.${q('shots')}`, fake, 'evil.png']]);
+    const refused = await follow(t, await postMultipart(url, [['_section', '0'], shown, ['_action', 'next'], [`q.${q('shots')}`, fake, 'evil.png']]));
     expect(refused.statusCode).toBe(422);
     expect(refused.body).toContain('Files of this type are not accepted.');
 
@@ -229,8 +321,8 @@ describe('opening and limits', () => {
     const invite = await createInvite(t, token, form.id);
     const url = `/i/${invite.token}`;
     const shown = `${q('campus')},${q('attended')}`;
-    expect((await post(url, { _section: '0', _shown: shown, _action: 'next' })).statusCode).toBe(422);
-    expect((await post(url, { _section: '0', _shown: shown, _action: 'next' })).statusCode).toBe(422);
+    expect((await post(url, { _section: '0', _shown: shown, _action: 'next' })).statusCode).toBe(303);
+    expect((await post(url, { _section: '0', _shown: shown, _action: 'next' })).statusCode).toBe(303);
     expect(await openState(t, token, form.id, invite.id)).toEqual({ status: 'opened', opens: 1 });
   });
 

@@ -3,7 +3,10 @@
  * /f/{companySlug}/{formSlug}, each a GET of the current section and a POST per section
  * (urlencoded, or multipart when the section asks for files), the thank-you pages, the page
  * script, and one status page per refusal with its own status code (404, 410, 403).
+ * Post/Redirect/Get: a section POST, accepted or sent back with errors, answers 303 to the link's
+ * GET, which shows what the POST decided (page-state.ts); Back, Forward and reload never resubmit.
  */
+import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { spendAddressBudget } from '../../../platform/app/address-budget.js';
@@ -22,7 +25,8 @@ import { issueSubmissionToken, readSubmissionToken, type LinkPrefill } from '../
 import { MAX_UPLOAD_BYTES } from '../upload-type.js';
 import { currentSection, step, type FlowOutcome } from './form-flow.js';
 import { readPost, type PostedSection } from './read-post.js';
-import { readSectionAnswers } from './read-answers.js';
+import { fieldNames, readSectionAnswers } from './read-answers.js';
+import { dropPageState, keepPageState, readPageState, typedFields, type PageState } from './page-state.js';
 import { renderSection } from './render-section.js';
 import { scriptAsset } from './script-asset.js';
 import { pageLanguage, STRINGS, type PageStrings } from './strings.js';
@@ -118,11 +122,19 @@ async function uploadFiles(app: FastifyInstance, target: Pick<StoreUploadInput, 
   return { answers, errors, limit };
 }
 
-/** A section shown again with its errors: 422, or the status of the upload limit that refused a file. */
-function refusedSection(reply: FastifyReply, limit: ApiError | null): FastifyReply {
-  if (!limit) return pageHeaders(reply).code(422);
-  return pageHeaders(reply).code(ERROR_STATUS[limit.code]).headers(limit.headers);
+/** A section shown again with its errors: 422, or the status (and retry-after) of the upload limit that refused a file. */
+const refusedStatus = (limit: ApiError | null) => (limit ? { status: ERROR_STATUS[limit.code], retryAfter: limit.headers['retry-after'] } : { status: 422 });
+
+/** The status a kept state's GET answers with. */
+function keptHeaders(reply: FastifyReply, kept: PageState | null): FastifyReply {
+  if (kept?.retryAfter) reply.header('retry-after', kept.retryAfter);
+  return pageHeaders(reply).code(kept?.status ?? 200);
 }
+
+const seeOther = (reply: FastifyReply, location: string) => reply.code(303).header('location', location).send();
+
+/** How long a personal link's section sent back keeps its typed values for the GET (its draft stays). */
+const INVITE_STATE_MS = 60 * 60 * 1000;
 
 function flow(content: ResolvedForm, previous: Answers, posted: PostedSection, files: { answers: Answers; errors: FieldError[] }): FlowOutcome {
   const section = content.sections[posted.sectionIndex];
@@ -142,6 +154,7 @@ export async function respondentPages(app: FastifyInstance) {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 256 * 1024 }, (_request, body, done) =>
     done(null, new URLSearchParams(body as string)),
   );
+  await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 20, fields: 500, fieldSize: 64 * 1024, parts: 520 } });
 
   // Every page that carries a token (or mints one) spends the respondent API's per-address budget,
@@ -172,22 +185,28 @@ export async function respondentPages(app: FastifyInstance) {
     });
     const context = pageContext(request, opened.form, opened.company, (await scriptAsset()).path);
     if (opened.status === 'responded') return sendMessage(reply, context, 200, [context.strings.answeredTitle, context.strings.answeredText]);
-    const answers = opened.draft?.answers ?? {};
-    const sectionIndex = currentSection(opened.form.content, answers, opened.draft?.sectionIndex ?? 0);
-    return pageHeaders(reply).send(
-      renderSection({
-        ...context,
-        formName: opened.form.name,
-        content: opened.form.content,
-        answers,
-        sectionIndex,
-        errors: [],
-        action: `/i/${token}`,
-        draftUrl: `/r/v1/invites/${token}/draft`,
-        seenUrl: opened.invite.openedAt === null ? `/i/${token}/seen` : undefined,
-        state: answers,
-      }),
-    );
+    const draft = opened.draft?.answers ?? {};
+    const owner = { companyId: opened.form.companyId, formId: opened.form.id, link: `/i/${token}` };
+    // a section sent back, unless the draft changed since (the page script autosaves)
+    const stored = await readPageState(app.ctx.db, request, owner, app.ctx.clock.now());
+    const kept = stored && stored.draftSavedAt === (opened.draft?.savedAt.toISOString() ?? null) ? stored : null;
+    const answers = kept?.answers ?? draft;
+    const sectionIndex = currentSection(opened.form.content, answers, kept?.sectionIndex ?? opened.draft?.sectionIndex ?? 0);
+    return keptHeaders(reply, kept).send(
+        renderSection({
+          ...context,
+          formName: opened.form.name,
+          content: opened.form.content,
+          answers,
+          sectionIndex,
+          errors: kept?.errors ?? [],
+          typed: kept?.typed,
+          action: owner.link,
+          draftUrl: `/r/v1/invites/${token}/draft`,
+          seenUrl: opened.invite.openedAt === null ? `/i/${token}/seen` : undefined,
+          state: kept?.carried ?? draft,
+        }),
+      );
   }
 
   app.get<{ Params: { token: string } }>('/i/:token', { schema: hidden }, async (request, reply) => {
@@ -223,28 +242,33 @@ export async function respondentPages(app: FastifyInstance) {
     if (opened.status === 'responded') return sendMessage(reply, context, 200, [context.strings.answeredTitle, context.strings.answeredText]);
     const previous = opened.draft?.answers ?? {};
     const posted = await readPost(request, form.content);
-    const page = { ...context, formName: form.name, content: form.content, action: `/i/${token}`, draftUrl: `/r/v1/invites/${token}/draft` };
+    const owner = { companyId: form.companyId, formId: form.id, link: `/i/${token}` };
+    const now = app.ctx.clock.now();
+    const expires = { now, expiresAt: new Date(now.getTime() + INVITE_STATE_MS) };
     try {
       const files = await uploadFiles(app, { token, source: request.ip }, form.content, posted, previous);
       const outcome = flow(form.content, previous, posted, files);
       if (outcome.kind === 'errors') {
-        await saveDraft(app.ctx.db, app.ctx, { token, answers: outcome.fitting, sectionIndex: outcome.sectionIndex });
-        return refusedSection(reply, files.limit).send(renderSection({ ...page, answers: outcome.answers, sectionIndex: outcome.sectionIndex, errors: outcome.errors, state: outcome.fitting }));
+        const { savedAt } = await saveDraft(app.ctx.db, app.ctx, { token, answers: outcome.fitting, sectionIndex: outcome.sectionIndex });
+        const kept = sentBack(form.content, posted, outcome, refusedStatus(files.limit));
+        await keepPageState(app.ctx.db, request, reply, owner, { ...kept, draftSavedAt: savedAt.toISOString() }, expires);
+        return seeOther(reply, owner.link);
       }
       if (outcome.kind === 'step') {
         await saveDraft(app.ctx.db, app.ctx, { token, answers: outcome.answers, sectionIndex: outcome.sectionIndex });
-        return reply.code(303).header('location', `/i/${token}`).send();
+        await dropPageState(app.ctx.db, request, reply, owner.link);
+        return seeOther(reply, owner.link);
       }
       try {
         await submitInvite(app.ctx.db, app.ctx, { token, answers: outcome.answers });
       } catch (error) {
         if (!isValidation(error)) throw error;
-        const errors = detailErrors(error);
-        return pageHeaders(reply)
-          .code(422)
-          .send(renderSection({ ...page, answers: outcome.answers, sectionIndex: sectionOfError(form.content, outcome.answers, errors, posted.sectionIndex), errors }));
+        const kept = refusedSubmit(form.content, outcome.answers, detailErrors(error), posted.sectionIndex);
+        await keepPageState(app.ctx.db, request, reply, owner, { ...kept, draftSavedAt: opened.draft?.savedAt.toISOString() ?? null }, expires);
+        return seeOther(reply, owner.link);
       }
-      return reply.code(303).header('location', `/i/${token}/thanks`).send();
+      await dropPageState(app.ctx.db, request, reply, owner.link);
+      return seeOther(reply, `${owner.link}/thanks`);
     } catch (error) {
       return sendRefusal(request, reply, error, form, company);
     }
@@ -272,11 +296,27 @@ export async function respondentPages(app: FastifyInstance) {
     try {
       const { form, company } = await loadPublicForm(app.ctx.db, app.ctx, request.params);
       const context = pageContext(request, form, company, (await scriptAsset()).path);
-      const sectionIndex = currentSection(form.content, {}, 0);
-      const { token } = issueSubmissionToken(app.ctx, { formId: form.id, prefill: prefill(request.query) });
-      return pageHeaders(reply).send(
-        renderSection({ ...context, formName: form.name, content: form.content, answers: {}, sectionIndex, errors: [], action: publicPath(request.params), state: {}, submissionToken: token }),
-      );
+      const link = publicPath(request.params);
+      // the step a POST redirected here to, while its page's token lasts; else a new page
+      const kept = await readPageState(app.ctx.db, request, { companyId: form.companyId, formId: form.id, link }, app.ctx.clock.now());
+      const keptToken = kept?.token ? readSubmissionToken(app.ctx, form.id, kept.token) : null;
+      const live = kept && keptToken && !keptToken.expired ? { ...kept, token: keptToken.token } : null;
+      const token = live?.token ?? issueSubmissionToken(app.ctx, { formId: form.id, prefill: prefill(request.query) }).token;
+      const answers = live?.answers ?? {};
+      return keptHeaders(reply, live).send(
+          renderSection({
+            ...context,
+            formName: form.name,
+            content: form.content,
+            answers,
+            sectionIndex: currentSection(form.content, answers, live?.sectionIndex ?? 0),
+            errors: live?.errors ?? [],
+            typed: live?.typed,
+            action: link,
+            state: live?.carried ?? {},
+            submissionToken: token,
+          }),
+        );
     } catch (error) {
       return sendRefusal(request, reply, error);
     }
@@ -297,27 +337,31 @@ export async function respondentPages(app: FastifyInstance) {
     const token = posted.submissionToken === undefined ? null : readSubmissionToken(app.ctx, form.id, posted.submissionToken);
     if (!token || token.expired || request.headers['sec-fetch-site'] === 'cross-site') return sendMessage(reply, context, 403, [context.strings.staleTitle, context.strings.staleText]);
     const previous = posted.state;
-    const page = { ...context, formName: form.name, content: form.content, action: publicPath(request.params), submissionToken: token.token };
+    const link = publicPath(request.params);
+    const owner = { companyId: form.companyId, formId: form.id, link };
+    const keep = (state: PageState) => keepPageState(app.ctx.db, request, reply, owner, { ...state, token: token.token }, { now: app.ctx.clock.now(), expiresAt: token.expiresAt });
     try {
       const target = { form: { ...request.params, submissionToken: token.token }, source: request.ip };
       const files = await uploadFiles(app, target, form.content, posted, previous);
       const outcome = flow(form.content, previous, posted, files);
       if (outcome.kind === 'errors') {
-        return refusedSection(reply, files.limit).send(renderSection({ ...page, answers: outcome.answers, sectionIndex: outcome.sectionIndex, errors: outcome.errors, state: outcome.fitting }));
+        await keep(sentBack(form.content, posted, outcome, refusedStatus(files.limit)));
+        return seeOther(reply, link);
       }
       if (outcome.kind === 'step') {
-        return pageHeaders(reply).send(renderSection({ ...page, answers: outcome.answers, sectionIndex: outcome.sectionIndex, errors: [], state: outcome.answers }));
+        await keep({ sectionIndex: outcome.sectionIndex, errors: [], status: 200, answers: outcome.answers, carried: outcome.answers });
+        return seeOther(reply, link);
       }
       try {
-        const { replayed } = await submitPublic(app.ctx.db, app.ctx, { ...request.params, answers: outcome.answers, ...token.prefill, submissionToken: token.token });
-        if (replayed) return sendMessage(reply, context, 200, [context.strings.receivedTitle, context.strings.receivedText]);
+        // a replayed submit (a second tap) lands on the same thank-you page
+        await submitPublic(app.ctx.db, app.ctx, { ...request.params, answers: outcome.answers, ...token.prefill, submissionToken: token.token });
       } catch (error) {
         if (!isValidation(error)) throw error;
-        const errors = detailErrors(error);
-        const sectionIndex = sectionOfError(form.content, outcome.answers, errors, posted.sectionIndex);
-        return pageHeaders(reply).code(422).send(renderSection({ ...page, answers: outcome.answers, sectionIndex, errors, state: outcome.answers }));
+        await keep(refusedSubmit(form.content, outcome.answers, detailErrors(error), posted.sectionIndex));
+        return seeOther(reply, link);
       }
-      return reply.code(303).header('location', `${publicPath(request.params)}/thanks`).send();
+      await dropPageState(app.ctx.db, request, reply, link);
+      return seeOther(reply, `${link}/thanks`);
     } catch (error) {
       return sendRefusal(request, reply, error, form, company);
     }
@@ -341,6 +385,17 @@ function prefill(query: unknown): LinkPrefill {
   const respondent = Object.fromEntries(['name', 'email', 'phone', 'externalId'].flatMap((key) => (text(params[key]) ? [[key, text(params[key]) as string]] : [])));
   const dims = Object.fromEntries(Object.entries(params).flatMap(([key, value]) => (key.startsWith('dim.') && text(value) ? [[key.slice(4), value as string]] : [])));
   return { respondent: Object.keys(respondent).length > 0 ? respondent : undefined, dims: Object.keys(dims).length > 0 ? dims : undefined };
+}
+
+/** A section sent back with errors: the answers as posted, the draft-worthy ones carried, the fields as typed. */
+function sentBack(content: ResolvedForm, posted: PostedSection, outcome: Extract<FlowOutcome, { kind: 'errors' }>, status: Pick<PageState, 'status' | 'retryAfter'>): PageState {
+  const typed = typedFields(posted.values, fieldNames(content.sections[outcome.sectionIndex].questions));
+  return { sectionIndex: outcome.sectionIndex, errors: outcome.errors, ...status, answers: outcome.answers, carried: outcome.fitting, typed };
+}
+
+/** A submit the final validation refused: shown on the section of its first error. */
+function refusedSubmit(content: ResolvedForm, answers: Answers, errors: FieldError[], postedSection: number): PageState {
+  return { sectionIndex: sectionOfError(content, answers, errors, postedSection), errors, status: 422, answers, carried: answers };
 }
 
 /** The section to show for a refused submit: the first one holding an error, else the posted one. */

@@ -60,22 +60,26 @@ function choices(q: ResolvedQuestion, values: { value: string; label: string }[]
   return values.map(({ value, label }, index) => ({ value, label, checked: chosen(value), inputId: `f-${q.id}-${index}` }));
 }
 
-function kindOf(q: ResolvedQuestion, answer: unknown, s: PageStrings): Partial<QuestionView> {
+/** A section sent back shows its fields as typed: `typed` holds them (absent: show the answers). */
+export type TypedFields = Record<string, string[]>;
+
+function kindOf(q: ResolvedQuestion, answer: unknown, s: PageStrings, typed: TypedFields | undefined): Partial<QuestionView> {
   const scalar = answer === undefined || answer === null ? '' : String(answer);
+  const asTyped = (shown: string) => typed?.[fieldName(q.id)]?.[0] ?? shown;
   switch (q.type) {
     case 'TEXT':
-      return { isText: true, inputType: 'text', value: scalar };
+      return { isText: true, inputType: 'text', value: asTyped(scalar) };
     case 'PARAGRAPH':
-      return { isParagraph: true, value: scalar };
+      return { isParagraph: true, value: asTyped(scalar) };
     case 'DATE':
-      return { isText: true, inputType: 'date', value: scalar };
+      return { isText: true, inputType: 'date', value: asTyped(scalar) };
     case 'TIME':
-      return { isText: true, inputType: 'time', value: scalar };
+      return { isText: true, inputType: 'time', value: asTyped(scalar) };
     case 'DATETIME':
-      return { isText: true, inputType: 'datetime-local', value: isoDateTimeToLocal(answer), note: s.utcNote };
+      return { isText: true, inputType: 'datetime-local', value: asTyped(isoDateTimeToLocal(answer)), note: s.utcNote };
     case 'NUMBER':
     case 'RANGE':
-      return { isText: true, inputType: 'number', value: scalar, min: q.min?.toString(), max: q.max?.toString(), step: q.step?.toString() ?? 'any', inputMode: 'decimal' };
+      return { isText: true, inputType: 'number', value: asTyped(scalar), min: q.min?.toString(), max: q.max?.toString(), step: q.step?.toString() ?? 'any', inputMode: 'decimal' };
     case 'NPS': {
       const points = Array.from({ length: 11 }, (_, n) => ({ value: String(n), label: String(n) }));
       return { isChoices: true, choiceType: 'radio', inline: true, choices: choices(q, points, (v) => v === scalar), note: `${s.npsLow} · ${s.npsHigh}` };
@@ -98,7 +102,7 @@ function kindOf(q: ResolvedQuestion, answer: unknown, s: PageStrings): Partial<Q
     case 'SELECT':
       return { isSelect: true, choosePrompt: s.choose, choices: choices(q, (q.options ?? []).map((o) => ({ value: o.id, label: o.name })), (v) => v === scalar) };
     case 'RANKING':
-      return { isRanking: true, ranks: rankingView(q, answer, s) };
+      return { isRanking: true, ranks: rankingView(q, answer, s, typed) };
     case 'MATRIX':
       return { isMatrix: true, ...matrixView(q, answer) };
     case 'FILE':
@@ -106,11 +110,15 @@ function kindOf(q: ResolvedQuestion, answer: unknown, s: PageStrings): Partial<Q
   }
 }
 
-/** Options listed in the saved order (unranked ones after), each with a position select. */
-function rankingView(q: ResolvedQuestion, answer: unknown, s: PageStrings): QuestionView['ranks'] {
+/**
+ * Options listed in the saved order (unranked ones after), each with a position select; a ranking
+ * sent back (positions missing or repeated) shows the positions as typed.
+ */
+function rankingView(q: ResolvedQuestion, answer: unknown, s: PageStrings, typed: TypedFields | undefined): QuestionView['ranks'] {
   const options = q.options ?? [];
   const order = Array.isArray(answer) ? answer.map(String) : [];
-  const position = (id: string) => order.indexOf(id) + 1;
+  const typedPosition = (id: string) => Number(typed?.[fieldName(q.id, id)]?.[0]) || 0;
+  const position = typed && options.some((o) => typed[fieldName(q.id, o.id)]) ? typedPosition : (id: string) => order.indexOf(id) + 1;
   const listed = [...options].sort((a, b) => (position(a.id) || Infinity) - (position(b.id) || Infinity));
   return listed.map((option) => ({
     field: fieldName(q.id, option.id),
@@ -139,7 +147,7 @@ function matrixView(q: ResolvedQuestion, answer: unknown): Pick<QuestionView, 'c
   return { columns, rows };
 }
 
-export function questionView(q: ResolvedQuestion, answer: unknown, visible: boolean, error: string | undefined, s: PageStrings): QuestionView {
+export function questionView(q: ResolvedQuestion, answer: unknown, visible: boolean, error: string | undefined, s: PageStrings, typed?: TypedFields): QuestionView {
   const describedBy = [q.description ? `d-${q.id}` : null, error ? `e-${q.id}` : null].filter(Boolean).join(' ');
   return {
     id: q.id,
@@ -151,7 +159,7 @@ export function questionView(q: ResolvedQuestion, answer: unknown, visible: bool
     describedBy: describedBy || undefined,
     field: fieldName(q.id),
     inputId: `f-${q.id}`,
-    ...kindOf(q, answer, s),
+    ...kindOf(q, answer, s, typed),
   };
 }
 
@@ -173,8 +181,8 @@ function fileMessage(code: FieldError['code'], s: PageStrings): string {
   return s.errors[code];
 }
 
-export function sectionQuestions(section: ResolvedSection, answers: Answers, visible: Set<string>, errors: Map<string, string>, s: PageStrings): QuestionView[] {
-  return section.questions.map((q) => questionView(q, answers[q.id], visible.has(q.id), errors.get(q.id), s));
+export function sectionQuestions(section: ResolvedSection, answers: Answers, visible: Set<string>, errors: Map<string, string>, s: PageStrings, typed?: TypedFields): QuestionView[] {
+  return section.questions.map((q) => questionView(q, answers[q.id], visible.has(q.id), errors.get(q.id), s, typed));
 }
 
 /** The rules the page script needs (conditions, types, bounds), without texts: the JSON embedded in the page. */

@@ -40,8 +40,6 @@ export interface PageStrings {
   inviteRequiredText: string;
   tooManyTitle: string;
   tooManyText: string;
-  receivedTitle: string;
-  receivedText: string;
   staleTitle: string;
   staleText: string;
   errors: Record<FieldErrorCode | 'file_too_large' | 'file_type', string>;
@@ -81,8 +79,6 @@ const en: PageStrings = {
   inviteRequiredText: 'This form can only be answered through a personal invitation link.',
   tooManyTitle: 'Too many attempts',
   tooManyText: 'Please wait a minute, then go back and send the page again. Your earlier steps are kept.',
-  receivedTitle: 'Already received',
-  receivedText: 'These answers were already received. Thank you; there is nothing more to do.',
   staleTitle: 'This page has expired',
   staleText: 'The page was open too long or did not come from this form. Open the link again to answer.',
   errors: {
@@ -141,8 +137,6 @@ const ptBR: PageStrings = {
   inviteRequiredText: 'Este formulário só pode ser respondido por um link de convite pessoal.',
   tooManyTitle: 'Tentativas demais',
   tooManyText: 'Aguarde um minuto, volte e envie a página de novo. As etapas anteriores foram guardadas.',
-  receivedTitle: 'Já recebido',
-  receivedText: 'Estas respostas já foram recebidas. Obrigado; não é preciso fazer mais nada.',
   staleTitle: 'Esta página expirou',
   staleText: 'A página ficou aberta tempo demais ou não veio deste formulário. Abra o link de novo para responder.',
   errors: {
@@ -201,8 +195,6 @@ const es: PageStrings = {
   inviteRequiredText: 'Este formulario solo se puede responder con un enlace de invitación personal.',
   tooManyTitle: 'Demasiados intentos',
   tooManyText: 'Espere un minuto, vuelva atrás y envíe la página de nuevo. Los pasos anteriores se conservan.',
-  receivedTitle: 'Ya recibido',
-  receivedText: 'Estas respuestas ya se recibieron. Gracias; no hace falta hacer nada más.',
   staleTitle: 'Esta página caducó',
   staleText: 'La página estuvo abierta demasiado tiempo o no vino de este formulario. Abra el enlace de nuevo para responder.',
   errors: {
