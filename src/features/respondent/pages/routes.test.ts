@@ -380,7 +380,7 @@ describe('status pages', () => {
     }
   });
 
-  it('picks the language: the form setting, else the company locale, else Accept-Language', async () => {
+  it('picks the language: the form setting, else Accept-Language among en, pt-BR and es, else the company locale; lang matches the text', async () => {
     const { company, token } = await t.tenant();
     const { form } = await createSteppedForm(t, company.id, { slug: 'es-form', settings: { isPublic: true, language: 'es' } });
     const res = await t.app.inject({ url: `/f/${company.slug}/es-form`, headers: { 'accept-language': 'pt-BR' } });
@@ -388,5 +388,18 @@ describe('status pages', () => {
     expect(res.body).toContain('Paso 1 de 2');
     const invite = await createInvite(t, token, form.id);
     expect((await t.app.inject({ url: `/i/${invite.token}` })).body).toContain('Siguiente');
+
+    // a form without a language: the browser's, then the company's (set to es here)
+    await t.ctx.db.execute(sql`UPDATE companies SET settings = settings || '{"locale":"es"}'::jsonb WHERE id = ${company.id}`);
+    await createSteppedForm(t, company.id, { slug: 'any-language', settings: { isPublic: true } });
+    const page = (acceptLanguage?: string) => t.app.inject({ url: `/f/${company.slug}/any-language`, headers: acceptLanguage ? { 'accept-language': acceptLanguage } : {} });
+    const portuguese = await page('de-DE,de;q=0.9,pt-BR;q=0.8,en;q=0.5');
+    expect(portuguese.body).toContain('<html lang="pt-BR">');
+    expect(portuguese.body).toContain('Etapa 1 de 2');
+    expect((await page('en-GB')).body).toContain('<html lang="en">');
+    const none = await page();
+    expect(none.body).toContain('<html lang="es">');
+    expect(none.body).toContain('Paso 1 de 2');
+    expect((await page('de, fr;q=0.5')).body).toContain('<html lang="es">');
   });
 });

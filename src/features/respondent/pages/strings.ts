@@ -246,9 +246,12 @@ export function fromAcceptLanguage(header: string | undefined): FormLanguage | n
   return null;
 }
 
-/** The order of languages: the form's setting, else the company's locale, else Accept-Language, else en. */
+/**
+ * The order of languages (contract decisions, "Language of the pages"): the form's setting, else the
+ * respondent's Accept-Language among en, pt-BR and es, else the company's locale, else en.
+ */
 export function pageLanguage(formLanguage: string | null | undefined, companyLocale: string | null | undefined, acceptLanguage: string | undefined): FormLanguage {
-  return asPageLanguage(formLanguage) ?? asPageLanguage(companyLocale) ?? fromAcceptLanguage(acceptLanguage) ?? 'en';
+  return asPageLanguage(formLanguage) ?? fromAcceptLanguage(acceptLanguage) ?? asPageLanguage(companyLocale) ?? 'en';
 }
 
 /** Fills {name} placeholders. */
