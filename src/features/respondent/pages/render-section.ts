@@ -2,7 +2,7 @@
 import type { FieldError } from '../../../lib/errors.js';
 import type { Answers, ResolvedForm } from '../../forms/index.js';
 import { visibleQuestionIds } from '../../forms/index.js';
-import { visibleSections } from './form-flow.js';
+import { progress, visibleSections } from './form-flow.js';
 import { errorsByQuestion, scriptRules, sectionQuestions, type TypedFields } from './section-view.js';
 import { fill, type PageStrings } from './strings.js';
 import { renderFormPage, type LayoutView } from './templates.js';
@@ -42,9 +42,11 @@ export function renderSection(page: SectionPage): string {
   const steps = visibleSections(content, answers);
   const position = steps.indexOf(sectionIndex);
   const isLast = position === steps.length - 1;
+  const done = progress(content, answers, sectionIndex);
   return renderFormPage(page.layout, {
     formName: page.formName,
-    stepText: fill(s.step, { n: position + 1, total: steps.length }),
+    stepText: fill(s.step, { n: done.n, total: done.total }),
+    percent: String(done.percent),
     errorSummary: s.errorSummary,
     errorList: questions.filter((q) => q.error && !q.hidden).map((q) => ({ anchor: q.inputId, label: `${q.name} — ${q.error}` })),
     action: page.action,

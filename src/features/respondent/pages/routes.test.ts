@@ -5,6 +5,7 @@ import { createInvite, createSteppedForm, follow, idsByKey, openState, walkedAns
 import { findForm } from '../../forms/find-form.js';
 import { RESPONDENT_REQUESTS_PER_MIN } from '../../../platform/app/address-budget.js';
 import { importForm } from '../../forms/import-form.js';
+import { readFileSync } from 'node:fs';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -32,7 +33,8 @@ describe('personal link without JavaScript', () => {
     expect(first.headers['content-security-policy']).not.toContain('unsafe-inline');
     expect(first.headers['referrer-policy']).toBe('no-referrer');
     expect(first.body).toContain('<html lang="en">');
-    expect(first.body).toContain('Step 1 of 2');
+    expect(first.body).toContain('Step 1 of 3'); // the online section may still come
+    expect(first.body).toContain('<progress max="100" value="0" aria-labelledby="step">0%</progress>');
     expect(first.body).toMatch(new RegExp(`<div class="q" id="q-${q('missed')}" data-q="${q('missed')}" hidden>`));
 
     const sentBack = await post(url, { _section: '0', _shown: `${q('campus')},${q('attended')}`, _action: 'next' });
@@ -188,6 +190,59 @@ describe('Post/Redirect/Get', () => {
     expect(fresh.statusCode).toBe(200);
     expect(pageToken(fresh.body)).not.toBe(_token);
     expect(fresh.body).not.toContain('value="many"');
+  });
+});
+
+describe('progress', () => {
+  const demo = JSON.parse(readFileSync(new URL('../../../demo/data/term-evaluation.json', import.meta.url), 'utf8')) as { sections: { questions: { key: string; rows?: { key: string }[]; columns?: { key: string }[] }[] }[] };
+  const teaching = demo.sections.flatMap((s) => s.questions).find((q) => q.key === 'teaching')!;
+  const shown = (body: string) => {
+    const step = /Step (\d+) of (\d+)/.exec(body)!;
+    return { n: Number(step[1]), total: Number(step[2]), percent: Number(/<progress max="100" value="(\d+)"/.exec(body)![1]) };
+  };
+
+  it.each([
+    ['NORTH', true, 5, false],
+    ['SOUTH', false, 1, false],
+    ['ONLINE', true, 2, false],
+    ['ONLINE', false, 5, true],
+  ] as const)('never goes backwards on the demo term-evaluation (campus %s, attended %s, rating %s, connection issues %s)', async (campus, attended, rating, issues) => {
+    const { company, token } = await t.tenant();
+    const { id } = await importForm(t.ctx.db, t.ctx, { companyId: company.id, rawJson: demo });
+    const { q, option } = idsByKey((await findForm(t.ctx.db, t.ctx, { companyId: company.id, id }))!);
+    const invite = await createInvite(t, token, id);
+    const url = `/i/${invite.token}`;
+    // what each section is answered with on this path (the mandatory ones, and the conditions' questions)
+    const fields: Record<string, Record<string, string>> = {
+      you: { [`q.${q('campus')}`]: option('campus', campus), [`q.${q('attended')}`]: String(attended), ...(attended ? {} : { [`q.${q('missed')}`]: '2' }) },
+      course: {
+        [`q.${q('rating')}`]: String(rating),
+        [`q.${q('recommend')}`]: '9',
+        ...Object.fromEntries(teaching.rows!.map((row) => [`q.${q('teaching')}.${option('teaching', row.key)}`, option('teaching', teaching.columns![0].key)])),
+      },
+      online: { [`q.${q('connectionIssues')}`]: String(issues) },
+    };
+    const seen: { n: number; total: number; percent: number }[] = [];
+    let page = await t.app.inject({ url });
+    for (let i = 0; i < 10 && page.statusCode === 200 && page.body.includes('<progress'); i++) {
+      seen.push(shown(page.body));
+      const section = /name="_section" value="(\d+)"/.exec(page.body)![1];
+      const sectionKey = ['you', 'course', 'online'][Number(section)];
+      const questionsShown = /name="_shown" value="([^"]*)"/.exec(page.body)![1];
+      const res = await post(url, { _section: section, _shown: questionsShown, _action: 'next', ...fields[sectionKey] });
+      expect(res.statusCode).toBe(303);
+      page = await follow(t, res);
+    }
+    expect(page.body).toContain('Thank you');
+    for (let i = 1; i < seen.length; i++) {
+      expect(seen[i].percent, JSON.stringify(seen)).toBeGreaterThanOrEqual(seen[i - 1].percent);
+      expect(seen[i].total, JSON.stringify(seen)).toBeLessThanOrEqual(seen[i - 1].total);
+      expect(seen[i].n, JSON.stringify(seen)).toBeGreaterThanOrEqual(seen[i - 1].n);
+    }
+    expect(seen[0]).toEqual({ n: 1, total: 3, percent: 0 });
+    expect(seen.at(-1)!.n).toBe(seen.at(-1)!.total); // the last step says so
+    // a question revealed in its own section is shown before moving on: missed, dislikes, evidence
+    expect(seen.length).toBe((campus === 'ONLINE' ? 3 : 2) + (attended ? 0 : 1) + (rating <= 2 ? 1 : 0) + (issues ? 1 : 0));
   });
 });
 
@@ -385,7 +440,7 @@ describe('status pages', () => {
     const { form } = await createSteppedForm(t, company.id, { slug: 'es-form', settings: { isPublic: true, language: 'es' } });
     const res = await t.app.inject({ url: `/f/${company.slug}/es-form`, headers: { 'accept-language': 'pt-BR' } });
     expect(res.body).toContain('<html lang="es">');
-    expect(res.body).toContain('Paso 1 de 2');
+    expect(res.body).toContain('Paso 1 de 3');
     const invite = await createInvite(t, token, form.id);
     expect((await t.app.inject({ url: `/i/${invite.token}` })).body).toContain('Siguiente');
 
@@ -395,11 +450,11 @@ describe('status pages', () => {
     const page = (acceptLanguage?: string) => t.app.inject({ url: `/f/${company.slug}/any-language`, headers: acceptLanguage ? { 'accept-language': acceptLanguage } : {} });
     const portuguese = await page('de-DE,de;q=0.9,pt-BR;q=0.8,en;q=0.5');
     expect(portuguese.body).toContain('<html lang="pt-BR">');
-    expect(portuguese.body).toContain('Etapa 1 de 2');
+    expect(portuguese.body).toContain('Etapa 1 de 3');
     expect((await page('en-GB')).body).toContain('<html lang="en">');
     const none = await page();
     expect(none.body).toContain('<html lang="es">');
-    expect(none.body).toContain('Paso 1 de 2');
+    expect(none.body).toContain('Paso 1 de 3');
     expect((await page('de, fr;q=0.5')).body).toContain('<html lang="es">');
   });
 });

@@ -14,6 +14,8 @@ header{max-width:40rem;margin:0 auto;padding:.5rem 1rem;color:#4a5561;font-size:
 h1{font-size:1.4rem;line-height:1.25;margin:.25rem 0 .5rem;overflow-wrap:anywhere}
 h2{font-size:1.15rem;margin:1rem 0 .25rem;overflow-wrap:anywhere}
 .step,.note{color:#4a5561;font-size:.9rem;margin:.25rem 0}
+progress{display:block;width:100%;height:.5rem;margin:.25rem 0 .75rem;border:0;border-radius:4px;background:#e3e6ea;accent-color:#1d4ed8;overflow:hidden}
+progress::-webkit-progress-bar{background:#e3e6ea}progress::-webkit-progress-value{background:#1d4ed8}progress::-moz-progress-bar{background:#1d4ed8}
 .q{border:0;margin:0 0 1.25rem;padding:0;min-width:0}
 .q>legend,.q>label,.qlabel{display:block;font-weight:600;margin-bottom:.35rem;padding:0;overflow-wrap:anywhere}
 .desc{margin:0 0 .35rem;color:#4a5561;font-size:.95rem}
@@ -99,7 +101,7 @@ const QUESTION = `{{#isText}}<div class="q" id="q-{{id}}" data-q="{{id}}"{{#hidd
 <p class="err" id="e-{{id}}"{{^error}} hidden{{/error}}>{{error}}</p></div>{{/isFile}}`;
 
 const FORM = `<h1>{{formName}}</h1>
-<p class="step">{{stepText}}</p>
+<div class="progress"><p class="step" id="step">{{stepText}}</p><progress max="100" value="{{percent}}" aria-labelledby="step">{{percent}}%</progress></div>
 {{#errorList.length}}<div class="summary" id="error-summary" tabindex="-1" role="alert" autofocus><p>{{errorSummary}}</p><ul>{{#errorList}}<li><a href="#{{anchor}}">{{label}}</a></li>{{/errorList}}</ul></div>{{/errorList.length}}
 <form method="post" action="{{action}}" enctype="{{enctype}}" novalidate id="quorum-form"{{#draftUrl}} data-draft="{{draftUrl}}"{{/draftUrl}}{{#seenUrl}} data-seen="{{seenUrl}}"{{/seenUrl}} data-section="{{sectionIndex}}" data-lang="{{lang}}" data-rules="{{rules}}" data-messages="{{messages}}">
 <h2>{{sectionName}}</h2>
