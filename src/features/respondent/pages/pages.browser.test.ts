@@ -217,6 +217,35 @@ describe.skipIf(!chromiumRuns('the respondent browser tests'))('respondent pages
     await context.close();
   }, 120_000);
 
+  it.each([320, 390, 1366])('the welcome screen, the progress bar and the icon at %i px (axe, no horizontal scroll, the icon loaded from the service)', async (width) => {
+    const slug = `welcome-${width}`;
+    await createSteppedForm(t, companyId, { slug, description: 'Tell us how the term went.\nIt takes three minutes and stays anonymous.' });
+    const { rows } = await t.ctx.db.execute<{ slug: string }>(sql`SELECT slug FROM companies WHERE id = ${companyId}`);
+    const context = await browser.newContext({ viewport: { width, height: 800 }, locale: 'en-US' });
+    const page = await context.newPage();
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    await page.goto(`${origin}/f/${rows[0].slug}/${slug}?name=Rui`);
+    await page.getByText('It takes three minutes').waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}/welcome-${width}.png`, fullPage: true });
+    expect(await axeViolations(page), `welcome ${width}`).toEqual([]);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByText('Step 1 of 3').waitFor();
+    expect(new URL(page.url()).searchParams.get('name')).toBe('Rui');
+    expect(await page.getAttribute('progress', 'value')).toBe('0');
+    await page.getByLabel('North campus').check();
+    await page.getByLabel('Yes', { exact: true }).check();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Step 2 of 2').waitFor();
+    expect(await page.getAttribute('progress', 'value')).toBe('50');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await page.screenshot({ path: `${SCREENSHOTS}/progress-${width}.png` });
+    expect(await axeViolations(page), `progress ${width}`).toEqual([]);
+    expect(requests.some((url) => url.includes('/r/assets/icon.'))).toBe(true);
+    expect(requests.every((url) => url.startsWith(origin))).toBe(true);
+    await context.close();
+  }, 120_000);
+
   it('keyboard only: radios by arrows, Enter submits, focus lands on the first error', async () => {
     const { form, q, url } = await newInvite('keyboard');
     const { context, page } = await phone();

@@ -193,6 +193,56 @@ describe('Post/Redirect/Get', () => {
   });
 });
 
+describe('the form around the questions', () => {
+  const description = 'Tell us how the term went.\nIt takes <3 minutes> & stays anonymous.';
+
+  it('a public link with a description opens on a welcome screen whose Start keeps the link\'s prefill; its head carries a preview card and the icon', async () => {
+    const { company } = await t.tenant();
+    const { form: stored } = await createSteppedForm(t, company.id, { slug: 'welcome', description });
+    const url = `/f/${company.slug}/welcome`;
+    const page = await t.app.inject({ url: `${url}?name=Rui%20Lopes&dim.cohort=2026` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<p class="intro">Tell us how the term went.\nIt takes &lt;3 minutes&gt; &amp; stays anonymous.</p>');
+    expect(page.body).toContain(`<form method="get" action="${url}" id="quorum-welcome"><input type="hidden" name="name" value="Rui Lopes"><input type="hidden" name="dim.cohort" value="2026"><input type="hidden" name="start" value="1">`);
+    expect(page.body).toContain('<button type="submit">Start</button>');
+    expect(page.body).not.toContain('<progress');
+    expect(page.body).toContain('<title>Term feedback</title>');
+    expect(page.body).toContain('<meta property="og:title" content="Term feedback">');
+    expect(page.body).toContain('<meta property="og:description" content="Tell us how the term went. It takes &lt;3 minutes&gt; &amp; stays anonymous.">');
+    expect(page.body).toContain(`<meta property="og:site_name" content="${company.name}">`);
+    expect(page.body).toContain('<meta property="og:locale" content="en">');
+    const icon = /<link rel="icon" href="([^"]+)" type="image\/svg\+xml">/.exec(page.body)![1];
+    const served = await t.app.inject({ url: icon });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('image/svg+xml');
+    expect(served.headers['cache-control']).toContain('immutable');
+    expect(served.body).toMatch(/^<svg /);
+    expect((await t.app.inject({ url: '/r/assets/icon.0000000000000000.svg' })).statusCode).toBe(404);
+
+    // Start: the first section, the prefill sealed into its token as when the link opens directly
+    const first = await t.app.inject({ url: `${url}?name=Rui%20Lopes&dim.cohort=2026&start=1` });
+    expect(first.body).toContain('Step 1 of 3');
+    const token = /name="_token" value="([^"]+)"/.exec(first.body)![1];
+    expect(JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString()).p).toEqual({ respondent: { name: 'Rui Lopes' }, dims: { cohort: '2026' } });
+    expect(stored.description).toBe(description);
+  });
+
+  it('a personal link shows the welcome screen until the person starts or has a draft; it has no preview card', async () => {
+    const { company, token } = await t.tenant();
+    const { form: stored, q, option } = await createSteppedForm(t, company.id, { slug: 'welcome-invite', description });
+    const invite = await createInvite(t, token, stored.id);
+    const url = `/i/${invite.token}`;
+    const page = await t.app.inject({ url, headers: { 'accept-language': 'pt-BR' } });
+    expect(page.body).toContain('<html lang="en">'); // the form's language
+    expect(page.body).toContain(`<form method="get" action="${url}" id="quorum-welcome" data-seen="${url}/seen"><input type="hidden" name="start" value="1">`);
+    expect(page.body).not.toContain('og:');
+    expect(page.body).toContain('<link rel="icon"');
+    expect((await t.app.inject({ url: `${url}?start=1` })).body).toContain('Step 1 of 3');
+    await post(url, { _section: '0', _shown: `${q('campus')},${q('attended')}`, _action: 'next', [`q.${q('campus')}`]: option('campus', 'north'), [`q.${q('attended')}`]: 'true' });
+    expect((await t.app.inject({ url })).body).toContain('Step 2 of 2');
+  });
+});
+
 describe('progress', () => {
   const demo = JSON.parse(readFileSync(new URL('../../../demo/data/term-evaluation.json', import.meta.url), 'utf8')) as { sections: { questions: { key: string; rows?: { key: string }[]; columns?: { key: string }[] }[] }[] };
   const teaching = demo.sections.flatMap((s) => s.questions).find((q) => q.key === 'teaching')!;
@@ -223,7 +273,8 @@ describe('progress', () => {
       online: { [`q.${q('connectionIssues')}`]: String(issues) },
     };
     const seen: { n: number; total: number; percent: number }[] = [];
-    let page = await t.app.inject({ url });
+    expect((await t.app.inject({ url })).body).toContain('id="quorum-welcome"'); // the demo form has a description
+    let page = await t.app.inject({ url: `${url}?start=1` });
     for (let i = 0; i < 10 && page.statusCode === 200 && page.body.includes('<progress'); i++) {
       seen.push(shown(page.body));
       const section = /name="_section" value="(\d+)"/.exec(page.body)![1];

@@ -30,7 +30,8 @@ import { dropPageState, keepPageState, readPageState, typedFields, type PageStat
 import { renderSection } from './render-section.js';
 import { scriptAsset } from './script-asset.js';
 import { pageLanguage, STRINGS, type PageStrings } from './strings.js';
-import { CSS_HASH, renderMessagePage, type LayoutView } from './templates.js';
+import { ICON } from './icon-asset.js';
+import { CSS_HASH, renderMessagePage, renderWelcomePage, type LayoutView } from './templates.js';
 
 interface Company {
   name: string;
@@ -49,6 +50,27 @@ function pageContext(request: FastifyRequest, form: FormRecord | null, company: 
   const strings = STRINGS[lang];
   return { strings, layout: { lang, title: form?.name ?? strings.notFoundTitle, company: company?.name, script } };
 }
+
+const PREVIEW_CHARS = 200;
+
+/** A public link's preview card for chats and social sites: the form's name and the start of its description. */
+function withPreview(context: PageContext, form: FormRecord, company: Company): PageContext {
+  const text = (form.description ?? '').replace(/\s+/g, ' ').trim();
+  const description = text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS - 1).trimEnd()}…` : text;
+  return { ...context, layout: { ...context.layout, og: { description, siteName: company.name, locale: context.layout.lang.replace('-', '_') } } };
+}
+
+/**
+ * The welcome screen: a form with a description opens on it, until the person starts (a GET with
+ * start=1, carrying the link's own query) or has answers (a draft, or a step kept for the link).
+ */
+function welcome(reply: FastifyReply, context: PageContext, form: FormRecord, action: string, query: unknown, seenUrl?: string) {
+  const params = Object.entries((query ?? {}) as Record<string, unknown>).flatMap(([name, value]) => (name !== 'start' && typeof value === 'string' ? [{ name, value }] : []));
+  const view = { formName: form.name, description: form.description ?? '', action, query: params, seenUrl, startLabel: context.strings.start };
+  return pageHeaders(reply).send(renderWelcomePage(context.layout, view));
+}
+
+const started = (request: FastifyRequest) => (request.query as Record<string, unknown> | undefined)?.start !== undefined;
 
 /** Headers of every page: no framing, no referrer (the token is in the URL), no caching of answers. */
 function pageHeaders(reply: FastifyReply): FastifyReply {
@@ -169,6 +191,7 @@ export async function respondentPages(app: FastifyInstance) {
   });
 
   app.get('/r/assets/:name', { schema: hidden }, async (request, reply) => {
+    if (request.url === ICON.path) return reply.type('image/svg+xml').header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'").send(ICON.body);
     const script = await scriptAsset();
     if (request.url !== script.path) return sendMessage(reply, pageContext(request, null, null), 404, [STRINGS.en.notFoundTitle, STRINGS.en.notFoundText]);
     return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').send(script.body);
@@ -190,6 +213,8 @@ export async function respondentPages(app: FastifyInstance) {
     // a section sent back, unless the draft changed since (the page script autosaves)
     const stored = await readPageState(app.ctx.db, request, owner, app.ctx.clock.now());
     const kept = stored && stored.draftSavedAt === (opened.draft?.savedAt.toISOString() ?? null) ? stored : null;
+    const seenUrl = opened.invite.openedAt === null ? `/i/${token}/seen` : undefined;
+    if (!kept && !opened.draft && opened.form.description && !started(request)) return welcome(reply, context, opened.form, owner.link, {}, seenUrl);
     const answers = kept?.answers ?? draft;
     const sectionIndex = currentSection(opened.form.content, answers, kept?.sectionIndex ?? opened.draft?.sectionIndex ?? 0);
     return keptHeaders(reply, kept).send(
@@ -203,7 +228,7 @@ export async function respondentPages(app: FastifyInstance) {
           typed: kept?.typed,
           action: owner.link,
           draftUrl: `/r/v1/invites/${token}/draft`,
-          seenUrl: opened.invite.openedAt === null ? `/i/${token}/seen` : undefined,
+          seenUrl,
           state: kept?.carried ?? draft,
         }),
       );
@@ -295,12 +320,13 @@ export async function respondentPages(app: FastifyInstance) {
   app.get<PublicParams>('/f/:companySlug/:formSlug', { schema: hidden }, async (request, reply) => {
     try {
       const { form, company } = await loadPublicForm(app.ctx.db, app.ctx, request.params);
-      const context = pageContext(request, form, company, (await scriptAsset()).path);
+      const context = withPreview(pageContext(request, form, company, (await scriptAsset()).path), form, company);
       const link = publicPath(request.params);
       // the step a POST redirected here to, while its page's token lasts; else a new page
       const kept = await readPageState(app.ctx.db, request, { companyId: form.companyId, formId: form.id, link }, app.ctx.clock.now());
       const keptToken = kept?.token ? readSubmissionToken(app.ctx, form.id, kept.token) : null;
       const live = kept && keptToken && !keptToken.expired ? { ...kept, token: keptToken.token } : null;
+      if (!live && form.description && !started(request)) return welcome(reply, context, form, link, request.query);
       const token = live?.token ?? issueSubmissionToken(app.ctx, { formId: form.id, prefill: prefill(request.query) }).token;
       const answers = live?.answers ?? {};
       return keptHeaders(reply, live).send(

@@ -10,6 +10,8 @@ export interface PageStrings {
   required: string;
   requiredNote: string;
   next: string;
+  /** the welcome screen's button */
+  start: string;
   back: string;
   submit: string;
   step: string;
@@ -49,6 +51,7 @@ const en: PageStrings = {
   required: 'required',
   requiredNote: 'Questions marked * are required.',
   next: 'Next',
+  start: 'Start',
   back: 'Back',
   submit: 'Send answers',
   step: 'Step {n} of {total}',
@@ -107,6 +110,7 @@ const ptBR: PageStrings = {
   required: 'obrigatória',
   requiredNote: 'As perguntas marcadas com * são obrigatórias.',
   next: 'Avançar',
+  start: 'Começar',
   back: 'Voltar',
   submit: 'Enviar respostas',
   step: 'Etapa {n} de {total}',
@@ -165,6 +169,7 @@ const es: PageStrings = {
   required: 'obligatoria',
   requiredNote: 'Las preguntas marcadas con * son obligatorias.',
   next: 'Siguiente',
+  start: 'Empezar',
   back: 'Atrás',
   submit: 'Enviar respuestas',
   step: 'Paso {n} de {total}',

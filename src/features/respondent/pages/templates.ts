@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import Mustache from 'mustache';
 import { htmlEscaping } from '../../../lib/html.js';
+import { ICON } from './icon-asset.js';
 
 export const CSS = `*{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;color:#1a1f24;background:#f4f5f7}
@@ -14,6 +15,7 @@ header{max-width:40rem;margin:0 auto;padding:.5rem 1rem;color:#4a5561;font-size:
 h1{font-size:1.4rem;line-height:1.25;margin:.25rem 0 .5rem;overflow-wrap:anywhere}
 h2{font-size:1.15rem;margin:1rem 0 .25rem;overflow-wrap:anywhere}
 .step,.note{color:#4a5561;font-size:.9rem;margin:.25rem 0}
+.intro{white-space:pre-line;font-size:1.05rem;margin:.5rem 0 1rem;overflow-wrap:anywhere}
 progress{display:block;width:100%;height:.5rem;margin:.25rem 0 .75rem;border:0;border-radius:4px;background:#e3e6ea;accent-color:#1d4ed8;overflow:hidden}
 progress::-webkit-progress-bar{background:#e3e6ea}progress::-webkit-progress-value{background:#1d4ed8}progress::-moz-progress-bar{background:#1d4ed8}
 .q{border:0;margin:0 0 1.25rem;padding:0;min-width:0}
@@ -56,7 +58,9 @@ export const CSS_HASH = `'sha256-${createHash('sha256').update(CSS).digest('base
 const LAYOUT = `<!DOCTYPE html>
 <html lang="{{lang}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer"><meta name="robots" content="noindex">
-<title>{{title}}</title><style>{{{css}}}</style></head>
+<title>{{title}}</title><link rel="icon" href="{{icon}}" type="image/svg+xml">{{#og}}
+<meta name="description" content="{{description}}"><meta property="og:type" content="website"><meta property="og:title" content="{{title}}"><meta property="og:description" content="{{description}}">{{#siteName}}<meta property="og:site_name" content="{{siteName}}">{{/siteName}}<meta property="og:locale" content="{{locale}}">{{/og}}
+<style>{{{css}}}</style></head>
 <body>{{#company}}<header>{{company}}</header>{{/company}}<main>{{> body}}</main>{{#script}}<script src="{{script}}" defer></script>{{/script}}</body></html>`;
 
 const MESSAGE = `<h1>{{heading}}</h1><p>{{text}}</p>`;
@@ -100,6 +104,11 @@ const QUESTION = `{{#isText}}<div class="q" id="q-{{id}}" data-q="{{id}}"{{#hidd
 <input type="file" id="{{inputId}}" name="{{field}}" multiple{{#error}} aria-invalid="true"{{/error}} aria-describedby="{{describedBy}}">
 <p class="err" id="e-{{id}}"{{^error}} hidden{{/error}}>{{error}}</p></div>{{/isFile}}`;
 
+const WELCOME = `<h1>{{formName}}</h1>
+{{#description}}<p class="intro">{{description}}</p>{{/description}}
+<form method="get" action="{{action}}" id="quorum-welcome"{{#seenUrl}} data-seen="{{seenUrl}}"{{/seenUrl}}>{{#query}}<input type="hidden" name="{{name}}" value="{{value}}">{{/query}}<input type="hidden" name="start" value="1">
+<div class="nav"><button type="submit">{{startLabel}}</button></div></form>`;
+
 const FORM = `<h1>{{formName}}</h1>
 <div class="progress"><p class="step" id="step">{{stepText}}</p><progress max="100" value="{{percent}}" aria-labelledby="step">{{percent}}%</progress></div>
 {{#errorList.length}}<div class="summary" id="error-summary" tabindex="-1" role="alert" autofocus><p>{{errorSummary}}</p><ul>{{#errorList}}<li><a href="#{{anchor}}">{{label}}</a></li>{{/errorList}}</ul></div>{{/errorList.length}}
@@ -119,10 +128,12 @@ export interface LayoutView {
   title: string;
   company?: string;
   script?: string;
+  /** a public link's preview card (Open Graph); personal links have none */
+  og?: { description: string; siteName?: string; locale: string };
 }
 
 function renderPage(body: string, layout: LayoutView, view: object): string {
-  return Mustache.render(LAYOUT, { ...layout, ...view, css: CSS }, { body, question: QUESTION }, htmlEscaping);
+  return Mustache.render(LAYOUT, { ...layout, ...view, css: CSS, icon: ICON.path }, { body, question: QUESTION }, htmlEscaping);
 }
 
 export function renderMessagePage(layout: LayoutView, heading: string, text: string): string {
@@ -131,4 +142,18 @@ export function renderMessagePage(layout: LayoutView, heading: string, text: str
 
 export function renderFormPage(layout: LayoutView, view: object): string {
   return renderPage(FORM, layout, view);
+}
+
+export interface WelcomeView {
+  formName: string;
+  description: string;
+  /** the link's GET; the button asks it again with start=1 and the link's own query (a public link's prefill) */
+  action: string;
+  query: { name: string; value: string }[];
+  seenUrl?: string;
+  startLabel: string;
+}
+
+export function renderWelcomePage(layout: LayoutView, view: WelcomeView): string {
+  return renderPage(WELCOME, layout, view);
 }

@@ -20,11 +20,13 @@ interface Messages {
   offline: string;
 }
 
+// the section's form, or the welcome screen's, says where a personal link reports the person
+const seen = document.querySelector<HTMLFormElement>('form[data-seen]');
+if (seen?.dataset.seen) reportSeen(seen.dataset.seen);
 const form = document.getElementById('quorum-form') as HTMLFormElement | null;
 if (form) enhance(form);
 
 function enhance(form: HTMLFormElement) {
-  if (form.dataset.seen) reportSeen(form.dataset.seen);
   const rules = JSON.parse(form.dataset.rules ?? '{}') as ResolvedForm;
   const messages = JSON.parse(form.dataset.messages ?? '{}') as Messages;
   const sectionIndex = Number(form.dataset.section);
