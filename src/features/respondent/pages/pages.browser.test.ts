@@ -246,6 +246,91 @@ describe.skipIf(!chromiumRuns('the respondent browser tests'))('respondent pages
     await context.close();
   }, 120_000);
 
+  const WIDGETS = {
+    name: 'Widgets',
+    settings: { language: 'en' },
+    sections: [
+      {
+        key: 's',
+        name: 'How was it?',
+        questions: [
+          { key: 'stars', name: 'Overall rating', type: 'STAR', max: 5, mandatory: true },
+          { key: 'nps', name: 'Would you recommend the course?', type: 'NPS', mandatory: true },
+          { key: 'agree', name: 'The pace was right', type: 'RANGE', min: 1, max: 7 },
+          { key: 'count', name: 'How many books did you read?', type: 'NUMBER', min: 0, step: 1 },
+          { key: 'when', name: 'When was your last class?', type: 'DATETIME' },
+          { key: 'order', name: 'Rank the topics', type: 'RANKING', options: [{ key: 'a', name: 'Alpha' }, { key: 'b', name: 'Beta' }, { key: 'c', name: 'Gamma' }] },
+        ],
+      },
+    ],
+  };
+
+  it.each([
+    [320, true],
+    [390, true],
+    [1366, true],
+    [320, false],
+  ] as const)('widgets at %i px (JavaScript: %s): stars by touch and keys, the 0-10 scale in one row, a segmented scale, a São Paulo date-time stored in UTC, ranking moved by buttons; axe clean', async (width, javaScriptEnabled) => {
+    const f = await keyedForm(t, companyId, { ...WIDGETS, slug: `widgets-${width}-${javaScriptEnabled}` });
+    const invite = await createInvite(t, apiToken, f.form.id);
+    const phoneSized = width < 500;
+    const context = await browser.newContext({ viewport: { width, height: 900 }, javaScriptEnabled, locale: 'en-US', timezoneId: 'America/Sao_Paulo', hasTouch: phoneSized, isMobile: phoneSized });
+    context.setDefaultTimeout(15_000);
+    const page = await context.newPage();
+    await page.goto(`${origin}/i/${invite.token}`);
+    const within = (key: string) => page.locator(`#q-${f.q[key]}`);
+
+    // stars: a tap on the fourth, then the arrow key moves to the fifth
+    const fourth = within('stars').locator('.opt').nth(3);
+    if (phoneSized) await fourth.tap();
+    else await fourth.click();
+    expect(await page.isChecked(`#f-${f.q.stars}-3`)).toBe(true);
+    await page.focus(`#f-${f.q.stars}-3`);
+    await page.keyboard.press('ArrowRight');
+    expect(await page.isChecked(`#f-${f.q.stars}-4`)).toBe(true);
+    await page.keyboard.press('ArrowLeft');
+
+    // the 0-10 scale: one row inside the page, each point at least 24 px wide
+    const boxes = await within('nps').locator('.opt').evaluateAll((labels) => labels.map((l) => l.getBoundingClientRect().toJSON() as DOMRect));
+    expect(boxes).toHaveLength(11);
+    expect(new Set(boxes.map((b) => Math.round(b.top))).size).toBe(1);
+    expect(Math.max(...boxes.map((b) => b.right))).toBeLessThanOrEqual(width);
+    expect(Math.min(...boxes.map((b) => b.width))).toBeGreaterThanOrEqual(24);
+    await within('nps').locator('.opt').nth(9).click();
+    await within('agree').locator('.opt').nth(5).click();
+    expect(await page.getAttribute(`#f-${f.q.count}`, 'inputmode')).toBe('numeric');
+
+    await page.fill(`#f-${f.q.when}`, '2026-03-01T12:30');
+    if (javaScriptEnabled) {
+      expect(await page.textContent(`#n-${f.q.when}`)).toBe('Time in your time zone (America/Sao_Paulo).');
+      await page.getByRole('button', { name: 'Move Gamma up' }).click();
+      await page.keyboard.press('Enter'); // the focus stays on the moved row's button: up again
+      const order = await within('order').locator('select').evaluateAll((selects) => selects.map((s) => `${(s as HTMLSelectElement).id}=${(s as HTMLSelectElement).value}`));
+      expect(order).toEqual([`f-${f.q.order}-${f.option('order', 'c')}=1`, `f-${f.q.order}-${f.option('order', 'a')}=2`, `f-${f.q.order}-${f.option('order', 'b')}=3`]);
+    } else {
+      expect(await page.isHidden('.moves')).toBe(true);
+      await page.getByLabel('Position of Gamma').selectOption('1');
+      await page.getByLabel('Position of Alpha').selectOption('2');
+      await page.getByLabel('Position of Beta').selectOption('3');
+    }
+    await page.screenshot({ path: `${SCREENSHOTS}/widgets-${width}-${javaScriptEnabled ? 'js' : 'nojs'}.png`, fullPage: true });
+    if (javaScriptEnabled) expect(await axeViolations(page), `widgets ${width}`).toEqual([]);
+    else await check(page, `widgets-${width}-nojs-axe`, false);
+    await page.getByRole('button', { name: 'Send answers' }).click();
+    await page.getByRole('heading', { name: 'Thank you' }).waitFor();
+    expect(await storedAnswers(f.form.id)).toEqual([
+      {
+        [f.q.stars]: 4,
+        [f.q.nps]: 9,
+        [f.q.agree]: 6,
+        // with script the person typed São Paulo time (UTC-3); without, the page said UTC
+        [f.q.when]: javaScriptEnabled ? '2026-03-01T15:30:00.000Z' : '2026-03-01T12:30:00.000Z',
+        [f.q.order]: [f.option('order', 'c'), f.option('order', 'a'), f.option('order', 'b')],
+      },
+    ]);
+    await context.close();
+  }, 120_000);
+
   it('keyboard only: radios by arrows, Enter submits, focus lands on the first error', async () => {
     const { form, q, url } = await newInvite('keyboard');
     const { context, page } = await phone();

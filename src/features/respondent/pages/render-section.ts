@@ -55,7 +55,7 @@ export function renderSection(page: SectionPage): string {
     seenUrl: page.seenUrl,
     sectionIndex,
     rules: JSON.stringify(scriptRules(content)),
-    messages: JSON.stringify({ errors: s.errors, saved: s.saved, saveFailed: s.saveFailed, offline: s.offline }),
+    messages: JSON.stringify({ errors: s.errors, saved: s.saved, saveFailed: s.saveFailed, offline: s.offline, zoneNote: s.zoneNote }),
     sectionName: section.name,
     sectionDescription: section.description,
     hasRequired: section.questions.some((q) => q.mandatory),

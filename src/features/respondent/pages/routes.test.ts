@@ -243,6 +243,72 @@ describe('the form around the questions', () => {
   });
 });
 
+describe('question widgets from plain controls', () => {
+  const widgetForm = {
+    slug: 'widgets',
+    name: 'Widgets',
+    settings: { isPublic: true, language: 'en' },
+    sections: [
+      {
+        key: 's',
+        name: 'All of them',
+        questions: [
+          { key: 'stars', name: 'Stars', type: 'STAR', max: 5 },
+          { key: 'nps', name: 'Recommend', type: 'NPS' },
+          { key: 'agree', name: 'Agree', type: 'RANGE', min: 1, max: 7 },
+          { key: 'percent', name: 'Percent', type: 'RANGE', min: 0, max: 100, step: 0.5 },
+          { key: 'count', name: 'Count', type: 'NUMBER', min: 0, step: 1 },
+          { key: 'amount', name: 'Amount', type: 'NUMBER' },
+          { key: 'when', name: 'When', type: 'DATETIME' },
+          { key: 'order', name: 'Order', type: 'RANKING', options: [{ key: 'a', name: 'Alpha' }, { key: 'b', name: 'Beta' }] },
+        ],
+      },
+    ],
+  };
+
+  it('stars, a one-row 0-10 scale with its ends, a segmented RANGE, digit keyboards, a zoned date-time and movable ranking rows, all posting as before', async () => {
+    const { company, token } = await t.tenant();
+    const { id } = await importForm(t.ctx.db, t.ctx, { companyId: company.id, rawJson: widgetForm });
+    const { q, option } = idsByKey((await findForm(t.ctx.db, t.ctx, { companyId: company.id, id }))!);
+    const invite = await createInvite(t, token, id);
+    const url = `/i/${invite.token}`;
+    const page = (await t.app.inject({ url })).body;
+    expect(page).toContain(`<div class="stars"><label class="opt" for="f-${q('stars')}-0"><input type="radio" id="f-${q('stars')}-0" name="q.${q('stars')}" value="1"><span class="sr">1 of 5 stars</span><span class="glyph" aria-hidden="true">★</span></label>`);
+    expect(page).toMatch(new RegExp(`<div class="scale">(<label class="opt" for="f-${q('nps')}-\\d+"><input type="radio"[^>]+> <span>\\d+</span></label>){11}</div>`));
+    expect(page).toContain(`<p class="ends" id="n-${q('nps')}"><span>0: not at all likely</span> <span>10: extremely likely</span></p>`);
+    expect(page).toMatch(new RegExp(`aria-describedby="[^"]*n-${q('nps')}"`));
+    expect(page).toMatch(new RegExp(`<div class="scale">(<label class="opt" for="f-${q('agree')}-\\d"><input type="radio" id="f-${q('agree')}-\\d" name="q.${q('agree')}" value="[1-7]"> <span>[1-7]</span></label>){7}</div>`));
+    expect(page).toContain(`name="q.${q('percent')}" type="number" value="" min="0" max="100" step="0.5" inputmode="decimal"`); // 201 points: a number field
+    expect(page).toContain(`name="q.${q('count')}" type="number" value="" min="0" step="1" inputmode="numeric"`);
+    expect(page).toContain(`name="q.${q('amount')}" type="number" value="" step="any" inputmode="decimal"`);
+    expect(page).toContain(`name="q.${q('when')}" type="datetime-local" value="" data-zoned`);
+    expect(page).toContain(`<span class="moves" hidden><button type="button" class="mv" data-move="-1" aria-label="Move Alpha up">↑</button>`);
+
+    // the script posts the instant in UTC; a field without a zone (no script) is read as UTC
+    const fields = {
+      _section: '0',
+      _shown: ['stars', 'nps', 'agree', 'percent', 'count', 'amount', 'when', 'order'].map(q).join(','),
+      _action: 'next',
+      [`q.${q('stars')}`]: '4',
+      [`q.${q('nps')}`]: '10',
+      [`q.${q('agree')}`]: '6',
+      [`q.${q('count')}`]: '3',
+      [`q.${q('when')}`]: '2026-03-01T15:30:00.000Z',
+      [`q.${q('order')}.${option('order', 'a')}`]: '2',
+      [`q.${q('order')}.${option('order', 'b')}`]: '1',
+    };
+    expect((await post(url, fields)).headers.location).toBe(`${url}/thanks`);
+    const { rows } = await t.ctx.db.execute<{ answers: Record<string, unknown> }>(sql`SELECT answers FROM responses WHERE form_id = ${id}`);
+    expect(rows[0].answers).toEqual({ [q('stars')]: 4, [q('nps')]: 10, [q('agree')]: 6, [q('count')]: 3, [q('when')]: '2026-03-01T15:30:00.000Z', [q('order')]: [option('order', 'b'), option('order', 'a')] });
+
+    const other = await createInvite(t, token, id, { name: 'Bia', email: 'bia@school.test' });
+    const sentBack = await follow(t, await post(`/i/${other.token}`, { ...fields, [`q.${q('when')}`]: '2026-03-01T15:30', [`q.${q('agree')}`]: '9' }));
+    expect(sentBack.statusCode).toBe(422);
+    expect(sentBack.body).toContain(`name="q.${q('when')}" type="datetime-local" value="2026-03-01T15:30" data-zoned`);
+    expect(sentBack.body).toContain('Time in UTC.');
+  });
+});
+
 describe('progress', () => {
   const demo = JSON.parse(readFileSync(new URL('../../../demo/data/term-evaluation.json', import.meta.url), 'utf8')) as { sections: { questions: { key: string; rows?: { key: string }[]; columns?: { key: string }[] }[] }[] };
   const teaching = demo.sections.flatMap((s) => s.questions).find((q) => q.key === 'teaching')!;

@@ -27,6 +27,10 @@ export interface PageStrings {
   npsHigh: string;
   stars: string;
   utcNote: string;
+  /** filled by the page script: {zone} is the browser's time zone */
+  zoneNote: string;
+  moveUp: string;
+  moveDown: string;
   filesKept: string;
   thanksTitle: string;
   thanksText: string;
@@ -67,6 +71,9 @@ const en: PageStrings = {
   npsHigh: '10: extremely likely',
   stars: '{n} of {max} stars',
   utcNote: 'Time in UTC.',
+  zoneNote: 'Time in your time zone ({zone}).',
+  moveUp: 'Move {option} up',
+  moveDown: 'Move {option} down',
   filesKept: 'Files already attached:',
   thanksTitle: 'Thank you',
   thanksText: 'Your answers have been received.',
@@ -126,6 +133,9 @@ const ptBR: PageStrings = {
   npsHigh: '10: extremamente provável',
   stars: '{n} de {max} estrelas',
   utcNote: 'Horário em UTC.',
+  zoneNote: 'Horário no seu fuso ({zone}).',
+  moveUp: 'Subir {option}',
+  moveDown: 'Descer {option}',
   filesKept: 'Arquivos já anexados:',
   thanksTitle: 'Obrigado',
   thanksText: 'Suas respostas foram recebidas.',
@@ -185,6 +195,9 @@ const es: PageStrings = {
   npsHigh: '10: muy probable',
   stars: '{n} de {max} estrellas',
   utcNote: 'Hora en UTC.',
+  zoneNote: 'Hora en tu zona horaria ({zone}).',
+  moveUp: 'Subir {option}',
+  moveDown: 'Bajar {option}',
   filesKept: 'Archivos ya adjuntos:',
   thanksTitle: 'Gracias',
   thanksText: 'Hemos recibido sus respuestas.',

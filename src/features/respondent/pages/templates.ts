@@ -28,7 +28,18 @@ textarea{min-height:6rem}
 .opt input{width:1.25rem;height:1.25rem;margin:.15rem 0 0;flex:none}
 .inline{display:flex;flex-wrap:wrap;gap:.25rem .75rem}
 .inline .opt{min-width:2.5rem}
-.rank{display:flex;align-items:center;gap:.5rem;margin:.3rem 0}.rank select{width:auto;min-width:4.5rem}
+.stars{display:flex;flex-wrap:wrap;gap:.25rem}
+.stars .opt,.scale .opt{position:relative;padding:0;gap:0}
+.stars input,.scale input{position:absolute;inset:0;width:100%;height:100%;margin:0;opacity:0;cursor:pointer}
+.glyph{display:flex;align-items:center;justify-content:center;width:44px;height:44px;font-size:2.2rem;line-height:1;color:#6b7580}
+.stars input:checked~.glyph,.stars .opt:has(~.opt input:checked) .glyph{color:#b45309}
+.scale{display:grid;grid-auto-flow:column;grid-auto-columns:minmax(0,1fr);gap:2px}
+.scale .opt span{display:flex;align-items:center;justify-content:center;width:100%;min-height:44px;border:1px solid #6b7580;border-radius:6px;font-weight:600;font-variant-numeric:tabular-nums}
+.scale input:checked+span{background:#1d4ed8;border-color:#1d4ed8;color:#fff}
+.stars input:focus-visible~.glyph,.scale input:focus-visible+span{outline:3px solid #f59e0b;outline-offset:2px;border-radius:6px}
+.ends{display:flex;justify-content:space-between;gap:1rem;margin:.25rem 0 0;color:#4a5561;font-size:.85rem}.ends span:last-child{text-align:right}
+.rank{display:flex;align-items:center;gap:.5rem;margin:.3rem 0}.rank select{width:auto;min-width:4.5rem}.rank label{flex:1}
+.moves{display:flex;gap:.25rem}.mv{padding:0;width:44px;font-size:1.1rem;background:#fff;color:#1d4ed8}
 table{border-collapse:collapse;width:100%}
 th,td{padding:.35rem;text-align:center;border-bottom:1px solid #d5d9de}
 th[scope=row]{text-align:left;font-weight:500}
@@ -68,7 +79,7 @@ const MESSAGE = `<h1>{{heading}}</h1><p>{{text}}</p>`;
 const QUESTION = `{{#isText}}<div class="q" id="q-{{id}}" data-q="{{id}}"{{#hidden}} hidden{{/hidden}}>
 <label for="{{inputId}}">{{name}}{{#mandatory}} <span class="req" aria-hidden="true">*</span><span class="sr">({{required}})</span>{{/mandatory}}</label>
 {{#description}}<p class="desc" id="d-{{id}}">{{description}}</p>{{/description}}{{#note}}<p class="desc" id="n-{{id}}">{{note}}</p>{{/note}}
-<input id="{{inputId}}" name="{{field}}" type="{{inputType}}" value="{{value}}"{{#min}} min="{{min}}"{{/min}}{{#max}} max="{{max}}"{{/max}}{{#step}} step="{{step}}"{{/step}}{{#inputMode}} inputmode="{{inputMode}}"{{/inputMode}}{{#mandatory}} aria-required="true"{{/mandatory}}{{#error}} aria-invalid="true"{{/error}} aria-describedby="{{describedBy}}{{#note}} n-{{id}}{{/note}}">
+<input id="{{inputId}}" name="{{field}}" type="{{inputType}}" value="{{value}}"{{#zoned}} data-zoned{{/zoned}}{{#min}} min="{{min}}"{{/min}}{{#max}} max="{{max}}"{{/max}}{{#step}} step="{{step}}"{{/step}}{{#inputMode}} inputmode="{{inputMode}}"{{/inputMode}}{{#mandatory}} aria-required="true"{{/mandatory}}{{#error}} aria-invalid="true"{{/error}} aria-describedby="{{describedBy}}{{#note}} n-{{id}}{{/note}}">
 <p class="err" id="e-{{id}}"{{^error}} hidden{{/error}}>{{error}}</p></div>{{/isText}}
 {{#isParagraph}}<div class="q" id="q-{{id}}" data-q="{{id}}"{{#hidden}} hidden{{/hidden}}>
 <label for="{{inputId}}">{{name}}{{#mandatory}} <span class="req" aria-hidden="true">*</span><span class="sr">({{required}})</span>{{/mandatory}}</label>
@@ -80,15 +91,16 @@ const QUESTION = `{{#isText}}<div class="q" id="q-{{id}}" data-q="{{id}}"{{#hidd
 {{#description}}<p class="desc" id="d-{{id}}">{{description}}</p>{{/description}}
 <select id="{{inputId}}" name="{{field}}"{{#mandatory}} aria-required="true"{{/mandatory}}{{#error}} aria-invalid="true"{{/error}} aria-describedby="{{describedBy}}"><option value="">{{choosePrompt}}</option>{{#choices}}<option value="{{value}}"{{#checked}} selected{{/checked}}>{{label}}</option>{{/choices}}</select>
 <p class="err" id="e-{{id}}"{{^error}} hidden{{/error}}>{{error}}</p></div>{{/isSelect}}
-{{#isChoices}}<fieldset class="q" id="q-{{id}}" data-q="{{id}}"{{#hidden}} hidden{{/hidden}}{{#error}} aria-invalid="true"{{/error}} aria-describedby="{{describedBy}}{{#note}} n-{{id}}{{/note}}">
+{{#isChoices}}<fieldset class="q" id="q-{{id}}" data-q="{{id}}"{{#hidden}} hidden{{/hidden}}{{#error}} aria-invalid="true"{{/error}} aria-describedby="{{describedBy}}{{#note}} n-{{id}}{{/note}}{{#ends}} n-{{id}}{{/ends}}">
 <legend id="{{inputId}}" tabindex="-1">{{name}}{{#mandatory}} <span class="req" aria-hidden="true">*</span><span class="sr">({{required}})</span>{{/mandatory}}</legend>
 {{#description}}<p class="desc" id="d-{{id}}">{{description}}</p>{{/description}}{{#note}}<p class="desc" id="n-{{id}}">{{note}}</p>{{/note}}
-<div{{#inline}} class="inline"{{/inline}}>{{#choices}}<label class="opt" for="{{inputId}}"><input type="{{choiceType}}" id="{{inputId}}" name="{{field}}" value="{{value}}"{{#checked}} checked{{/checked}}> <span>{{label}}</span></label>{{/choices}}</div>
+<div class="{{layout}}">{{#choices}}<label class="opt" for="{{inputId}}"><input type="{{choiceType}}" id="{{inputId}}" name="{{field}}" value="{{value}}"{{#checked}} checked{{/checked}}>{{#glyph}}<span class="sr">{{label}}</span><span class="glyph" aria-hidden="true">{{glyph}}</span>{{/glyph}}{{^glyph}} <span>{{label}}</span>{{/glyph}}</label>{{/choices}}</div>
+{{#ends}}<p class="ends" id="n-{{id}}"><span>{{low}}</span> <span>{{high}}</span></p>{{/ends}}
 <p class="err" id="e-{{id}}"{{^error}} hidden{{/error}}>{{error}}</p></fieldset>{{/isChoices}}
 {{#isRanking}}<fieldset class="q" id="q-{{id}}" data-q="{{id}}"{{#hidden}} hidden{{/hidden}}{{#error}} aria-invalid="true"{{/error}} aria-describedby="{{describedBy}}">
 <legend id="{{inputId}}" tabindex="-1">{{name}}{{#mandatory}} <span class="req" aria-hidden="true">*</span><span class="sr">({{required}})</span>{{/mandatory}}</legend>
 {{#description}}<p class="desc" id="d-{{id}}">{{description}}</p>{{/description}}
-{{#ranks}}<div class="rank"><select id="{{inputId}}" name="{{field}}"><option value="">–</option>{{#positions}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/positions}}</select> <label for="{{inputId}}">{{label}}</label></div>{{/ranks}}
+<div class="ranks">{{#ranks}}<div class="rank"><select id="{{inputId}}" name="{{field}}"><option value="">–</option>{{#positions}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/positions}}</select> <label for="{{inputId}}">{{label}}</label><span class="moves" hidden><button type="button" class="mv" data-move="-1" aria-label="{{up}}">↑</button><button type="button" class="mv" data-move="1" aria-label="{{down}}">↓</button></span></div>{{/ranks}}</div>
 <p class="err" id="e-{{id}}"{{^error}} hidden{{/error}}>{{error}}</p></fieldset>{{/isRanking}}
 {{#isMatrix}}<fieldset class="q" id="q-{{id}}" data-q="{{id}}"{{#hidden}} hidden{{/hidden}}{{#error}} aria-invalid="true"{{/error}} aria-describedby="{{describedBy}}">
 <legend id="{{inputId}}" tabindex="-1">{{name}}{{#mandatory}} <span class="req" aria-hidden="true">*</span><span class="sr">({{required}})</span>{{/mandatory}}</legend>
