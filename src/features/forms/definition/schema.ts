@@ -128,6 +128,8 @@ export const FormDefinitionSchema = Type.Object(
     }),
     name: humanText(200),
     description: Type.Optional(Description),
+    /** the thank-you page's text after a response, in the form's language; absent: the pages' own thanks */
+    thankYou: Type.Optional(humanText(2000)),
     settings: Type.Optional(SettingsSchema),
     dims: Type.Optional(Type.Array(DimSchema, { maxItems: 20, default: [] })),
     sections: Type.Array(SectionSchema, { minItems: 1, maxItems: 100 }),

@@ -227,6 +227,24 @@ describe('the form around the questions', () => {
     expect(stored.description).toBe(description);
   });
 
+  it("the thank-you page says the form's own text (escaped, lines kept) on both links, else the pages' own thanks", async () => {
+    const { company, token } = await t.tenant();
+    const thankYou = 'Thanks <b>a lot</b>!\nResults in June.';
+    const { form: stored } = await createSteppedForm(t, company.id, { slug: 'thanks-text', thankYou });
+    const invite = await createInvite(t, token, stored.id);
+    const url = `/i/${invite.token}`;
+    await t.ctx.db.execute(sql`UPDATE invites SET status = 'responded' WHERE id = ${invite.id}`);
+    const personal = await t.app.inject({ url: `${url}/thanks` });
+    expect(personal.body).toContain('<h1>Thank you</h1><p class="msg">Thanks &lt;b&gt;a lot&lt;/b&gt;!\nResults in June.</p>');
+    const publicThanks = await t.app.inject({ url: `/f/${company.slug}/thanks-text/thanks` });
+    expect(publicThanks.body).toContain('<p class="msg">Thanks &lt;b&gt;a lot&lt;/b&gt;!\nResults in June.</p>');
+    await createSteppedForm(t, company.id, { slug: 'thanks-plain' });
+    expect((await t.app.inject({ url: `/f/${company.slug}/thanks-plain/thanks` })).body).toContain('<p class="msg">Your answers have been received.</p>');
+    // the text is not sent to the page script with the rules
+    const page = await t.app.inject({ url: `/f/${company.slug}/thanks-text` });
+    expect(page.body).not.toContain('Results in June');
+  });
+
   it('a personal link shows the welcome screen until the person starts or has a draft; it has no preview card', async () => {
     const { company, token } = await t.tenant();
     const { form: stored, q, option } = await createSteppedForm(t, company.id, { slug: 'welcome-invite', description });

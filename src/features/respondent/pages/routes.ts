@@ -70,6 +70,9 @@ function welcome(reply: FastifyReply, context: PageContext, form: FormRecord, ac
   return pageHeaders(reply).send(renderWelcomePage(context.layout, view));
 }
 
+/** The thank-you page: the form's own text (thankYou in its definition) when it has one. */
+const thanks = (context: PageContext, form: FormRecord): [string, string] => [context.strings.thanksTitle, form.content.thankYou ?? context.strings.thanksText];
+
 const started = (request: FastifyRequest) => (request.query as Record<string, unknown> | undefined)?.start !== undefined;
 
 /** Headers of every page: no framing, no referrer (the token is in the URL), no caching of answers. */
@@ -304,7 +307,7 @@ export async function respondentPages(app: FastifyInstance) {
       const opened = await openInvite(app.ctx.db, app.ctx, { token: request.params.token, opener: { sign: 'fetch' } });
       if (opened.status !== 'responded') return reply.code(303).header('location', `/i/${request.params.token}`).send();
       const context = pageContext(request, opened.form, opened.company);
-      return sendMessage(reply, context, 200, [context.strings.thanksTitle, context.strings.thanksText]);
+      return sendMessage(reply, context, 200, thanks(context, opened.form));
     } catch (error) {
       return sendRefusal(request, reply, error);
     }
@@ -397,7 +400,7 @@ export async function respondentPages(app: FastifyInstance) {
     try {
       const { form, company } = await loadPublicForm(app.ctx.db, app.ctx, request.params);
       const context = pageContext(request, form, company);
-      return sendMessage(reply, context, 200, [context.strings.thanksTitle, context.strings.thanksText]);
+      return sendMessage(reply, context, 200, thanks(context, form));
     } catch (error) {
       return sendRefusal(request, reply, error);
     }

@@ -15,6 +15,7 @@ header{max-width:40rem;margin:0 auto;padding:.5rem 1rem;color:#4a5561;font-size:
 h1{font-size:1.4rem;line-height:1.25;margin:.25rem 0 .5rem;overflow-wrap:anywhere}
 h2{font-size:1.15rem;margin:1rem 0 .25rem;overflow-wrap:anywhere}
 .step,.note{color:#4a5561;font-size:.9rem;margin:.25rem 0}
+.msg{white-space:pre-line;overflow-wrap:anywhere}
 .intro{white-space:pre-line;font-size:1.05rem;margin:.5rem 0 1rem;overflow-wrap:anywhere}
 progress{display:block;width:100%;height:.5rem;margin:.25rem 0 .75rem;border:0;border-radius:4px;background:#e3e6ea;accent-color:#1d4ed8;overflow:hidden}
 progress::-webkit-progress-bar{background:#e3e6ea}progress::-webkit-progress-value{background:#1d4ed8}progress::-moz-progress-bar{background:#1d4ed8}
@@ -74,7 +75,7 @@ const LAYOUT = `<!DOCTYPE html>
 <style>{{{css}}}</style></head>
 <body>{{#company}}<header>{{company}}</header>{{/company}}<main>{{> body}}</main>{{#script}}<script src="{{script}}" defer></script>{{/script}}</body></html>`;
 
-const MESSAGE = `<h1>{{heading}}</h1><p>{{text}}</p>`;
+const MESSAGE = `<h1>{{heading}}</h1><p class="msg">{{text}}</p>`;
 
 const QUESTION = `{{#isText}}<div class="q" id="q-{{id}}" data-q="{{id}}"{{#hidden}} hidden{{/hidden}}>
 <label for="{{inputId}}">{{name}}{{#mandatory}} <span class="req" aria-hidden="true">*</span><span class="sr">({{required}})</span>{{/mandatory}}</label>
