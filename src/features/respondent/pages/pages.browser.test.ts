@@ -3,7 +3,7 @@
  * by axe-core (WCAG 2.1 A and AA rules) in every page state, with 360 px screenshots written to
  * artifacts/screenshots/ (kept by CI). Skips only where /usr/bin/chromium is absent outside CI.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -328,6 +328,44 @@ describe.skipIf(!chromiumRuns('the respondent browser tests'))('respondent pages
         [f.q.order]: [f.option('order', 'c'), f.option('order', 'a'), f.option('order', 'b')],
       },
     ]);
+    await context.close();
+  }, 120_000);
+
+  it.each([320, 390, 1366])('the demo term-evaluation at %i px: welcome, every section, the thank-you text; axe clean and the bar only moving forward', async (width) => {
+    const demo = JSON.parse(readFileSync(new URL('../../../demo/data/term-evaluation.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+    const f = await keyedForm(t, companyId, { ...demo, slug: `demo-term-${width}` });
+    const invite = await createInvite(t, apiToken, f.form.id);
+    const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'en-US', hasTouch: width < 500, isMobile: width < 500 });
+    context.setDefaultTimeout(15_000);
+    const page = await context.newPage();
+    const bar: number[] = [];
+    const look = async (name: string) => {
+      if (await page.locator('progress').count()) bar.push(Number(await page.getAttribute('progress', 'value')));
+      await page.screenshot({ path: `${SCREENSHOTS}/demo-${width}-${name}.png`, fullPage: true });
+      expect(await axeViolations(page), `${name} at ${width}`).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width}`).toBeLessThanOrEqual(width);
+    };
+    await page.goto(`${origin}/i/${invite.token}`);
+    await page.getByText('Sent to every student at the end of term.').waitFor();
+    await look('1-welcome');
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByLabel('Online').check();
+    await page.getByLabel('Yes', { exact: true }).check();
+    await look('2-about-you');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('How would you rate the course overall?').waitFor();
+    await page.locator(`#q-${f.q.rating} .opt`).nth(4).click();
+    await page.locator(`#q-${f.q.recommend} .opt`).nth(10).click();
+    for (const row of ['Clear explanations', 'Availability', 'Fair grading']) await page.getByRole('radio', { name: `${row} Good` }).check();
+    await look('3-course');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Did connection problems keep you from following classes?').waitFor();
+    await look('4-online');
+    await page.getByRole('button', { name: 'Send answers' }).click();
+    await page.getByText('Your teachers read every answer').waitFor();
+    await look('5-thanks');
+    expect(bar).toEqual([...bar].sort((a, b) => a - b));
+    expect(bar).toHaveLength(3);
     await context.close();
   }, 120_000);
 
