@@ -37,6 +37,8 @@ export interface StateOwner {
   formId: string;
   /** the link's path: the cookie's Path and part of the row's identity */
   link: string;
+  /** the cookie's Secure flag: the pages' public address is https */
+  secure: boolean;
 }
 
 const COOKIE = 'quorum_page';
@@ -48,17 +50,21 @@ function cookieKey(request: FastifyRequest): string | null {
   return key && KEY_RE.test(key) ? key : null;
 }
 
-const secure = (request: FastifyRequest) => request.protocol === 'https';
+const ownRow = (key: string, owner: StateOwner) =>
+  and(eq(respondentPageStates.keyHash, hash(key)), eq(respondentPageStates.companyId, owner.companyId), eq(respondentPageStates.link, owner.link));
+
+const cookieOptions = (owner: StateOwner) => ({ path: owner.link, httpOnly: true, sameSite: 'lax' as const, secure: owner.secure });
 
 /** Keeps the state for the link's next GET (replacing this browser's earlier one) until expiresAt. */
 export async function keepPageState(db: Db, request: FastifyRequest, reply: FastifyReply, owner: StateOwner, state: PageState, time: { now: Date; expiresAt: Date }): Promise<void> {
   const { now, expiresAt } = time;
   const old = cookieKey(request);
-  if (old) await db.delete(respondentPageStates).where(eq(respondentPageStates.keyHash, hash(old)));
+  if (old) await db.delete(respondentPageStates).where(ownRow(old, owner));
   const key = randomBytes(32).toString('base64url');
-  await db.insert(respondentPageStates).values({ keyHash: hash(key), ...owner, state: state as unknown as Record<string, unknown>, expiresAt });
+  const { companyId, formId, link } = owner;
+  await db.insert(respondentPageStates).values({ keyHash: hash(key), companyId, formId, link, state: state as unknown as Record<string, unknown>, expiresAt });
   const maxAge = Math.max(1, Math.ceil((expiresAt.getTime() - now.getTime()) / 1000));
-  reply.setCookie(COOKIE, key, { path: owner.link, httpOnly: true, sameSite: 'lax', secure: secure(request), maxAge });
+  reply.setCookie(COOKIE, key, { ...cookieOptions(owner), maxAge });
 }
 
 /** This browser's state for the link, if still live. */
@@ -68,24 +74,16 @@ export async function readPageState(db: Db, request: FastifyRequest, owner: Stat
   const [row] = await db
     .select({ state: respondentPageStates.state })
     .from(respondentPageStates)
-    .where(
-      and(
-        eq(respondentPageStates.keyHash, hash(key)),
-        eq(respondentPageStates.companyId, owner.companyId),
-        eq(respondentPageStates.formId, owner.formId),
-        eq(respondentPageStates.link, owner.link),
-        gt(respondentPageStates.expiresAt, now),
-      ),
-    );
+    .where(and(ownRow(key, owner), eq(respondentPageStates.formId, owner.formId), gt(respondentPageStates.expiresAt, now)));
   return row ? (row.state as unknown as PageState) : null;
 }
 
 /** Forgets this browser's state for the link (after a submit). */
-export async function dropPageState(db: Db, request: FastifyRequest, reply: FastifyReply, link: string): Promise<void> {
+export async function dropPageState(db: Db, request: FastifyRequest, reply: FastifyReply, owner: StateOwner): Promise<void> {
   const key = cookieKey(request);
   if (!key) return;
-  await db.delete(respondentPageStates).where(eq(respondentPageStates.keyHash, hash(key)));
-  reply.clearCookie(COOKIE, { path: link, httpOnly: true, sameSite: 'lax', secure: secure(request) });
+  await db.delete(respondentPageStates).where(ownRow(key, owner));
+  reply.clearCookie(COOKIE, cookieOptions(owner));
 }
 
 /** A section's fields as typed, for showing them again (files excluded: they are stored uploads). */

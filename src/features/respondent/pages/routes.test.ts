@@ -5,6 +5,7 @@ import { createInvite, createSteppedForm, follow, idsByKey, openState, walkedAns
 import { findForm } from '../../forms/find-form.js';
 import { RESPONDENT_REQUESTS_PER_MIN } from '../../../platform/app/address-budget.js';
 import { importForm } from '../../forms/import-form.js';
+import { pruneUploads } from '../prune-uploads.job.js';
 import { readFileSync } from 'node:fs';
 
 let t: TestApp;
@@ -258,6 +259,25 @@ describe('the form around the questions', () => {
     expect((await t.app.inject({ url: `${url}?start=1` })).body).toContain('Step 1 of 3');
     await post(url, { _section: '0', _shown: `${q('campus')},${q('attended')}`, _action: 'next', [`q.${q('campus')}`]: option('campus', 'north'), [`q.${q('attended')}`]: 'true' });
     expect((await t.app.inject({ url })).body).toContain('Step 2 of 2');
+  });
+});
+
+describe('kept page states', () => {
+  it("expire with the page's token: the GET then starts afresh, and the uploads sweep removes them", async () => {
+    const { company } = await t.tenant();
+    const { form: stored, q } = await createSteppedForm(t, company.id, { slug: 'expiring' });
+    const url = `/f/${company.slug}/expiring`;
+    const _token = pageToken((await t.app.inject({ url })).body);
+    const res = await post(url, { _token, _section: '0', _shown: `${q('campus')},${q('attended')}`, _action: 'next', _answers: '{}', [`q.${q('attended')}`]: 'true' });
+    const cookie = String(res.headers['set-cookie']).split(';')[0];
+    expect((await t.app.inject({ url, headers: { cookie } })).statusCode).toBe(422);
+    t.clock.advance(t.ctx.config.publicLinkTokenHours * 3_600_000 + 1000);
+    const later = await t.app.inject({ url, headers: { cookie } });
+    expect(later.statusCode).toBe(200);
+    expect(pageToken(later.body)).not.toBe(_token);
+    await pruneUploads.sweep(t.ctx);
+    const { rows } = await t.ctx.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM respondent_page_states WHERE form_id = ${stored.id}`);
+    expect(rows[0].n).toBe(0);
   });
 });
 

@@ -180,6 +180,8 @@ export async function respondentPages(app: FastifyInstance) {
     done(null, new URLSearchParams(body as string)),
   );
   await app.register(cookie);
+  // the page-state cookie is Secure when the pages' public address is https (behind a proxy too)
+  const secure = new URL(app.ctx.config.publicFormUrl).protocol === 'https:';
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 20, fields: 500, fieldSize: 64 * 1024, parts: 520 } });
 
   // Every page that carries a token (or mints one) spends the respondent API's per-address budget,
@@ -212,7 +214,7 @@ export async function respondentPages(app: FastifyInstance) {
     const context = pageContext(request, opened.form, opened.company, (await scriptAsset()).path);
     if (opened.status === 'responded') return sendMessage(reply, context, 200, [context.strings.answeredTitle, context.strings.answeredText]);
     const draft = opened.draft?.answers ?? {};
-    const owner = { companyId: opened.form.companyId, formId: opened.form.id, link: `/i/${token}` };
+    const owner = { companyId: opened.form.companyId, formId: opened.form.id, link: `/i/${token}`, secure };
     // a section sent back, unless the draft changed since (the page script autosaves)
     const stored = await readPageState(app.ctx.db, request, owner, app.ctx.clock.now());
     const kept = stored && stored.draftSavedAt === (opened.draft?.savedAt.toISOString() ?? null) ? stored : null;
@@ -270,7 +272,7 @@ export async function respondentPages(app: FastifyInstance) {
     if (opened.status === 'responded') return sendMessage(reply, context, 200, [context.strings.answeredTitle, context.strings.answeredText]);
     const previous = opened.draft?.answers ?? {};
     const posted = await readPost(request, form.content);
-    const owner = { companyId: form.companyId, formId: form.id, link: `/i/${token}` };
+    const owner = { companyId: form.companyId, formId: form.id, link: `/i/${token}`, secure };
     const now = app.ctx.clock.now();
     const expires = { now, expiresAt: new Date(now.getTime() + INVITE_STATE_MS) };
     try {
@@ -284,7 +286,7 @@ export async function respondentPages(app: FastifyInstance) {
       }
       if (outcome.kind === 'step') {
         await saveDraft(app.ctx.db, app.ctx, { token, answers: outcome.answers, sectionIndex: outcome.sectionIndex });
-        await dropPageState(app.ctx.db, request, reply, owner.link);
+        await dropPageState(app.ctx.db, request, reply, owner);
         return seeOther(reply, owner.link);
       }
       try {
@@ -295,7 +297,7 @@ export async function respondentPages(app: FastifyInstance) {
         await keepPageState(app.ctx.db, request, reply, owner, { ...kept, draftSavedAt: opened.draft?.savedAt.toISOString() ?? null }, expires);
         return seeOther(reply, owner.link);
       }
-      await dropPageState(app.ctx.db, request, reply, owner.link);
+      await dropPageState(app.ctx.db, request, reply, owner);
       return seeOther(reply, `${owner.link}/thanks`);
     } catch (error) {
       return sendRefusal(request, reply, error, form, company);
@@ -326,7 +328,7 @@ export async function respondentPages(app: FastifyInstance) {
       const context = withPreview(pageContext(request, form, company, (await scriptAsset()).path), form, company);
       const link = publicPath(request.params);
       // the step a POST redirected here to, while its page's token lasts; else a new page
-      const kept = await readPageState(app.ctx.db, request, { companyId: form.companyId, formId: form.id, link }, app.ctx.clock.now());
+      const kept = await readPageState(app.ctx.db, request, { companyId: form.companyId, formId: form.id, link, secure }, app.ctx.clock.now());
       const keptToken = kept?.token ? readSubmissionToken(app.ctx, form.id, kept.token) : null;
       const live = kept && keptToken && !keptToken.expired ? { ...kept, token: keptToken.token } : null;
       if (!live && form.description && !started(request)) return welcome(reply, context, form, link, request.query);
@@ -367,7 +369,7 @@ export async function respondentPages(app: FastifyInstance) {
     if (!token || token.expired || request.headers['sec-fetch-site'] === 'cross-site') return sendMessage(reply, context, 403, [context.strings.staleTitle, context.strings.staleText]);
     const previous = posted.state;
     const link = publicPath(request.params);
-    const owner = { companyId: form.companyId, formId: form.id, link };
+    const owner = { companyId: form.companyId, formId: form.id, link, secure };
     const keep = (state: PageState) => keepPageState(app.ctx.db, request, reply, owner, { ...state, token: token.token }, { now: app.ctx.clock.now(), expiresAt: token.expiresAt });
     try {
       const target = { form: { ...request.params, submissionToken: token.token }, source: request.ip };
@@ -389,7 +391,7 @@ export async function respondentPages(app: FastifyInstance) {
         await keep(refusedSubmit(form.content, outcome.answers, detailErrors(error), posted.sectionIndex));
         return seeOther(reply, link);
       }
-      await dropPageState(app.ctx.db, request, reply, link);
+      await dropPageState(app.ctx.db, request, reply, owner);
       return seeOther(reply, `${link}/thanks`);
     } catch (error) {
       return sendRefusal(request, reply, error, form, company);
