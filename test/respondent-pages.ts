@@ -93,3 +93,15 @@ export async function openState(t: TestApp, apiToken: string, formId: string, in
   const opens = (events.json().data as { data: { inviteId: string } }[]).filter((event) => event.data.inviteId === inviteId).length;
   return { status, opens };
 }
+
+/** The cookie pair a response sets (name=value; …), for the next request as a browser would send it. */
+export function cookiesOf(res: { headers: Record<string, unknown> }): string {
+  return [res.headers['set-cookie']].flat().filter(Boolean).map((c) => String(c).split(';')[0]).join('; ');
+}
+
+/** Post/Redirect/Get: a section POST answers 303; the GET it names (with the page's cookie) shows the outcome. */
+export async function follow(t: TestApp, res: { statusCode: number; headers: Record<string, unknown> }) {
+  if (res.statusCode !== 303) throw new Error(`expected 303 from the POST, got ${res.statusCode}`);
+  const cookie = cookiesOf(res);
+  return t.app.inject({ url: String(res.headers.location), headers: cookie ? { cookie } : {} });
+}

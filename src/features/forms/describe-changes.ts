@@ -8,6 +8,7 @@ function parts(def: FormDefinition | null): Map<string, unknown> {
   if (!def) return map;
   map.set('name', def.name);
   map.set('description', def.description);
+  map.set('thankYou', def.thankYou);
   map.set('dims', def.dims);
   map.set('email', def.email);
   for (const [flag, value] of Object.entries(def.settings)) map.set(`settings.${flag}`, value);

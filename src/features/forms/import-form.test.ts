@@ -145,10 +145,10 @@ describe('importForm: update', () => {
 
   it('round-trips through export: importing the export changes no id', async () => {
     const company = await t.company();
-    const { id } = await importInto(company.id, example);
+    const { id } = await importInto(company.id, { ...example, thankYou: 'Thanks!\nSee you next term.' });
     const before = (await findFormBySlug(t.ctx.db, t.ctx, { companyId: company.id, slug: 'course-experience' }))!;
     const exported = await exportForm(t.ctx.db, t.ctx, { companyId: company.id, idOrSlug: id });
-    expect(exported).toMatchObject({ slug: 'course-experience', name: 'Course experience', settings: example.settings });
+    expect(exported).toMatchObject({ slug: 'course-experience', name: 'Course experience', settings: example.settings, thankYou: 'Thanks!\nSee you next term.' });
     expect(await exportForm(t.ctx.db, t.ctx, { companyId: company.id, idOrSlug: 'course-experience' })).toEqual(exported);
 
     await importInto(company.id, JSON.parse(JSON.stringify(exported)));

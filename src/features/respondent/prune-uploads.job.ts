@@ -13,7 +13,8 @@ const BATCH = 500;
  * token has expired (PUBLIC_LINK_TOKEN_HOURS after the upload at the latest: nothing can claim it
  * then), a personal link's after a week unless its invite still has a saved draft (which may name
  * them). Rows go first, in batches claimed with SKIP LOCKED; their files follow once the rows are
- * gone, so no row ever names a missing file. Used submission tokens go once expired.
+ * gone, so no row ever names a missing file. Used submission tokens and the pages' kept states
+ * (pages/page-state.ts) go once expired.
  */
 export const pruneUploads = defineSweep({
   name: 'respondent.prune-uploads',
@@ -35,6 +36,7 @@ export const pruneUploads = defineSweep({
       return rows.length;
     });
     const { rowCount } = await ctx.db.execute(sql`DELETE FROM public_link_submissions WHERE expires_at < ${now.toISOString()}::timestamptz`);
-    return files + (rowCount ?? 0);
+    const states = await ctx.db.execute(sql`DELETE FROM respondent_page_states WHERE expires_at < ${now.toISOString()}::timestamptz`);
+    return files + (rowCount ?? 0) + (states.rowCount ?? 0);
   },
 });

@@ -8,7 +8,7 @@ export interface PublicForm {
   slug: string;
   name: string;
   description: string | null;
-  /** settings.language; null: the company's locale, else the respondent's Accept-Language */
+  /** settings.language; null: the respondent's Accept-Language (en, pt-BR, es), else the company's locale */
   language: FormLanguage | null;
   content: PublicFormContent;
 }

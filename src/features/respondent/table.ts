@@ -37,3 +37,13 @@ export const publicLinkSubmissions = pgTable(
   },
   (t) => [primaryKey({ columns: [t.companyId, t.nonce] })],
 );
+
+/** Mirror of migrations/0720_respondent_page_states.sql. */
+export const respondentPageStates = pgTable('respondent_page_states', {
+  keyHash: text('key_hash').primaryKey(),
+  companyId: companyId(),
+  formId: uuid('form_id').notNull(),
+  link: text('link').notNull(),
+  state: jsonb('state').$type<Record<string, unknown>>().notNull(),
+  expiresAt: ts('expires_at').notNull(),
+});

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { clientAddress, everyTypeForm, invite, keyedForm, PNG, respondentClient } from '../../../test/respondent.js';
+import { follow } from '../../../test/respondent-pages.js';
 
 /** Upload limits with small figures: per address and per form per hour, and the company's storage quota. */
 let t: TestApp;
@@ -111,7 +112,7 @@ describe('upload limits', () => {
       return t.app.inject({ method: 'POST', url: path, remoteAddress, payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
     };
     for (let i = 0; i < 3; i++) expect((await send()).statusCode).toBe(303);
-    const refused = await send();
+    const refused = await follow(t, await send());
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['retry-after']).toBe('3600');
     expect(refused.headers['content-type']).toContain('text/html');

@@ -13,6 +13,7 @@ export function exportFormDefinition(resolved: ResolvedForm, meta: FormMeta): Fo
     slug: meta.slug,
     name: meta.name,
     description: meta.description,
+    thankYou: resolved.thankYou,
     settings: { ...meta.settings },
     dims: resolved.dims.map((dim) =>
       compact({ key: dim.key, kind: dim.kind, source: dim.source, question: dim.questionId && byId.get(dim.questionId)?.key }),

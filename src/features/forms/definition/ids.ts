@@ -94,7 +94,7 @@ function buildResolvedForm(def: FormDefinition, previous: ResolvedForm | null, n
   const dims = def.dims.map((dim): ResolvedDim =>
     compact({ key: dim.key, kind: dim.kind, source: dim.source, questionId: dim.question && resolvedByKey.get(dim.question)!.id }),
   );
-  return compact({ version: 1 as const, dims, sections, email: def.email, reminder: def.reminder });
+  return compact({ version: 1 as const, dims, sections, email: def.email, reminder: def.reminder, thankYou: def.thankYou });
 }
 
 function resolveQuestion(question: QuestionDefinition, ids: PreviousIds, newId: () => string, visibleIf: ResolvedCondition | undefined): ResolvedQuestion {

@@ -97,7 +97,7 @@ export const SettingsSchema = Type.Object(
     isClosed: Type.Optional(Type.Boolean({ default: false })),
     requiresInvite: Type.Optional(Type.Boolean({ default: false })),
     anonymous: Type.Optional(Type.Boolean({ default: false })),
-    /** language of the respondent pages; absent: the company's locale, else the respondent's Accept-Language */
+    /** language of the respondent pages; absent: the respondent's Accept-Language (en, pt-BR, es), else the company's locale */
     language: Type.Optional(literalUnion(FORM_LANGUAGES)),
     /** from this instant the form takes no answers, as if closed by hand; absent: no closing date */
     closesAt: Type.Optional(Type.String({ maxLength: 40, description: 'RFC 3339 instant, checked in validate.ts' })),
@@ -128,6 +128,8 @@ export const FormDefinitionSchema = Type.Object(
     }),
     name: humanText(200),
     description: Type.Optional(Description),
+    /** the thank-you page's text after a response, in the form's language; absent: the pages' own thanks */
+    thankYou: Type.Optional(humanText(2000)),
     settings: Type.Optional(SettingsSchema),
     dims: Type.Optional(Type.Array(DimSchema, { maxItems: 20, default: [] })),
     sections: Type.Array(SectionSchema, { minItems: 1, maxItems: 100 }),

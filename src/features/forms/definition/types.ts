@@ -99,6 +99,8 @@ export interface ResolvedForm {
   sections: ResolvedSection[];
   email?: EmailDefinition;
   reminder?: EmailDefinition;
+  /** the thank-you page's text (authoring key thankYou) */
+  thankYou?: string;
 }
 
 /** Answers keyed by question id. */

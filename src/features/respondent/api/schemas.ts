@@ -17,7 +17,7 @@ export const RespondentForm = Type.Object(
     slug: Type.String(),
     name: Type.String(),
     description: NullableString,
-    /** settings.language: the pages' language; null: the company's locale, else Accept-Language */
+    /** settings.language: the pages' language; null: the respondent's Accept-Language, else the company's locale */
     language: Nullable(OneOf(FORM_LANGUAGES)),
     content: Type.Object({ sections: Type.Array(Type.Ref(FormSection)) }),
   },

@@ -5,7 +5,7 @@
  * before moving on; the last visible section submits.
  */
 import type { FieldError } from '../../../lib/errors.js';
-import type { Answers, ResolvedForm } from '../../forms/index.js';
+import type { Answers, ResolvedCondition, ResolvedForm } from '../../forms/index.js';
 import { dropHidden, isVisible, validateAnswers, visibleQuestionIds } from '../../forms/index.js';
 
 export type FlowOutcome =
@@ -36,6 +36,41 @@ export function visibleSections(content: ResolvedForm, answers: Answers): number
 export function currentSection(content: ResolvedForm, answers: Answers, asked: number): number {
   const visible = visibleSections(content, answers);
   return [...visible].reverse().find((index) => index <= asked) ?? visible[0] ?? 0;
+}
+
+/** Three-valued: a condition on a question not answered yet (at or after the current section) may still go either way. */
+function mayHold(condition: ResolvedCondition | undefined, answers: Answers, decided: Set<string>): boolean | undefined {
+  if (condition === undefined) return true;
+  if ('all' in condition || 'any' in condition) {
+    const parts = ('all' in condition ? condition.all : condition.any).map((c) => mayHold(c, answers, decided));
+    const decisive = 'all' in condition ? false : true;
+    if (parts.includes(decisive)) return decisive;
+    return parts.includes(undefined) ? undefined : !decisive;
+  }
+  return decided.has(condition.questionId) ? isVisible(condition, answers) : undefined;
+}
+
+export interface Progress {
+  /** this section's place among the sections counted */
+  n: number;
+  /** the sections shown before this one, this one, and those after it the conditions can still show */
+  total: number;
+  /** share of the counted sections done before this one, 0..100: never less on the next step */
+  percent: number;
+}
+
+/**
+ * The progress of the section at `sectionIndex`. Sections after it are counted while their condition
+ * can still hold (it looks at questions not yet answered), so moving on only ever removes sections
+ * from the count: the bar never goes backwards, and "Step n of m" never grows its m.
+ */
+export function progress(content: ResolvedForm, answers: Answers, sectionIndex: number): Progress {
+  const decided = new Set(content.sections.slice(0, sectionIndex).flatMap((section) => section.questions.map((q) => q.id)));
+  const known = Object.fromEntries(Object.entries(dropHidden(content, answers)).filter(([id]) => decided.has(id)));
+  const counted = content.sections.map((section, index) => mayHold(section.visibleIf, known, decided) !== false || index === sectionIndex);
+  const before = counted.slice(0, sectionIndex).filter(Boolean).length;
+  const total = counted.filter(Boolean).length;
+  return { n: before + 1, total, percent: Math.floor((100 * before) / total) };
 }
 
 const questionOf = (path: string) => /^answers\.([^.[]+)/.exec(path)?.[1];

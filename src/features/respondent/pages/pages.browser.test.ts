@@ -3,7 +3,7 @@
  * by axe-core (WCAG 2.1 A and AA rules) in every page state, with 360 px screenshots written to
  * artifacts/screenshots/ (kept by CI). Skips only where /usr/bin/chromium is absent outside CI.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -140,6 +140,232 @@ describe.skipIf(!chromiumRuns('the respondent browser tests'))('respondent pages
     await page.goto(url);
     await page.getByRole('heading', { name: 'Already answered' }).waitFor();
     await check(page, 'nojs-3-already-answered', false);
+    await context.close();
+  }, 120_000);
+
+  it.each(['personal', 'public'] as const)('Post/Redirect/Get on a %s link without JavaScript: Back, Forward and reload at each step send nothing again; a ranking sent back keeps its positions', async (link) => {
+    const stepped = await newInvite(`prg-${link}`);
+    const { rows } = await t.ctx.db.execute<{ slug: string }>(sql`SELECT slug FROM companies WHERE id = ${companyId}`);
+    const url = link === 'personal' ? stepped.url : `${origin}/f/${rows[0].slug}/prg-${link}`;
+    const { q } = stepped;
+    const { context, page } = await phone(false);
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST') posts.push(request.url());
+    });
+    /** Reload, Back and Forward: each a GET of a GET URL, no POST again, no prompt, the page as it was. */
+    async function roundTrip(name: string, expectShown: () => Promise<void>) {
+      const sent = posts.length;
+      for (const move of [() => page.reload(), () => page.goBack(), () => page.goForward()]) {
+        const res = await move();
+        if (res) expect(res.request().method(), name).toBe('GET');
+        await expectShown();
+      }
+      expect(posts.length, name).toBe(sent);
+      expect(dialogs, name).toEqual([]);
+    }
+
+    await page.goto(url);
+    await page.getByLabel('North campus').check();
+    await page.getByLabel('Yes', { exact: true }).check();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Step 2 of 2').waitFor();
+    expect(page.url()).toBe(url); // the POST's answer is a redirect to the GET URL
+    await roundTrip('second step', async () => {
+      await page.getByText('Step 2 of 2').waitFor();
+    });
+
+    // the server sends the section back: the rating is missing and two options share a position
+    await page.getByLabel('Position of Labs').selectOption('1');
+    await page.getByLabel('Position of Projects').selectOption('1');
+    await page.getByLabel('Position of Theory').selectOption('2');
+    await page.getByLabel('Anything else?').fill('Kept as typed');
+    await page.getByRole('button', { name: 'Send answers' }).click();
+    await page.getByRole('alert').waitFor();
+    expect(page.url()).toBe(url);
+    const kept = async () => {
+      await page.getByRole('alert').waitFor();
+      expect(await page.inputValue(`select[name="q.${q('topics')}.${stepped.option('topics', 'labs')}"]`)).toBe('1');
+      expect(await page.inputValue(`select[name="q.${q('topics')}.${stepped.option('topics', 'projects')}"]`)).toBe('1');
+      expect(await page.inputValue(`select[name="q.${q('topics')}.${stepped.option('topics', 'theory')}"]`)).toBe('2');
+      expect(await page.inputValue(`#f-${q('comment')}`)).toBe('Kept as typed');
+    };
+    await kept();
+    await check(page, `prg-${link}-sent-back`, false);
+    await roundTrip('section sent back', kept);
+
+    await page.getByLabel('4 of 5 stars').check();
+    await page.getByLabel('Position of Projects').selectOption('3');
+    await page.getByRole('button', { name: 'Send answers' }).click();
+    await page.getByRole('heading', { name: 'Thank you' }).waitFor();
+    expect(page.url()).toBe(`${url}/thanks`);
+    const sent = posts.length;
+    expect((await page.reload())?.request().method()).toBe('GET');
+    await page.getByRole('heading', { name: 'Thank you' }).waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { name: link === 'personal' ? 'Already answered' : 'Term feedback' }).waitFor();
+    await page.goForward();
+    await page.getByRole('heading', { name: 'Thank you' }).waitFor();
+    expect(posts.length).toBe(sent);
+    expect(dialogs).toEqual([]);
+    expect(await storedAnswers(stepped.form.id)).toHaveLength(1);
+    await context.close();
+  }, 120_000);
+
+  it.each([320, 390, 1366])('the welcome screen, the progress bar and the icon at %i px (axe, no horizontal scroll, the icon loaded from the service)', async (width) => {
+    const slug = `welcome-${width}`;
+    await createSteppedForm(t, companyId, { slug, description: 'Tell us how the term went.\nIt takes three minutes and stays anonymous.' });
+    const { rows } = await t.ctx.db.execute<{ slug: string }>(sql`SELECT slug FROM companies WHERE id = ${companyId}`);
+    const context = await browser.newContext({ viewport: { width, height: 800 }, locale: 'en-US' });
+    const page = await context.newPage();
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    await page.goto(`${origin}/f/${rows[0].slug}/${slug}?name=Rui`);
+    await page.getByText('It takes three minutes').waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}/welcome-${width}.png`, fullPage: true });
+    expect(await axeViolations(page), `welcome ${width}`).toEqual([]);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByText('Step 1 of 3').waitFor();
+    expect(new URL(page.url()).searchParams.get('name')).toBe('Rui');
+    expect(await page.getAttribute('progress', 'value')).toBe('0');
+    await page.getByLabel('North campus').check();
+    await page.getByLabel('Yes', { exact: true }).check();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Step 2 of 2').waitFor();
+    expect(await page.getAttribute('progress', 'value')).toBe('50');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await page.screenshot({ path: `${SCREENSHOTS}/progress-${width}.png` });
+    expect(await axeViolations(page), `progress ${width}`).toEqual([]);
+    expect(requests.some((url) => url.includes('/r/assets/icon.'))).toBe(true);
+    expect(requests.every((url) => url.startsWith(origin))).toBe(true);
+    await context.close();
+  }, 120_000);
+
+  const WIDGETS = {
+    name: 'Widgets',
+    settings: { language: 'en' },
+    sections: [
+      {
+        key: 's',
+        name: 'How was it?',
+        questions: [
+          { key: 'stars', name: 'Overall rating', type: 'STAR', max: 5, mandatory: true },
+          { key: 'nps', name: 'Would you recommend the course?', type: 'NPS', mandatory: true },
+          { key: 'agree', name: 'The pace was right', type: 'RANGE', min: 1, max: 7 },
+          { key: 'count', name: 'How many books did you read?', type: 'NUMBER', min: 0, step: 1 },
+          { key: 'when', name: 'When was your last class?', type: 'DATETIME' },
+          { key: 'order', name: 'Rank the topics', type: 'RANKING', options: [{ key: 'a', name: 'Alpha' }, { key: 'b', name: 'Beta' }, { key: 'c', name: 'Gamma' }] },
+        ],
+      },
+    ],
+  };
+
+  it.each([
+    [320, true],
+    [390, true],
+    [1366, true],
+    [320, false],
+  ] as const)('widgets at %i px (JavaScript: %s): stars by touch and keys, the 0-10 scale in one row, a segmented scale, a São Paulo date-time stored in UTC, ranking moved by buttons; axe clean', async (width, javaScriptEnabled) => {
+    const f = await keyedForm(t, companyId, { ...WIDGETS, slug: `widgets-${width}-${javaScriptEnabled}` });
+    const invite = await createInvite(t, apiToken, f.form.id);
+    const phoneSized = width < 500;
+    const context = await browser.newContext({ viewport: { width, height: 900 }, javaScriptEnabled, locale: 'en-US', timezoneId: 'America/Sao_Paulo', hasTouch: phoneSized, isMobile: phoneSized });
+    context.setDefaultTimeout(15_000);
+    const page = await context.newPage();
+    await page.goto(`${origin}/i/${invite.token}`);
+    const within = (key: string) => page.locator(`#q-${f.q[key]}`);
+
+    // stars: a tap on the fourth, then the arrow key moves to the fifth
+    const fourth = within('stars').locator('.opt').nth(3);
+    if (phoneSized) await fourth.tap();
+    else await fourth.click();
+    expect(await page.isChecked(`#f-${f.q.stars}-3`)).toBe(true);
+    await page.focus(`#f-${f.q.stars}-3`);
+    await page.keyboard.press('ArrowRight');
+    expect(await page.isChecked(`#f-${f.q.stars}-4`)).toBe(true);
+    await page.keyboard.press('ArrowLeft');
+
+    // the 0-10 scale: one row inside the page, each point at least 24 px wide
+    const boxes = await within('nps').locator('.opt').evaluateAll((labels) => labels.map((l) => l.getBoundingClientRect().toJSON() as DOMRect));
+    expect(boxes).toHaveLength(11);
+    expect(new Set(boxes.map((b) => Math.round(b.top))).size).toBe(1);
+    expect(Math.max(...boxes.map((b) => b.right))).toBeLessThanOrEqual(width);
+    expect(Math.min(...boxes.map((b) => b.width))).toBeGreaterThanOrEqual(24);
+    await within('nps').locator('.opt').nth(9).click();
+    await within('agree').locator('.opt').nth(5).click();
+    expect(await page.getAttribute(`#f-${f.q.count}`, 'inputmode')).toBe('numeric');
+
+    await page.fill(`#f-${f.q.when}`, '2026-03-01T12:30');
+    if (javaScriptEnabled) {
+      expect(await page.textContent(`#n-${f.q.when}`)).toBe('Time in your time zone (America/Sao_Paulo).');
+      await page.getByRole('button', { name: 'Move Gamma up' }).click();
+      await page.keyboard.press('Enter'); // the focus stays on the moved row's button: up again
+      const order = await within('order').locator('select').evaluateAll((selects) => selects.map((s) => `${(s as HTMLSelectElement).id}=${(s as HTMLSelectElement).value}`));
+      expect(order).toEqual([`f-${f.q.order}-${f.option('order', 'c')}=1`, `f-${f.q.order}-${f.option('order', 'a')}=2`, `f-${f.q.order}-${f.option('order', 'b')}=3`]);
+    } else {
+      expect(await page.isHidden('.moves')).toBe(true);
+      await page.getByLabel('Position of Gamma').selectOption('1');
+      await page.getByLabel('Position of Alpha').selectOption('2');
+      await page.getByLabel('Position of Beta').selectOption('3');
+    }
+    await page.screenshot({ path: `${SCREENSHOTS}/widgets-${width}-${javaScriptEnabled ? 'js' : 'nojs'}.png`, fullPage: true });
+    if (javaScriptEnabled) expect(await axeViolations(page), `widgets ${width}`).toEqual([]);
+    else await check(page, `widgets-${width}-nojs-axe`, false);
+    await page.getByRole('button', { name: 'Send answers' }).click();
+    await page.getByRole('heading', { name: 'Thank you' }).waitFor();
+    expect(await storedAnswers(f.form.id)).toEqual([
+      {
+        [f.q.stars]: 4,
+        [f.q.nps]: 9,
+        [f.q.agree]: 6,
+        // with script the person typed São Paulo time (UTC-3); without, the page said UTC
+        [f.q.when]: javaScriptEnabled ? '2026-03-01T15:30:00.000Z' : '2026-03-01T12:30:00.000Z',
+        [f.q.order]: [f.option('order', 'c'), f.option('order', 'a'), f.option('order', 'b')],
+      },
+    ]);
+    await context.close();
+  }, 120_000);
+
+  it.each([320, 390, 1366])('the demo term-evaluation at %i px: welcome, every section, the thank-you text; axe clean and the bar only moving forward', async (width) => {
+    const demo = JSON.parse(readFileSync(new URL('../../../demo/data/term-evaluation.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+    const f = await keyedForm(t, companyId, { ...demo, slug: `demo-term-${width}` });
+    const invite = await createInvite(t, apiToken, f.form.id);
+    const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'en-US', hasTouch: width < 500, isMobile: width < 500 });
+    context.setDefaultTimeout(15_000);
+    const page = await context.newPage();
+    const bar: number[] = [];
+    const look = async (name: string) => {
+      if (await page.locator('progress').count()) bar.push(Number(await page.getAttribute('progress', 'value')));
+      await page.screenshot({ path: `${SCREENSHOTS}/demo-${width}-${name}.png`, fullPage: true });
+      expect(await axeViolations(page), `${name} at ${width}`).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width}`).toBeLessThanOrEqual(width);
+    };
+    await page.goto(`${origin}/i/${invite.token}`);
+    await page.getByText('Sent to every student at the end of term.').waitFor();
+    await look('1-welcome');
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByLabel('Online').check();
+    await page.getByLabel('Yes', { exact: true }).check();
+    await look('2-about-you');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('How would you rate the course overall?').waitFor();
+    await page.locator(`#q-${f.q.rating} .opt`).nth(4).click();
+    await page.locator(`#q-${f.q.recommend} .opt`).nth(10).click();
+    for (const row of ['Clear explanations', 'Availability', 'Fair grading']) await page.getByRole('radio', { name: `${row} Good` }).check();
+    await look('3-course');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Did connection problems keep you from following classes?').waitFor();
+    await look('4-online');
+    await page.getByRole('button', { name: 'Send answers' }).click();
+    await page.getByText('Your teachers read every answer').waitFor();
+    await look('5-thanks');
+    expect(bar).toEqual([...bar].sort((a, b) => a - b));
+    expect(bar).toHaveLength(3);
     await context.close();
   }, 120_000);
 

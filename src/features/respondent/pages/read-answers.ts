@@ -24,6 +24,16 @@ export interface SectionAnswers {
   errors: FieldError[];
 }
 
+/** Every field name the questions' controls post (FILE questions have none). */
+export function fieldNames(questions: ResolvedQuestion[]): string[] {
+  return questions.flatMap((q) => {
+    if (q.type === 'FILE') return [];
+    if (q.type === 'RANKING') return (q.options ?? []).map((o) => fieldName(q.id, o.id));
+    if (q.type === 'MATRIX') return (q.rows ?? []).map((r) => fieldName(q.id, r.id));
+    return [fieldName(q.id)];
+  });
+}
+
 const first = (values: FieldValues, name: string) => (values(name)[0] ?? '').trim();
 
 type Reader = (question: ResolvedQuestion, values: FieldValues) => unknown | FieldError;
@@ -38,10 +48,17 @@ function number(q: ResolvedQuestion, values: FieldValues): unknown {
   return Number.isFinite(value) ? value : fieldError(childPath('answers', q.id), 'invalid_type', 'The answer must be a number.');
 }
 
-/** A datetime-local field has no zone: the page says the time is UTC. */
+const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/;
+
+/**
+ * A datetime-local field has no zone: without script the page says the time is UTC; the script
+ * posts the instant itself. Either is stored as the contract writes instants (UTC, milliseconds).
+ */
 function dateTime(q: ResolvedQuestion, values: FieldValues): unknown {
   const raw = first(values, fieldName(q.id));
-  return raw === '' || /(Z|[+-]\d{2}:\d{2})$/.test(raw) ? raw : `${raw}Z`;
+  const zoned = LOCAL_DATE_TIME.test(raw) ? `${raw}Z` : raw;
+  const instant = /(Z|[+-]\d{2}:\d{2})$/.test(zoned) && LOCAL_DATE_TIME.test(zoned.replace(/(Z|[+-]\d{2}:\d{2})$/, '')) ? Date.parse(zoned) : NaN;
+  return Number.isNaN(instant) ? zoned : new Date(instant).toISOString();
 }
 
 function boolean(q: ResolvedQuestion, values: FieldValues): unknown {

@@ -2,8 +2,8 @@
 import type { FieldError } from '../../../lib/errors.js';
 import type { Answers, ResolvedForm } from '../../forms/index.js';
 import { visibleQuestionIds } from '../../forms/index.js';
-import { visibleSections } from './form-flow.js';
-import { errorsByQuestion, scriptRules, sectionQuestions } from './section-view.js';
+import { progress, visibleSections } from './form-flow.js';
+import { errorsByQuestion, scriptRules, sectionQuestions, type TypedFields } from './section-view.js';
 import { fill, type PageStrings } from './strings.js';
 import { renderFormPage, type LayoutView } from './templates.js';
 
@@ -15,6 +15,8 @@ export interface SectionPage {
   answers: Answers;
   sectionIndex: number;
   errors: FieldError[];
+  /** a section sent back: its fields as typed */
+  typed?: TypedFields;
   /** where the section posts (path and the prefill query) */
   action: string;
   /** personal link: the autosave address of the page script */
@@ -36,13 +38,15 @@ export function renderSection(page: SectionPage): string {
   const visible = visibleQuestionIds(content, answers);
   const fileQuestions = new Set(section.questions.filter((q) => q.type === 'FILE').map((q) => q.id));
   const messages = errorsByQuestion(page.errors, s, fileQuestions);
-  const questions = sectionQuestions(section, answers, visible, messages, s).map((q) => ({ ...q, required: s.required, filesKept: s.filesKept }));
+  const questions = sectionQuestions(section, answers, visible, messages, s, page.typed).map((q) => ({ ...q, required: s.required, filesKept: s.filesKept }));
   const steps = visibleSections(content, answers);
   const position = steps.indexOf(sectionIndex);
   const isLast = position === steps.length - 1;
+  const done = progress(content, answers, sectionIndex);
   return renderFormPage(page.layout, {
     formName: page.formName,
-    stepText: fill(s.step, { n: position + 1, total: steps.length }),
+    stepText: fill(s.step, { n: done.n, total: done.total }),
+    percent: String(done.percent),
     errorSummary: s.errorSummary,
     errorList: questions.filter((q) => q.error && !q.hidden).map((q) => ({ anchor: q.inputId, label: `${q.name} — ${q.error}` })),
     action: page.action,
@@ -51,7 +55,7 @@ export function renderSection(page: SectionPage): string {
     seenUrl: page.seenUrl,
     sectionIndex,
     rules: JSON.stringify(scriptRules(content)),
-    messages: JSON.stringify({ errors: s.errors, saved: s.saved, saveFailed: s.saveFailed, offline: s.offline }),
+    messages: JSON.stringify({ errors: s.errors, saved: s.saved, saveFailed: s.saveFailed, offline: s.offline, zoneNote: s.zoneNote }),
     sectionName: section.name,
     sectionDescription: section.description,
     hasRequired: section.questions.some((q) => q.mandatory),

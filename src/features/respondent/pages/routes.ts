@@ -3,7 +3,10 @@
  * /f/{companySlug}/{formSlug}, each a GET of the current section and a POST per section
  * (urlencoded, or multipart when the section asks for files), the thank-you pages, the page
  * script, and one status page per refusal with its own status code (404, 410, 403).
+ * Post/Redirect/Get: a section POST, accepted or sent back with errors, answers 303 to the link's
+ * GET, which shows what the POST decided (page-state.ts); Back, Forward and reload never resubmit.
  */
+import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { spendAddressBudget } from '../../../platform/app/address-budget.js';
@@ -22,11 +25,13 @@ import { issueSubmissionToken, readSubmissionToken, type LinkPrefill } from '../
 import { MAX_UPLOAD_BYTES } from '../upload-type.js';
 import { currentSection, step, type FlowOutcome } from './form-flow.js';
 import { readPost, type PostedSection } from './read-post.js';
-import { readSectionAnswers } from './read-answers.js';
+import { fieldNames, readSectionAnswers } from './read-answers.js';
+import { dropPageState, keepPageState, readPageState, typedFields, type PageState } from './page-state.js';
 import { renderSection } from './render-section.js';
 import { scriptAsset } from './script-asset.js';
 import { pageLanguage, STRINGS, type PageStrings } from './strings.js';
-import { CSS_HASH, renderMessagePage, type LayoutView } from './templates.js';
+import { ICON } from './icon-asset.js';
+import { CSS_HASH, renderMessagePage, renderWelcomePage, type LayoutView } from './templates.js';
 
 interface Company {
   name: string;
@@ -45,6 +50,30 @@ function pageContext(request: FastifyRequest, form: FormRecord | null, company: 
   const strings = STRINGS[lang];
   return { strings, layout: { lang, title: form?.name ?? strings.notFoundTitle, company: company?.name, script } };
 }
+
+const PREVIEW_CHARS = 200;
+
+/** A public link's preview card for chats and social sites: the form's name and the start of its description. */
+function withPreview(context: PageContext, form: FormRecord, company: Company): PageContext {
+  const text = (form.description ?? '').replace(/\s+/g, ' ').trim();
+  const description = text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS - 1).trimEnd()}…` : text;
+  return { ...context, layout: { ...context.layout, og: { description, siteName: company.name, locale: context.layout.lang.replace('-', '_') } } };
+}
+
+/**
+ * The welcome screen: a form with a description opens on it, until the person starts (a GET with
+ * start=1, carrying the link's own query) or has answers (a draft, or a step kept for the link).
+ */
+function welcome(reply: FastifyReply, context: PageContext, form: FormRecord, action: string, query: unknown, seenUrl?: string) {
+  const params = Object.entries((query ?? {}) as Record<string, unknown>).flatMap(([name, value]) => (name !== 'start' && typeof value === 'string' ? [{ name, value }] : []));
+  const view = { formName: form.name, description: form.description ?? '', action, query: params, seenUrl, startLabel: context.strings.start };
+  return pageHeaders(reply).send(renderWelcomePage(context.layout, view));
+}
+
+/** The thank-you page: the form's own text (thankYou in its definition) when it has one. */
+const thanks = (context: PageContext, form: FormRecord): [string, string] => [context.strings.thanksTitle, form.content.thankYou ?? context.strings.thanksText];
+
+const started = (request: FastifyRequest) => (request.query as Record<string, unknown> | undefined)?.start !== undefined;
 
 /** Headers of every page: no framing, no referrer (the token is in the URL), no caching of answers. */
 function pageHeaders(reply: FastifyReply): FastifyReply {
@@ -118,11 +147,19 @@ async function uploadFiles(app: FastifyInstance, target: Pick<StoreUploadInput, 
   return { answers, errors, limit };
 }
 
-/** A section shown again with its errors: 422, or the status of the upload limit that refused a file. */
-function refusedSection(reply: FastifyReply, limit: ApiError | null): FastifyReply {
-  if (!limit) return pageHeaders(reply).code(422);
-  return pageHeaders(reply).code(ERROR_STATUS[limit.code]).headers(limit.headers);
+/** A section shown again with its errors: 422, or the status (and retry-after) of the upload limit that refused a file. */
+const refusedStatus = (limit: ApiError | null) => (limit ? { status: ERROR_STATUS[limit.code], retryAfter: limit.headers['retry-after'] } : { status: 422 });
+
+/** The status a kept state's GET answers with. */
+function keptHeaders(reply: FastifyReply, kept: PageState | null): FastifyReply {
+  if (kept?.retryAfter) reply.header('retry-after', kept.retryAfter);
+  return pageHeaders(reply).code(kept?.status ?? 200);
 }
+
+const seeOther = (reply: FastifyReply, location: string) => reply.code(303).header('location', location).send();
+
+/** How long a personal link's section sent back keeps its typed values for the GET (its draft stays). */
+const INVITE_STATE_MS = 60 * 60 * 1000;
 
 function flow(content: ResolvedForm, previous: Answers, posted: PostedSection, files: { answers: Answers; errors: FieldError[] }): FlowOutcome {
   const section = content.sections[posted.sectionIndex];
@@ -142,6 +179,9 @@ export async function respondentPages(app: FastifyInstance) {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 256 * 1024 }, (_request, body, done) =>
     done(null, new URLSearchParams(body as string)),
   );
+  await app.register(cookie);
+  // the page-state cookie is Secure when the pages' public address is https (behind a proxy too)
+  const secure = new URL(app.ctx.config.publicFormUrl).protocol === 'https:';
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 20, fields: 500, fieldSize: 64 * 1024, parts: 520 } });
 
   // Every page that carries a token (or mints one) spends the respondent API's per-address budget,
@@ -156,6 +196,7 @@ export async function respondentPages(app: FastifyInstance) {
   });
 
   app.get('/r/assets/:name', { schema: hidden }, async (request, reply) => {
+    if (request.url === ICON.path) return reply.type('image/svg+xml').header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'").send(ICON.body);
     const script = await scriptAsset();
     if (request.url !== script.path) return sendMessage(reply, pageContext(request, null, null), 404, [STRINGS.en.notFoundTitle, STRINGS.en.notFoundText]);
     return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').send(script.body);
@@ -172,22 +213,30 @@ export async function respondentPages(app: FastifyInstance) {
     });
     const context = pageContext(request, opened.form, opened.company, (await scriptAsset()).path);
     if (opened.status === 'responded') return sendMessage(reply, context, 200, [context.strings.answeredTitle, context.strings.answeredText]);
-    const answers = opened.draft?.answers ?? {};
-    const sectionIndex = currentSection(opened.form.content, answers, opened.draft?.sectionIndex ?? 0);
-    return pageHeaders(reply).send(
-      renderSection({
-        ...context,
-        formName: opened.form.name,
-        content: opened.form.content,
-        answers,
-        sectionIndex,
-        errors: [],
-        action: `/i/${token}`,
-        draftUrl: `/r/v1/invites/${token}/draft`,
-        seenUrl: opened.invite.openedAt === null ? `/i/${token}/seen` : undefined,
-        state: answers,
-      }),
-    );
+    const draft = opened.draft?.answers ?? {};
+    const owner = { companyId: opened.form.companyId, formId: opened.form.id, link: `/i/${token}`, secure };
+    // a section sent back, unless the draft changed since (the page script autosaves)
+    const stored = await readPageState(app.ctx.db, request, owner, app.ctx.clock.now());
+    const kept = stored && stored.draftSavedAt === (opened.draft?.savedAt.toISOString() ?? null) ? stored : null;
+    const seenUrl = opened.invite.openedAt === null ? `/i/${token}/seen` : undefined;
+    if (!kept && !opened.draft && opened.form.description && !started(request)) return welcome(reply, context, opened.form, owner.link, {}, seenUrl);
+    const answers = kept?.answers ?? draft;
+    const sectionIndex = currentSection(opened.form.content, answers, kept?.sectionIndex ?? opened.draft?.sectionIndex ?? 0);
+    return keptHeaders(reply, kept).send(
+        renderSection({
+          ...context,
+          formName: opened.form.name,
+          content: opened.form.content,
+          answers,
+          sectionIndex,
+          errors: kept?.errors ?? [],
+          typed: kept?.typed,
+          action: owner.link,
+          draftUrl: `/r/v1/invites/${token}/draft`,
+          seenUrl,
+          state: kept?.carried ?? draft,
+        }),
+      );
   }
 
   app.get<{ Params: { token: string } }>('/i/:token', { schema: hidden }, async (request, reply) => {
@@ -223,28 +272,33 @@ export async function respondentPages(app: FastifyInstance) {
     if (opened.status === 'responded') return sendMessage(reply, context, 200, [context.strings.answeredTitle, context.strings.answeredText]);
     const previous = opened.draft?.answers ?? {};
     const posted = await readPost(request, form.content);
-    const page = { ...context, formName: form.name, content: form.content, action: `/i/${token}`, draftUrl: `/r/v1/invites/${token}/draft` };
+    const owner = { companyId: form.companyId, formId: form.id, link: `/i/${token}`, secure };
+    const now = app.ctx.clock.now();
+    const expires = { now, expiresAt: new Date(now.getTime() + INVITE_STATE_MS) };
     try {
       const files = await uploadFiles(app, { token, source: request.ip }, form.content, posted, previous);
       const outcome = flow(form.content, previous, posted, files);
       if (outcome.kind === 'errors') {
-        await saveDraft(app.ctx.db, app.ctx, { token, answers: outcome.fitting, sectionIndex: outcome.sectionIndex });
-        return refusedSection(reply, files.limit).send(renderSection({ ...page, answers: outcome.answers, sectionIndex: outcome.sectionIndex, errors: outcome.errors, state: outcome.fitting }));
+        const { savedAt } = await saveDraft(app.ctx.db, app.ctx, { token, answers: outcome.fitting, sectionIndex: outcome.sectionIndex });
+        const kept = sentBack(form.content, posted, outcome, refusedStatus(files.limit));
+        await keepPageState(app.ctx.db, request, reply, owner, { ...kept, draftSavedAt: savedAt.toISOString() }, expires);
+        return seeOther(reply, owner.link);
       }
       if (outcome.kind === 'step') {
         await saveDraft(app.ctx.db, app.ctx, { token, answers: outcome.answers, sectionIndex: outcome.sectionIndex });
-        return reply.code(303).header('location', `/i/${token}`).send();
+        await dropPageState(app.ctx.db, request, reply, owner);
+        return seeOther(reply, owner.link);
       }
       try {
         await submitInvite(app.ctx.db, app.ctx, { token, answers: outcome.answers });
       } catch (error) {
         if (!isValidation(error)) throw error;
-        const errors = detailErrors(error);
-        return pageHeaders(reply)
-          .code(422)
-          .send(renderSection({ ...page, answers: outcome.answers, sectionIndex: sectionOfError(form.content, outcome.answers, errors, posted.sectionIndex), errors }));
+        const kept = refusedSubmit(form.content, outcome.answers, detailErrors(error), posted.sectionIndex);
+        await keepPageState(app.ctx.db, request, reply, owner, { ...kept, draftSavedAt: opened.draft?.savedAt.toISOString() ?? null }, expires);
+        return seeOther(reply, owner.link);
       }
-      return reply.code(303).header('location', `/i/${token}/thanks`).send();
+      await dropPageState(app.ctx.db, request, reply, owner);
+      return seeOther(reply, `${owner.link}/thanks`);
     } catch (error) {
       return sendRefusal(request, reply, error, form, company);
     }
@@ -255,7 +309,7 @@ export async function respondentPages(app: FastifyInstance) {
       const opened = await openInvite(app.ctx.db, app.ctx, { token: request.params.token, opener: { sign: 'fetch' } });
       if (opened.status !== 'responded') return reply.code(303).header('location', `/i/${request.params.token}`).send();
       const context = pageContext(request, opened.form, opened.company);
-      return sendMessage(reply, context, 200, [context.strings.thanksTitle, context.strings.thanksText]);
+      return sendMessage(reply, context, 200, thanks(context, opened.form));
     } catch (error) {
       return sendRefusal(request, reply, error);
     }
@@ -271,12 +325,29 @@ export async function respondentPages(app: FastifyInstance) {
   app.get<PublicParams>('/f/:companySlug/:formSlug', { schema: hidden }, async (request, reply) => {
     try {
       const { form, company } = await loadPublicForm(app.ctx.db, app.ctx, request.params);
-      const context = pageContext(request, form, company, (await scriptAsset()).path);
-      const sectionIndex = currentSection(form.content, {}, 0);
-      const { token } = issueSubmissionToken(app.ctx, { formId: form.id, prefill: prefill(request.query) });
-      return pageHeaders(reply).send(
-        renderSection({ ...context, formName: form.name, content: form.content, answers: {}, sectionIndex, errors: [], action: publicPath(request.params), state: {}, submissionToken: token }),
-      );
+      const context = withPreview(pageContext(request, form, company, (await scriptAsset()).path), form, company);
+      const link = publicPath(request.params);
+      // the step a POST redirected here to, while its page's token lasts; else a new page
+      const kept = await readPageState(app.ctx.db, request, { companyId: form.companyId, formId: form.id, link, secure }, app.ctx.clock.now());
+      const keptToken = kept?.token ? readSubmissionToken(app.ctx, form.id, kept.token) : null;
+      const live = kept && keptToken && !keptToken.expired ? { ...kept, token: keptToken.token } : null;
+      if (!live && form.description && !started(request)) return welcome(reply, context, form, link, request.query);
+      const token = live?.token ?? issueSubmissionToken(app.ctx, { formId: form.id, prefill: prefill(request.query) }).token;
+      const answers = live?.answers ?? {};
+      return keptHeaders(reply, live).send(
+          renderSection({
+            ...context,
+            formName: form.name,
+            content: form.content,
+            answers,
+            sectionIndex: currentSection(form.content, answers, live?.sectionIndex ?? 0),
+            errors: live?.errors ?? [],
+            typed: live?.typed,
+            action: link,
+            state: live?.carried ?? {},
+            submissionToken: token,
+          }),
+        );
     } catch (error) {
       return sendRefusal(request, reply, error);
     }
@@ -297,27 +368,31 @@ export async function respondentPages(app: FastifyInstance) {
     const token = posted.submissionToken === undefined ? null : readSubmissionToken(app.ctx, form.id, posted.submissionToken);
     if (!token || token.expired || request.headers['sec-fetch-site'] === 'cross-site') return sendMessage(reply, context, 403, [context.strings.staleTitle, context.strings.staleText]);
     const previous = posted.state;
-    const page = { ...context, formName: form.name, content: form.content, action: publicPath(request.params), submissionToken: token.token };
+    const link = publicPath(request.params);
+    const owner = { companyId: form.companyId, formId: form.id, link, secure };
+    const keep = (state: PageState) => keepPageState(app.ctx.db, request, reply, owner, { ...state, token: token.token }, { now: app.ctx.clock.now(), expiresAt: token.expiresAt });
     try {
       const target = { form: { ...request.params, submissionToken: token.token }, source: request.ip };
       const files = await uploadFiles(app, target, form.content, posted, previous);
       const outcome = flow(form.content, previous, posted, files);
       if (outcome.kind === 'errors') {
-        return refusedSection(reply, files.limit).send(renderSection({ ...page, answers: outcome.answers, sectionIndex: outcome.sectionIndex, errors: outcome.errors, state: outcome.fitting }));
+        await keep(sentBack(form.content, posted, outcome, refusedStatus(files.limit)));
+        return seeOther(reply, link);
       }
       if (outcome.kind === 'step') {
-        return pageHeaders(reply).send(renderSection({ ...page, answers: outcome.answers, sectionIndex: outcome.sectionIndex, errors: [], state: outcome.answers }));
+        await keep({ sectionIndex: outcome.sectionIndex, errors: [], status: 200, answers: outcome.answers, carried: outcome.answers });
+        return seeOther(reply, link);
       }
       try {
-        const { replayed } = await submitPublic(app.ctx.db, app.ctx, { ...request.params, answers: outcome.answers, ...token.prefill, submissionToken: token.token });
-        if (replayed) return sendMessage(reply, context, 200, [context.strings.receivedTitle, context.strings.receivedText]);
+        // a replayed submit (a second tap) lands on the same thank-you page
+        await submitPublic(app.ctx.db, app.ctx, { ...request.params, answers: outcome.answers, ...token.prefill, submissionToken: token.token });
       } catch (error) {
         if (!isValidation(error)) throw error;
-        const errors = detailErrors(error);
-        const sectionIndex = sectionOfError(form.content, outcome.answers, errors, posted.sectionIndex);
-        return pageHeaders(reply).code(422).send(renderSection({ ...page, answers: outcome.answers, sectionIndex, errors, state: outcome.answers }));
+        await keep(refusedSubmit(form.content, outcome.answers, detailErrors(error), posted.sectionIndex));
+        return seeOther(reply, link);
       }
-      return reply.code(303).header('location', `${publicPath(request.params)}/thanks`).send();
+      await dropPageState(app.ctx.db, request, reply, owner);
+      return seeOther(reply, `${link}/thanks`);
     } catch (error) {
       return sendRefusal(request, reply, error, form, company);
     }
@@ -327,7 +402,7 @@ export async function respondentPages(app: FastifyInstance) {
     try {
       const { form, company } = await loadPublicForm(app.ctx.db, app.ctx, request.params);
       const context = pageContext(request, form, company);
-      return sendMessage(reply, context, 200, [context.strings.thanksTitle, context.strings.thanksText]);
+      return sendMessage(reply, context, 200, thanks(context, form));
     } catch (error) {
       return sendRefusal(request, reply, error);
     }
@@ -341,6 +416,17 @@ function prefill(query: unknown): LinkPrefill {
   const respondent = Object.fromEntries(['name', 'email', 'phone', 'externalId'].flatMap((key) => (text(params[key]) ? [[key, text(params[key]) as string]] : [])));
   const dims = Object.fromEntries(Object.entries(params).flatMap(([key, value]) => (key.startsWith('dim.') && text(value) ? [[key.slice(4), value as string]] : [])));
   return { respondent: Object.keys(respondent).length > 0 ? respondent : undefined, dims: Object.keys(dims).length > 0 ? dims : undefined };
+}
+
+/** A section sent back with errors: the answers as posted, the draft-worthy ones carried, the fields as typed. */
+function sentBack(content: ResolvedForm, posted: PostedSection, outcome: Extract<FlowOutcome, { kind: 'errors' }>, status: Pick<PageState, 'status' | 'retryAfter'>): PageState {
+  const typed = typedFields(posted.values, fieldNames(content.sections[outcome.sectionIndex].questions));
+  return { sectionIndex: outcome.sectionIndex, errors: outcome.errors, ...status, answers: outcome.answers, carried: outcome.fitting, typed };
+}
+
+/** A submit the final validation refused: shown on the section of its first error. */
+function refusedSubmit(content: ResolvedForm, answers: Answers, errors: FieldError[], postedSection: number): PageState {
+  return { sectionIndex: sectionOfError(content, answers, errors, postedSection), errors, status: 422, answers, carried: answers };
 }
 
 /** The section to show for a refused submit: the first one holding an error, else the posted one. */

@@ -10,6 +10,8 @@ export interface PageStrings {
   required: string;
   requiredNote: string;
   next: string;
+  /** the welcome screen's button */
+  start: string;
   back: string;
   submit: string;
   step: string;
@@ -25,6 +27,10 @@ export interface PageStrings {
   npsHigh: string;
   stars: string;
   utcNote: string;
+  /** filled by the page script: {zone} is the browser's time zone */
+  zoneNote: string;
+  moveUp: string;
+  moveDown: string;
   filesKept: string;
   thanksTitle: string;
   thanksText: string;
@@ -40,8 +46,6 @@ export interface PageStrings {
   inviteRequiredText: string;
   tooManyTitle: string;
   tooManyText: string;
-  receivedTitle: string;
-  receivedText: string;
   staleTitle: string;
   staleText: string;
   errors: Record<FieldErrorCode | 'file_too_large' | 'file_type', string>;
@@ -51,6 +55,7 @@ const en: PageStrings = {
   required: 'required',
   requiredNote: 'Questions marked * are required.',
   next: 'Next',
+  start: 'Start',
   back: 'Back',
   submit: 'Send answers',
   step: 'Step {n} of {total}',
@@ -66,6 +71,9 @@ const en: PageStrings = {
   npsHigh: '10: extremely likely',
   stars: '{n} of {max} stars',
   utcNote: 'Time in UTC.',
+  zoneNote: 'Time in your time zone ({zone}).',
+  moveUp: 'Move {option} up',
+  moveDown: 'Move {option} down',
   filesKept: 'Files already attached:',
   thanksTitle: 'Thank you',
   thanksText: 'Your answers have been received.',
@@ -81,8 +89,6 @@ const en: PageStrings = {
   inviteRequiredText: 'This form can only be answered through a personal invitation link.',
   tooManyTitle: 'Too many attempts',
   tooManyText: 'Please wait a minute, then go back and send the page again. Your earlier steps are kept.',
-  receivedTitle: 'Already received',
-  receivedText: 'These answers were already received. Thank you; there is nothing more to do.',
   staleTitle: 'This page has expired',
   staleText: 'The page was open too long or did not come from this form. Open the link again to answer.',
   errors: {
@@ -111,6 +117,7 @@ const ptBR: PageStrings = {
   required: 'obrigatória',
   requiredNote: 'As perguntas marcadas com * são obrigatórias.',
   next: 'Avançar',
+  start: 'Começar',
   back: 'Voltar',
   submit: 'Enviar respostas',
   step: 'Etapa {n} de {total}',
@@ -126,6 +133,9 @@ const ptBR: PageStrings = {
   npsHigh: '10: extremamente provável',
   stars: '{n} de {max} estrelas',
   utcNote: 'Horário em UTC.',
+  zoneNote: 'Horário no seu fuso ({zone}).',
+  moveUp: 'Subir {option}',
+  moveDown: 'Descer {option}',
   filesKept: 'Arquivos já anexados:',
   thanksTitle: 'Obrigado',
   thanksText: 'Suas respostas foram recebidas.',
@@ -141,8 +151,6 @@ const ptBR: PageStrings = {
   inviteRequiredText: 'Este formulário só pode ser respondido por um link de convite pessoal.',
   tooManyTitle: 'Tentativas demais',
   tooManyText: 'Aguarde um minuto, volte e envie a página de novo. As etapas anteriores foram guardadas.',
-  receivedTitle: 'Já recebido',
-  receivedText: 'Estas respostas já foram recebidas. Obrigado; não é preciso fazer mais nada.',
   staleTitle: 'Esta página expirou',
   staleText: 'A página ficou aberta tempo demais ou não veio deste formulário. Abra o link de novo para responder.',
   errors: {
@@ -171,6 +179,7 @@ const es: PageStrings = {
   required: 'obligatoria',
   requiredNote: 'Las preguntas marcadas con * son obligatorias.',
   next: 'Siguiente',
+  start: 'Empezar',
   back: 'Atrás',
   submit: 'Enviar respuestas',
   step: 'Paso {n} de {total}',
@@ -186,6 +195,9 @@ const es: PageStrings = {
   npsHigh: '10: muy probable',
   stars: '{n} de {max} estrellas',
   utcNote: 'Hora en UTC.',
+  zoneNote: 'Hora en tu zona horaria ({zone}).',
+  moveUp: 'Subir {option}',
+  moveDown: 'Bajar {option}',
   filesKept: 'Archivos ya adjuntos:',
   thanksTitle: 'Gracias',
   thanksText: 'Hemos recibido sus respuestas.',
@@ -201,8 +213,6 @@ const es: PageStrings = {
   inviteRequiredText: 'Este formulario solo se puede responder con un enlace de invitación personal.',
   tooManyTitle: 'Demasiados intentos',
   tooManyText: 'Espere un minuto, vuelva atrás y envíe la página de nuevo. Los pasos anteriores se conservan.',
-  receivedTitle: 'Ya recibido',
-  receivedText: 'Estas respuestas ya se recibieron. Gracias; no hace falta hacer nada más.',
   staleTitle: 'Esta página caducó',
   staleText: 'La página estuvo abierta demasiado tiempo o no vino de este formulario. Abra el enlace de nuevo para responder.',
   errors: {
@@ -254,9 +264,12 @@ export function fromAcceptLanguage(header: string | undefined): FormLanguage | n
   return null;
 }
 
-/** The order of languages: the form's setting, else the company's locale, else Accept-Language, else en. */
+/**
+ * The order of languages (contract decisions, "Language of the pages"): the form's setting, else the
+ * respondent's Accept-Language among en, pt-BR and es, else the company's locale, else en.
+ */
 export function pageLanguage(formLanguage: string | null | undefined, companyLocale: string | null | undefined, acceptLanguage: string | undefined): FormLanguage {
-  return asPageLanguage(formLanguage) ?? asPageLanguage(companyLocale) ?? fromAcceptLanguage(acceptLanguage) ?? 'en';
+  return asPageLanguage(formLanguage) ?? fromAcceptLanguage(acceptLanguage) ?? asPageLanguage(companyLocale) ?? 'en';
 }
 
 /** Fills {name} placeholders. */

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import Mustache from 'mustache';
 import { htmlEscaping } from '../../../lib/html.js';
+import { ICON } from './icon-asset.js';
 
 export const CSS = `*{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;color:#1a1f24;background:#f4f5f7}
@@ -14,6 +15,10 @@ header{max-width:40rem;margin:0 auto;padding:.5rem 1rem;color:#4a5561;font-size:
 h1{font-size:1.4rem;line-height:1.25;margin:.25rem 0 .5rem;overflow-wrap:anywhere}
 h2{font-size:1.15rem;margin:1rem 0 .25rem;overflow-wrap:anywhere}
 .step,.note{color:#4a5561;font-size:.9rem;margin:.25rem 0}
+.msg{white-space:pre-line;overflow-wrap:anywhere}
+.intro{white-space:pre-line;font-size:1.05rem;margin:.5rem 0 1rem;overflow-wrap:anywhere}
+progress{display:block;width:100%;height:.5rem;margin:.25rem 0 .75rem;border:0;border-radius:4px;background:#e3e6ea;accent-color:#1d4ed8;overflow:hidden}
+progress::-webkit-progress-bar{background:#e3e6ea}progress::-webkit-progress-value{background:#1d4ed8}progress::-moz-progress-bar{background:#1d4ed8}
 .q{border:0;margin:0 0 1.25rem;padding:0;min-width:0}
 .q>legend,.q>label,.qlabel{display:block;font-weight:600;margin-bottom:.35rem;padding:0;overflow-wrap:anywhere}
 .desc{margin:0 0 .35rem;color:#4a5561;font-size:.95rem}
@@ -24,7 +29,18 @@ textarea{min-height:6rem}
 .opt input{width:1.25rem;height:1.25rem;margin:.15rem 0 0;flex:none}
 .inline{display:flex;flex-wrap:wrap;gap:.25rem .75rem}
 .inline .opt{min-width:2.5rem}
-.rank{display:flex;align-items:center;gap:.5rem;margin:.3rem 0}.rank select{width:auto;min-width:4.5rem}
+.stars{display:flex;flex-wrap:wrap;gap:.25rem}
+.stars .opt,.scale .opt{position:relative;padding:0;gap:0}
+.stars input,.scale input{position:absolute;inset:0;width:100%;height:100%;margin:0;opacity:0;cursor:pointer}
+.glyph{display:flex;align-items:center;justify-content:center;width:44px;height:44px;font-size:2.2rem;line-height:1;color:#6b7580}
+.stars input:checked~.glyph,.stars .opt:has(~.opt input:checked) .glyph{color:#b45309}
+.scale{display:grid;grid-auto-flow:column;grid-auto-columns:minmax(0,1fr);gap:2px}
+.scale .opt span{display:flex;align-items:center;justify-content:center;width:100%;min-height:44px;border:1px solid #6b7580;border-radius:6px;font-weight:600;font-variant-numeric:tabular-nums}
+.scale input:checked+span{background:#1d4ed8;border-color:#1d4ed8;color:#fff}
+.stars input:focus-visible~.glyph,.scale input:focus-visible+span{outline:3px solid #f59e0b;outline-offset:2px;border-radius:6px}
+.ends{display:flex;justify-content:space-between;gap:1rem;margin:.25rem 0 0;color:#4a5561;font-size:.85rem}.ends span:last-child{text-align:right}
+.rank{display:flex;align-items:center;gap:.5rem;margin:.3rem 0}.rank select{width:auto;min-width:4.5rem}.rank label{flex:1}
+.moves{display:flex;gap:.25rem}.mv{padding:0;width:44px;font-size:1.1rem;background:#fff;color:#1d4ed8}
 table{border-collapse:collapse;width:100%}
 th,td{padding:.35rem;text-align:center;border-bottom:1px solid #d5d9de}
 th[scope=row]{text-align:left;font-weight:500}
@@ -54,15 +70,17 @@ export const CSS_HASH = `'sha256-${createHash('sha256').update(CSS).digest('base
 const LAYOUT = `<!DOCTYPE html>
 <html lang="{{lang}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer"><meta name="robots" content="noindex">
-<title>{{title}}</title><style>{{{css}}}</style></head>
+<title>{{title}}</title><link rel="icon" href="{{icon}}" type="image/svg+xml">{{#og}}
+<meta name="description" content="{{description}}"><meta property="og:type" content="website"><meta property="og:title" content="{{title}}"><meta property="og:description" content="{{description}}">{{#siteName}}<meta property="og:site_name" content="{{siteName}}">{{/siteName}}<meta property="og:locale" content="{{locale}}">{{/og}}
+<style>{{{css}}}</style></head>
 <body>{{#company}}<header>{{company}}</header>{{/company}}<main>{{> body}}</main>{{#script}}<script src="{{script}}" defer></script>{{/script}}</body></html>`;
 
-const MESSAGE = `<h1>{{heading}}</h1><p>{{text}}</p>`;
+const MESSAGE = `<h1>{{heading}}</h1><p class="msg">{{text}}</p>`;
 
 const QUESTION = `{{#isText}}<div class="q" id="q-{{id}}" data-q="{{id}}"{{#hidden}} hidden{{/hidden}}>
 <label for="{{inputId}}">{{name}}{{#mandatory}} <span class="req" aria-hidden="true">*</span><span class="sr">({{required}})</span>{{/mandatory}}</label>
 {{#description}}<p class="desc" id="d-{{id}}">{{description}}</p>{{/description}}{{#note}}<p class="desc" id="n-{{id}}">{{note}}</p>{{/note}}
-<input id="{{inputId}}" name="{{field}}" type="{{inputType}}" value="{{value}}"{{#min}} min="{{min}}"{{/min}}{{#max}} max="{{max}}"{{/max}}{{#step}} step="{{step}}"{{/step}}{{#inputMode}} inputmode="{{inputMode}}"{{/inputMode}}{{#mandatory}} aria-required="true"{{/mandatory}}{{#error}} aria-invalid="true"{{/error}} aria-describedby="{{describedBy}}{{#note}} n-{{id}}{{/note}}">
+<input id="{{inputId}}" name="{{field}}" type="{{inputType}}" value="{{value}}"{{#zoned}} data-zoned{{/zoned}}{{#min}} min="{{min}}"{{/min}}{{#max}} max="{{max}}"{{/max}}{{#step}} step="{{step}}"{{/step}}{{#inputMode}} inputmode="{{inputMode}}"{{/inputMode}}{{#mandatory}} aria-required="true"{{/mandatory}}{{#error}} aria-invalid="true"{{/error}} aria-describedby="{{describedBy}}{{#note}} n-{{id}}{{/note}}">
 <p class="err" id="e-{{id}}"{{^error}} hidden{{/error}}>{{error}}</p></div>{{/isText}}
 {{#isParagraph}}<div class="q" id="q-{{id}}" data-q="{{id}}"{{#hidden}} hidden{{/hidden}}>
 <label for="{{inputId}}">{{name}}{{#mandatory}} <span class="req" aria-hidden="true">*</span><span class="sr">({{required}})</span>{{/mandatory}}</label>
@@ -74,15 +92,16 @@ const QUESTION = `{{#isText}}<div class="q" id="q-{{id}}" data-q="{{id}}"{{#hidd
 {{#description}}<p class="desc" id="d-{{id}}">{{description}}</p>{{/description}}
 <select id="{{inputId}}" name="{{field}}"{{#mandatory}} aria-required="true"{{/mandatory}}{{#error}} aria-invalid="true"{{/error}} aria-describedby="{{describedBy}}"><option value="">{{choosePrompt}}</option>{{#choices}}<option value="{{value}}"{{#checked}} selected{{/checked}}>{{label}}</option>{{/choices}}</select>
 <p class="err" id="e-{{id}}"{{^error}} hidden{{/error}}>{{error}}</p></div>{{/isSelect}}
-{{#isChoices}}<fieldset class="q" id="q-{{id}}" data-q="{{id}}"{{#hidden}} hidden{{/hidden}}{{#error}} aria-invalid="true"{{/error}} aria-describedby="{{describedBy}}{{#note}} n-{{id}}{{/note}}">
+{{#isChoices}}<fieldset class="q" id="q-{{id}}" data-q="{{id}}"{{#hidden}} hidden{{/hidden}}{{#error}} aria-invalid="true"{{/error}} aria-describedby="{{describedBy}}{{#note}} n-{{id}}{{/note}}{{#ends}} n-{{id}}{{/ends}}">
 <legend id="{{inputId}}" tabindex="-1">{{name}}{{#mandatory}} <span class="req" aria-hidden="true">*</span><span class="sr">({{required}})</span>{{/mandatory}}</legend>
 {{#description}}<p class="desc" id="d-{{id}}">{{description}}</p>{{/description}}{{#note}}<p class="desc" id="n-{{id}}">{{note}}</p>{{/note}}
-<div{{#inline}} class="inline"{{/inline}}>{{#choices}}<label class="opt" for="{{inputId}}"><input type="{{choiceType}}" id="{{inputId}}" name="{{field}}" value="{{value}}"{{#checked}} checked{{/checked}}> <span>{{label}}</span></label>{{/choices}}</div>
+<div class="{{layout}}">{{#choices}}<label class="opt" for="{{inputId}}"><input type="{{choiceType}}" id="{{inputId}}" name="{{field}}" value="{{value}}"{{#checked}} checked{{/checked}}>{{#glyph}}<span class="sr">{{label}}</span><span class="glyph" aria-hidden="true">{{glyph}}</span>{{/glyph}}{{^glyph}} <span>{{label}}</span>{{/glyph}}</label>{{/choices}}</div>
+{{#ends}}<p class="ends" id="n-{{id}}"><span>{{low}}</span> <span>{{high}}</span></p>{{/ends}}
 <p class="err" id="e-{{id}}"{{^error}} hidden{{/error}}>{{error}}</p></fieldset>{{/isChoices}}
 {{#isRanking}}<fieldset class="q" id="q-{{id}}" data-q="{{id}}"{{#hidden}} hidden{{/hidden}}{{#error}} aria-invalid="true"{{/error}} aria-describedby="{{describedBy}}">
 <legend id="{{inputId}}" tabindex="-1">{{name}}{{#mandatory}} <span class="req" aria-hidden="true">*</span><span class="sr">({{required}})</span>{{/mandatory}}</legend>
 {{#description}}<p class="desc" id="d-{{id}}">{{description}}</p>{{/description}}
-{{#ranks}}<div class="rank"><select id="{{inputId}}" name="{{field}}"><option value="">–</option>{{#positions}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/positions}}</select> <label for="{{inputId}}">{{label}}</label></div>{{/ranks}}
+<div class="ranks">{{#ranks}}<div class="rank"><select id="{{inputId}}" name="{{field}}"><option value="">–</option>{{#positions}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/positions}}</select> <label for="{{inputId}}">{{label}}</label><span class="moves" hidden><button type="button" class="mv" data-move="-1" aria-label="{{up}}">↑</button><button type="button" class="mv" data-move="1" aria-label="{{down}}">↓</button></span></div>{{/ranks}}</div>
 <p class="err" id="e-{{id}}"{{^error}} hidden{{/error}}>{{error}}</p></fieldset>{{/isRanking}}
 {{#isMatrix}}<fieldset class="q" id="q-{{id}}" data-q="{{id}}"{{#hidden}} hidden{{/hidden}}{{#error}} aria-invalid="true"{{/error}} aria-describedby="{{describedBy}}">
 <legend id="{{inputId}}" tabindex="-1">{{name}}{{#mandatory}} <span class="req" aria-hidden="true">*</span><span class="sr">({{required}})</span>{{/mandatory}}</legend>
@@ -98,8 +117,13 @@ const QUESTION = `{{#isText}}<div class="q" id="q-{{id}}" data-q="{{id}}"{{#hidd
 <input type="file" id="{{inputId}}" name="{{field}}" multiple{{#error}} aria-invalid="true"{{/error}} aria-describedby="{{describedBy}}">
 <p class="err" id="e-{{id}}"{{^error}} hidden{{/error}}>{{error}}</p></div>{{/isFile}}`;
 
+const WELCOME = `<h1>{{formName}}</h1>
+{{#description}}<p class="intro">{{description}}</p>{{/description}}
+<form method="get" action="{{action}}" id="quorum-welcome"{{#seenUrl}} data-seen="{{seenUrl}}"{{/seenUrl}}>{{#query}}<input type="hidden" name="{{name}}" value="{{value}}">{{/query}}<input type="hidden" name="start" value="1">
+<div class="nav"><button type="submit">{{startLabel}}</button></div></form>`;
+
 const FORM = `<h1>{{formName}}</h1>
-<p class="step">{{stepText}}</p>
+<div class="progress"><p class="step" id="step">{{stepText}}</p><progress max="100" value="{{percent}}" aria-labelledby="step">{{percent}}%</progress></div>
 {{#errorList.length}}<div class="summary" id="error-summary" tabindex="-1" role="alert" autofocus><p>{{errorSummary}}</p><ul>{{#errorList}}<li><a href="#{{anchor}}">{{label}}</a></li>{{/errorList}}</ul></div>{{/errorList.length}}
 <form method="post" action="{{action}}" enctype="{{enctype}}" novalidate id="quorum-form"{{#draftUrl}} data-draft="{{draftUrl}}"{{/draftUrl}}{{#seenUrl}} data-seen="{{seenUrl}}"{{/seenUrl}} data-section="{{sectionIndex}}" data-lang="{{lang}}" data-rules="{{rules}}" data-messages="{{messages}}">
 <h2>{{sectionName}}</h2>
@@ -117,10 +141,12 @@ export interface LayoutView {
   title: string;
   company?: string;
   script?: string;
+  /** a public link's preview card (Open Graph); personal links have none */
+  og?: { description: string; siteName?: string; locale: string };
 }
 
 function renderPage(body: string, layout: LayoutView, view: object): string {
-  return Mustache.render(LAYOUT, { ...layout, ...view, css: CSS }, { body, question: QUESTION }, htmlEscaping);
+  return Mustache.render(LAYOUT, { ...layout, ...view, css: CSS, icon: ICON.path }, { body, question: QUESTION }, htmlEscaping);
 }
 
 export function renderMessagePage(layout: LayoutView, heading: string, text: string): string {
@@ -129,4 +155,18 @@ export function renderMessagePage(layout: LayoutView, heading: string, text: str
 
 export function renderFormPage(layout: LayoutView, view: object): string {
   return renderPage(FORM, layout, view);
+}
+
+export interface WelcomeView {
+  formName: string;
+  description: string;
+  /** the link's GET; the button asks it again with start=1 and the link's own query (a public link's prefill) */
+  action: string;
+  query: { name: string; value: string }[];
+  seenUrl?: string;
+  startLabel: string;
+}
+
+export function renderWelcomePage(layout: LayoutView, view: WelcomeView): string {
+  return renderPage(WELCOME, layout, view);
 }

@@ -12,21 +12,27 @@ import type { Answers, ResolvedForm } from '../../../forms/definition/types.js';
 import { dropHidden, validateAnswers, visibleQuestionIds } from '../../../forms/rules/index.js';
 import { readSectionAnswers } from '../read-answers.js';
 import { reportSeen } from './report-seen.js';
+import { movableRankings, zoneDateTimes } from './widgets.js';
 
 interface Messages {
   errors: Record<string, string>;
   saved: string;
   saveFailed: string;
   offline: string;
+  zoneNote: string;
 }
 
+// the section's form, or the welcome screen's, says where a personal link reports the person
+const seen = document.querySelector<HTMLFormElement>('form[data-seen]');
+if (seen?.dataset.seen) reportSeen(seen.dataset.seen);
 const form = document.getElementById('quorum-form') as HTMLFormElement | null;
 if (form) enhance(form);
 
 function enhance(form: HTMLFormElement) {
-  if (form.dataset.seen) reportSeen(form.dataset.seen);
   const rules = JSON.parse(form.dataset.rules ?? '{}') as ResolvedForm;
   const messages = JSON.parse(form.dataset.messages ?? '{}') as Messages;
+  zoneDateTimes(form, messages.zoneNote);
+  movableRankings(form);
   const sectionIndex = Number(form.dataset.section);
   const section = rules.sections[sectionIndex];
   const shownField = form.elements.namedItem('_shown') as HTMLInputElement;

@@ -1,0 +1,57 @@
+/// <reference lib="dom" />
+/**
+ * Enhancements of the page's own controls (each works without script): date-times read and shown
+ * in the browser's time zone, and ranking rows moved with up and down buttons.
+ */
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const localText = (date: Date) => `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+
+/**
+ * A datetime-local field has no zone; without script the page says it is UTC. With script the
+ * person types local time: the field shows the stored instant in the browser's zone, and a hidden
+ * field under the question's name carries the instant in UTC (what the contract stores).
+ */
+export function zoneDateTimes(form: HTMLFormElement, zoneNote: string) {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  form.querySelectorAll<HTMLInputElement>('input[data-zoned]').forEach((input) => {
+    const instant = document.createElement('input');
+    instant.type = 'hidden';
+    instant.name = input.name;
+    input.removeAttribute('name');
+    input.after(instant);
+    if (input.value) input.value = localText(new Date(`${input.value}Z`));
+    const sync = () => {
+      const local = input.value ? new Date(input.value) : null;
+      instant.value = local && !Number.isNaN(local.getTime()) ? local.toISOString() : input.value;
+    };
+    sync();
+    // before the form's own listeners read the fields (autosave, conditions)
+    input.addEventListener('input', sync);
+    input.addEventListener('change', sync);
+    const note = document.getElementById(`n-${input.closest('[data-q]')?.getAttribute('data-q')}`);
+    if (note) note.textContent = zoneNote.replace('{zone}', zone);
+  });
+}
+
+/** Up and down buttons beside each ranked option: the rows' order is the ranking, written into the position selects. */
+export function movableRankings(form: HTMLFormElement) {
+  form.querySelectorAll<HTMLElement>('.ranks').forEach((list) => {
+    list.querySelectorAll<HTMLElement>('.moves').forEach((moves) => {
+      moves.hidden = false;
+    });
+    list.addEventListener('click', (event) => {
+      const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-move]');
+      const row = button?.closest<HTMLElement>('.rank');
+      if (!button || !row) return;
+      const up = button.dataset.move === '-1';
+      const neighbour = (up ? row.previousElementSibling : row.nextElementSibling) as HTMLElement | null;
+      if (neighbour) list.insertBefore(row, up ? neighbour : neighbour.nextElementSibling);
+      list.querySelectorAll<HTMLSelectElement>('select').forEach((select, index) => {
+        select.value = String(index + 1);
+      });
+      button.focus();
+      list.querySelector('select')?.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+  });
+}
