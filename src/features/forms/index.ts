@@ -10,6 +10,7 @@ export { FORM_LANGUAGES, type FormLanguage } from './definition/vocabulary.js';
 export { findForm, findFormByIdOrSlug, findFormBySlug, formIsClosed, type FormRecord } from './find-form.js';
 export { listForms } from './list-forms.js';
 export { importForm } from './import-form.js';
+export { previewForm } from './preview-form.js';
 export { dropHidden, isAnswered, isVisible, validateAnswers, visibleQuestionIds } from './rules/index.js';
 export { FormSection } from './schemas.js';
 export { forms } from './table.js';

@@ -25,26 +25,16 @@ import { readPost, type PostedSection } from './read-post.js';
 import { readSectionAnswers } from './read-answers.js';
 import { renderSection } from './render-section.js';
 import { scriptAsset } from './script-asset.js';
-import { pageLanguage, STRINGS, type PageStrings } from './strings.js';
-import { CSS_HASH, renderMessagePage, type LayoutView } from './templates.js';
+import { pageContext, publicPath, renderFreshSection, type PageContext } from './public-page.js';
+import { STRINGS, type PageStrings } from './strings.js';
+import { CSS_HASH, renderMessagePage } from './templates.js';
 
 interface Company {
   name: string;
   locale: string | null;
 }
 
-interface PageContext {
-  layout: LayoutView;
-  strings: PageStrings;
-}
-
 const hidden = { hide: true };
-
-function pageContext(request: FastifyRequest, form: FormRecord | null, company: Company | null, script?: string): PageContext {
-  const lang = pageLanguage(form?.language, company?.locale, request.headers['accept-language']);
-  const strings = STRINGS[lang];
-  return { strings, layout: { lang, title: form?.name ?? strings.notFoundTitle, company: company?.name, script } };
-}
 
 /** Headers of every page: no framing, no referrer (the token is in the URL), no caching of answers. */
 function pageHeaders(reply: FastifyReply): FastifyReply {
@@ -264,7 +254,6 @@ export async function respondentPages(app: FastifyInstance) {
   // ---- public link ---------------------------------------------------------------------------
 
   type PublicParams = { Params: { companySlug: string; formSlug: string } };
-  const publicPath = (p: PublicParams['Params']) => `/f/${encodeURIComponent(p.companySlug)}/${encodeURIComponent(p.formSlug)}`;
 
   // The link's prefill is sealed into the page's submission token here; the posts read it from the
   // token only, so a page posted from elsewhere can neither add a prefill nor change it.
@@ -274,9 +263,7 @@ export async function respondentPages(app: FastifyInstance) {
       const context = pageContext(request, form, company, (await scriptAsset()).path);
       const sectionIndex = currentSection(form.content, {}, 0);
       const { token } = issueSubmissionToken(app.ctx, { formId: form.id, prefill: prefill(request.query) });
-      return pageHeaders(reply).send(
-        renderSection({ ...context, formName: form.name, content: form.content, answers: {}, sectionIndex, errors: [], action: publicPath(request.params), state: {}, submissionToken: token }),
-      );
+      return pageHeaders(reply).send(renderFreshSection({ context, form, companySlug: company.slug, sectionIndex, submissionToken: token }));
     } catch (error) {
       return sendRefusal(request, reply, error);
     }

@@ -1,10 +1,10 @@
 /**
- * One form in the builder: questions, settings, export/import, versions and alert rules. Every
- * change is checked by the server (a dry run of the save, the import's validation) a moment
- * after typing stops, so problems show beside their fields before saving; saving asks before
- * removing answered questions or options.
+ * One form in the builder: questions beside their live preview, settings, export/import, versions
+ * and alert rules. Every change is checked by the server (a dry run of the save, the import's
+ * validation) a moment after typing stops, so problems show beside their fields before saving;
+ * saving asks before removing answered questions or options.
  */
-import { Anchor, Badge, Button, Group, List, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Grid, Group, List, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notify } from '../../ui/notify';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -23,6 +23,7 @@ import { FORMS, formQuery, type FormDetail } from './forms-api';
 import { GoalsTab } from './goals-tab';
 import { JsonTab } from './json-tab';
 import { SettingsTab } from './settings-tab';
+import { PreviewPane } from './preview-pane';
 import { NS } from './strings';
 import { TryConditions } from './try-conditions';
 import { VersionsTab } from './versions-tab';
@@ -151,10 +152,19 @@ function FormEditor({ detail }: { detail: FormDetail }) {
             ))}
           </Tabs.List>
           <Tabs.Panel value="builder" pt="md">
-            <Stack>
-              <TryConditions draft={draft} answers={tried} onChange={setTried} />
-              <Builder draft={draft} edit={edit} hidden={hidden} />
-            </Stack>
+            <Grid gap="md">
+              <Grid.Col span={{ base: 12, lg: 7 }}>
+                <Stack>
+                  <TryConditions draft={draft} answers={tried} onChange={setTried} />
+                  <Builder draft={draft} edit={edit} hidden={hidden} />
+                </Stack>
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, lg: 5 }}>
+                <div style={{ position: 'sticky', top: 'var(--mantine-spacing-md)' }}>
+                  <PreviewPane formId={formId} file={checked} />
+                </div>
+              </Grid.Col>
+            </Grid>
           </Tabs.Panel>
           <Tabs.Panel value="settings" pt="md">
             <SettingsTab draft={draft} edit={edit} />
