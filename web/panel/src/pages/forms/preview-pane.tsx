@@ -2,7 +2,8 @@
  * The live preview: the unsaved definition rendered by the server's respondent pages (the same
  * renderer as the real link), shown in a sandboxed frame at a phone's or a desktop's width, scaled
  * to fit. The frame has an opaque origin (no allow-same-origin) and never allow-forms, so the page
- * can neither reach the panel nor submit; "Try it" only lets its own script run (conditions, checks).
+ * can neither reach the panel nor submit. Its own script runs (conditions, the section's checks);
+ * "Try it" makes it answerable, a fresh page each time.
  */
 import { Alert, Button, Group, Paper, SegmentedControl, Select, Stack, Text, Title } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
@@ -73,12 +74,14 @@ export function PreviewPane({ formId, file }: { formId: string; file: unknown })
         <div ref={ref} style={{ width: '100%', height: HEIGHT * scale, overflow: 'hidden', border: '1px solid var(--mantine-color-gray-4)' }}>
           {data && (
             <iframe
-              // a new frame when trying starts or stops: it begins empty, with or without its script
+              // a new frame when trying starts or stops: it begins empty
               key={trying ? 'try' : 'view'}
               title={t('preview.frame', { width: frameWidth })}
               data-testid="form-preview"
               data-width={frameWidth}
-              sandbox={trying ? 'allow-scripts' : ''}
+              sandbox="allow-scripts"
+              // until trying, a picture of the page: not focusable, so the keyboard never walks through it
+              inert={!trying}
               srcDoc={data.html}
               style={{ width: frameWidth, height: HEIGHT, border: 0, transform: `scale(${scale})`, transformOrigin: '0 0', display: 'block' }}
             />
