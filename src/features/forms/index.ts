@@ -1,6 +1,6 @@
 /** The forms feature's public face: what other features may use (docs/CONTRIBUTING.md). */
 export {
-  RANGE_DEFAULT_STEP, STAR_DEFAULT_MAX, resolveConditionOnForm, storedFormConditionErrors,
+  RANGE_DEFAULT_STEP, STAR_DEFAULT_MAX, exportConditionOnForm, resolveConditionOnForm, storedFormConditionErrors,
   toPublicContent, type Answers, type ConditionDefinition, type DimKind, type PublicFormContent,
   type QuestionType, type ResolvedChoice, type ResolvedCondition, type ResolvedDim,
   type ResolvedForm, type ResolvedQuestion, type ResolvedSection,
