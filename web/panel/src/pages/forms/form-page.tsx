@@ -1,6 +1,6 @@
 /**
- * One form in the builder: questions beside their live preview, settings, export/import, versions
- * and alert rules. Every change is checked by the server (a dry run of the save, the import's
+ * One form in the builder: questions beside their live preview, settings, export/import, versions,
+ * alert rules and treatment flows. Every change is checked by the server (a dry run of the save, the import's
  * validation) a moment after typing stops, so problems show beside their fields before saving;
  * saving asks before removing answered questions or options.
  */
@@ -16,9 +16,10 @@ import { ApiProblem, unwrap } from '../../api/errors';
 import { fieldText, problemText } from '../../ui/problem-text';
 import { Loading, LoadError } from '../../ui/area-state';
 import { Builder } from './builder';
-import { fromFile, toFile, visibleKeys, type Draft } from './definition';
+import { allQuestions, fromFile, toFile, visibleKeys, type Draft } from './definition';
 import { Dialog } from './dialog';
 import { FieldErrors } from './field-errors';
+import { FlowsTab } from './flows-tab';
 import { FORMS, formQuery, type FormDetail } from './forms-api';
 import { GoalsTab } from './goals-tab';
 import { JsonTab } from './json-tab';
@@ -91,6 +92,8 @@ function FormEditor({ detail }: { detail: FormDetail }) {
     onError: (error) => (setConfirming(null), showProblem(error)),
   });
 
+  // flows run on stored responses: their conditions name the saved form's questions
+  const savedQuestions = useMemo(() => allQuestions(fromFile(detail.definition)), [detail.definition]);
   const hidden = useMemo(() => {
     const shown = visibleKeys(draft, tried);
     return new Set(draft.sections.flatMap((s) => s.questions).filter((q) => !shown.has(q.key)).map((q) => q.key));
@@ -145,7 +148,7 @@ function FormEditor({ detail }: { detail: FormDetail }) {
         )}
         <Tabs defaultValue="builder" keepMounted={false}>
           <Tabs.List>
-            {(['builder', 'settings', 'json', 'versions', 'goals'] as const).map((tab) => (
+            {(['builder', 'settings', 'json', 'versions', 'goals', 'flows'] as const).map((tab) => (
               <Tabs.Tab key={tab} value={tab}>
                 {t(`page.tabs.${tab}`)}
               </Tabs.Tab>
@@ -177,6 +180,9 @@ function FormEditor({ detail }: { detail: FormDetail }) {
           </Tabs.Panel>
           <Tabs.Panel value="goals" pt="md">
             <GoalsTab formId={formId} />
+          </Tabs.Panel>
+          <Tabs.Panel value="flows" pt="md">
+            <FlowsTab formId={formId} questions={savedQuestions} />
           </Tabs.Panel>
         </Tabs>
       </Stack>
