@@ -11,6 +11,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   me: () => import('./me.js'),
   panel: () => import('./panel.js'),
   'panel-responses': () => import('./panel-responses.js'),
+  'panel-builder': () => import('./panel-builder.js'),
   rates: () => import('./rates.js'),
   reminders: () => import('./reminders.js'),
   respond: () => import('./respond.js'),

@@ -1,4 +1,4 @@
-import type { Feature } from '../feature.js';
+import { lazyPlugin, type Feature } from '../feature.js';
 import { pruneUploads } from './prune-uploads.job.js';
 import { respondentSchemas } from './api/schemas.js';
 
@@ -8,6 +8,8 @@ import { respondentSchemas } from './api/schemas.js';
  */
 export const respondentFeature: Feature = {
   name: 'respondent',
+  // the form builder's live preview: the pages' renderer behind the panel's session (permission forms)
+  panelRoutes: lazyPlugin(async () => (await import('./pages/preview-routes.js')).previewPanelRoutes),
   tasks: [pruneUploads],
   schemas: respondentSchemas,
   // Loaded when the app is built, never by the CLI (src/cli/start-up.test.ts).

@@ -9,10 +9,15 @@ export const treatmentsFeature: Feature = {
   name: 'treatments',
   routes: lazyPlugin(async () => (await import('./routes.js')).treatmentRoutes),
   panelRoutes: lazyPlugin(async () => {
-    const [{ holidayPanelRoutes }, { casePanelRoutes }] = await Promise.all([import('./panel-routes.js'), import('./case-panel-routes.js')]);
+    const [{ holidayPanelRoutes }, { casePanelRoutes }, { flowPanelRoutes }] = await Promise.all([
+      import('./panel-routes.js'),
+      import('./case-panel-routes.js'),
+      import('./flow-panel-routes.js'),
+    ]);
     return async (panel) => {
       await holidayPanelRoutes(panel);
       await casePanelRoutes(panel);
+      await flowPanelRoutes(panel);
     };
   }),
   schemas: treatmentSchemas,

@@ -33,6 +33,12 @@ export function exportFormDefinition(resolved: ResolvedForm, meta: FormMeta): Fo
   });
 }
 
+/** A stored condition on `form` (question and option ids) in the authoring language (keys), as a flow file writes it. */
+export function exportConditionOnForm(condition: ResolvedCondition, form: ResolvedForm): ConditionDefinition {
+  const byId = new Map(questionsOf(form).map((q) => [q.id, q]));
+  return mapCondition(condition, (leaf) => exportLeaf(leaf, byId));
+}
+
 function exportQuestion(question: ResolvedQuestion, visibleIf: ConditionDefinition | undefined): QuestionDefinition {
   const exportChoices = (choices: ResolvedChoice[] | undefined) => choices?.map(({ id, key, name }) => ({ id, key, name }));
   return compact({

@@ -8,5 +8,5 @@ export { CHOICE_TYPES, DIM_KINDS, QUESTION_TYPES, RANGE_DEFAULT_STEP, STAR_DEFAU
 export type * from './types.js';
 export { storedFormConditionErrors, validateFormDefinition } from './validate.js';
 export { assignIds, checkExplicitIds, resolveConditionOnForm, resolveFormDefinition } from './ids.js';
-export { exportFormDefinition } from './export.js';
+export { exportConditionOnForm, exportFormDefinition } from './export.js';
 export { questionCount, toPublicContent, type PublicFormContent } from './public-shape.js';

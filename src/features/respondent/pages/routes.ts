@@ -29,27 +29,17 @@ import { fieldNames, readSectionAnswers } from './read-answers.js';
 import { dropPageState, keepPageState, readPageState, typedFields, type PageState } from './page-state.js';
 import { renderSection } from './render-section.js';
 import { scriptAsset } from './script-asset.js';
-import { pageLanguage, STRINGS, type PageStrings } from './strings.js';
+import { pageContext, publicPath, type PageContext } from './public-page.js';
+import { STRINGS, type PageStrings } from './strings.js';
 import { ICON } from './icon-asset.js';
-import { CSS_HASH, renderMessagePage, renderWelcomePage, type LayoutView } from './templates.js';
+import { CSS_HASH, renderMessagePage, renderWelcomePage } from './templates.js';
 
 interface Company {
   name: string;
   locale: string | null;
 }
 
-interface PageContext {
-  layout: LayoutView;
-  strings: PageStrings;
-}
-
 const hidden = { hide: true };
-
-function pageContext(request: FastifyRequest, form: FormRecord | null, company: Company | null, script?: string): PageContext {
-  const lang = pageLanguage(form?.language, company?.locale, request.headers['accept-language']);
-  const strings = STRINGS[lang];
-  return { strings, layout: { lang, title: form?.name ?? strings.notFoundTitle, company: company?.name, script } };
-}
 
 const PREVIEW_CHARS = 200;
 
@@ -318,7 +308,6 @@ export async function respondentPages(app: FastifyInstance) {
   // ---- public link ---------------------------------------------------------------------------
 
   type PublicParams = { Params: { companySlug: string; formSlug: string } };
-  const publicPath = (p: PublicParams['Params']) => `/f/${encodeURIComponent(p.companySlug)}/${encodeURIComponent(p.formSlug)}`;
 
   // The link's prefill is sealed into the page's submission token here; the posts read it from the
   // token only, so a page posted from elsewhere can neither add a prefill nor change it.

@@ -61,7 +61,10 @@ function LeafEditor({ leaf, earlier, path, onChange, onRemove }: { leaf: LeafCon
   );
 }
 
-export function ConditionEditor({ value, earlier, path, onChange }: { value: ConditionDefinition | undefined; earlier: Question[]; path: string; onChange: (value: ConditionDefinition | undefined) => void }) {
+/** `labels`: the heading and the remove button when the condition is not a visibleIf (a treatment flow's `when`). */
+export function ConditionEditor({ value, earlier, path, onChange, labels }: {
+  value: ConditionDefinition | undefined; earlier: Question[]; path: string; onChange: (value: ConditionDefinition | undefined) => void; labels?: { title: string; remove: string };
+}) {
   const { t } = useTranslation(NS);
   if (earlier.length === 0 && !value) return null;
   if (!value) {
@@ -80,7 +83,7 @@ export function ConditionEditor({ value, earlier, path, onChange }: { value: Con
     <Paper withBorder p="sm" radius="sm">
       <Stack gap="xs">
         <Group gap="xs" align="flex-end" wrap="wrap">
-          <Text fw={500}>{t('builder.condition')}</Text>
+          <Text fw={500}>{labels?.title ?? t('builder.condition')}</Text>
           <Select aria-label={t('builder.combinator')} data={[{ value: 'all', label: t('builder.all') }, { value: 'any', label: t('builder.any') }]} value={mode} onChange={(m) => m && write(items, m as 'all' | 'any')} w={200} />
         </Group>
         {nested ? (
@@ -104,7 +107,7 @@ export function ConditionEditor({ value, earlier, path, onChange }: { value: Con
             </Button>
           )}
           <Button variant="default" size="xs" onClick={() => onChange(undefined)}>
-            {t('builder.removeCondition')}
+            {labels?.remove ?? t('builder.removeCondition')}
           </Button>
         </Group>
       </Stack>

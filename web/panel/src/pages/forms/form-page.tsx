@@ -1,10 +1,10 @@
 /**
- * One form in the builder: questions, settings, export/import, versions and alert rules. Every
- * change is checked by the server (a dry run of the save, the import's validation) a moment
- * after typing stops, so problems show beside their fields before saving; saving asks before
- * removing answered questions or options.
+ * One form in the builder: questions beside their live preview, settings, export/import, versions,
+ * alert rules and treatment flows. Every change is checked by the server (a dry run of the save, the import's
+ * validation) a moment after typing stops, so problems show beside their fields before saving;
+ * saving asks before removing answered questions or options.
  */
-import { Anchor, Badge, Button, Group, List, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Grid, Group, List, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notify } from '../../ui/notify';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -16,13 +16,15 @@ import { ApiProblem, unwrap } from '../../api/errors';
 import { fieldText, problemText } from '../../ui/problem-text';
 import { Loading, LoadError } from '../../ui/area-state';
 import { Builder } from './builder';
-import { fromFile, toFile, visibleKeys, type Draft } from './definition';
+import { allQuestions, fromFile, toFile, visibleKeys, type Draft } from './definition';
 import { Dialog } from './dialog';
 import { FieldErrors } from './field-errors';
+import { FlowsTab } from './flows-tab';
 import { FORMS, formQuery, type FormDetail } from './forms-api';
 import { GoalsTab } from './goals-tab';
 import { JsonTab } from './json-tab';
 import { SettingsTab } from './settings-tab';
+import { PreviewPane } from './preview-pane';
 import { NS } from './strings';
 import { TryConditions } from './try-conditions';
 import { VersionsTab } from './versions-tab';
@@ -90,6 +92,8 @@ function FormEditor({ detail }: { detail: FormDetail }) {
     onError: (error) => (setConfirming(null), showProblem(error)),
   });
 
+  // flows run on stored responses: their conditions name the saved form's questions
+  const savedQuestions = useMemo(() => allQuestions(fromFile(detail.definition)), [detail.definition]);
   const hidden = useMemo(() => {
     const shown = visibleKeys(draft, tried);
     return new Set(draft.sections.flatMap((s) => s.questions).filter((q) => !shown.has(q.key)).map((q) => q.key));
@@ -144,17 +148,26 @@ function FormEditor({ detail }: { detail: FormDetail }) {
         )}
         <Tabs defaultValue="builder" keepMounted={false}>
           <Tabs.List>
-            {(['builder', 'settings', 'json', 'versions', 'goals'] as const).map((tab) => (
+            {(['builder', 'settings', 'json', 'versions', 'goals', 'flows'] as const).map((tab) => (
               <Tabs.Tab key={tab} value={tab}>
                 {t(`page.tabs.${tab}`)}
               </Tabs.Tab>
             ))}
           </Tabs.List>
           <Tabs.Panel value="builder" pt="md">
-            <Stack>
-              <TryConditions draft={draft} answers={tried} onChange={setTried} />
-              <Builder draft={draft} edit={edit} hidden={hidden} />
-            </Stack>
+            <Grid gap="md">
+              <Grid.Col span={{ base: 12, lg: 7 }}>
+                <Stack>
+                  <TryConditions draft={draft} answers={tried} onChange={setTried} />
+                  <Builder draft={draft} edit={edit} hidden={hidden} />
+                </Stack>
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, lg: 5 }}>
+                <div style={{ position: 'sticky', top: 'var(--mantine-spacing-md)' }}>
+                  <PreviewPane formId={formId} file={checked} />
+                </div>
+              </Grid.Col>
+            </Grid>
           </Tabs.Panel>
           <Tabs.Panel value="settings" pt="md">
             <SettingsTab draft={draft} edit={edit} />
@@ -167,6 +180,9 @@ function FormEditor({ detail }: { detail: FormDetail }) {
           </Tabs.Panel>
           <Tabs.Panel value="goals" pt="md">
             <GoalsTab formId={formId} />
+          </Tabs.Panel>
+          <Tabs.Panel value="flows" pt="md">
+            <FlowsTab formId={formId} questions={savedQuestions} />
           </Tabs.Panel>
         </Tabs>
       </Stack>

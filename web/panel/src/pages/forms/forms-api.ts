@@ -10,6 +10,7 @@ export type FormSummary = Data<'/forms', 'get'>[number];
 export type FormDetail = Data<'/forms/{id}', 'get'>;
 export type FormVersion = Data<'/forms/{id}/versions', 'get'>[number];
 export type GoalRule = Data<'/forms/{id}/goals', 'get'>[number];
+export type FlowItem = Data<'/forms/{id}/flows', 'get'>[number];
 export type ListFilter = { search?: string; status?: 'open' | 'closed'; page: number };
 
 export const FORMS = ['forms'] as const;
@@ -32,4 +33,8 @@ export function versionsQuery(id: string) {
 
 export function goalsQuery(id: string) {
   return queryOptions({ queryKey: [...FORMS, id, 'goals'], queryFn: async () => (await unwrap(api.GET('/forms/{id}/goals', { params: { path: { id } } }))).data });
+}
+
+export function flowsQuery(id: string) {
+  return queryOptions({ queryKey: [...FORMS, id, 'flows'], queryFn: async () => (await unwrap(api.GET('/forms/{id}/flows', { params: { path: { id } } }))).data });
 }

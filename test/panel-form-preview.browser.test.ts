@@ -1,0 +1,101 @@
+/// <reference types="vite/client" />
+/**
+ * The builder's live preview in Chromium against the real server: an edit shows in the respondent
+ * page drawn beside the builder, at phone and desktop width, passing axe; "Try it" makes the page
+ * answerable with its own script (a condition reveals a question) and submits nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { panelUser } from './panel.js';
+import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
+import { importForm } from '../src/features/forms/import-form.js';
+
+const FORM = {
+  slug: 'previewed',
+  name: 'Previewed form',
+  settings: { isPublic: true },
+  sections: [
+    {
+      key: 'first',
+      name: 'About you',
+      questions: [
+        { key: 'campus', name: 'Campus', type: 'RADIO', mandatory: true, options: [{ key: 'NORTH', name: 'North' }, { key: 'SOUTH', name: 'South' }] },
+        { key: 'why', name: 'Why north?', type: 'TEXT', visibleIf: { question: 'campus', equals: 'NORTH' } },
+      ],
+    },
+    { key: 'second', name: 'Your courses', questions: [{ key: 'grid', name: 'Rate them', type: 'MATRIX', rows: [{ key: 'math', name: 'Maths' }], columns: [{ key: 'good', name: 'Good' }, { key: 'bad', name: 'Bad' }] }] },
+  ],
+};
+
+describe.skipIf(!chromiumRuns('the form preview browser tests'))('The builder preview', () => {
+  let bed: PanelBrowser;
+  beforeAll(async () => {
+    // On a loaded machine compiling the lazily loaded route files outlasts Fastify's plugin timeout: compile them first.
+    await Promise.all(Object.values(import.meta.glob(['../src/features/**/*routes.ts', '!**/*.test.ts'])).map((load) => load()));
+    bed = await startPanelBrowser();
+  }, 240_000);
+  afterAll(async () => bed?.close());
+
+  it('shows edits in the respondent page at both widths, and its try-it submits nothing', async () => {
+    const user = await panelUser(bed.t, { permissions: ['forms', 'responses'] });
+    const { id } = await importForm(bed.t.ctx.db, bed.t.ctx, { companyId: user.companyId!, rawJson: FORM });
+    const { context, page, cspErrors } = await bed.open();
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() !== 'GET' && !request.url().includes('/panel/api/')) posts.push(`${request.method()} ${request.url()}`);
+    });
+    await page.goto(`${bed.origin}/panel/sign-in`);
+    await page.getByLabel('E-mail').fill(user.email);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: /^Hello, / }).waitFor();
+    await page.goto(`${bed.origin}/panel/forms/${id}`);
+    await page.getByRole('heading', { name: 'Previewed form', level: 1 }).waitFor();
+
+    const frameElement = page.getByTestId('form-preview');
+    const frame = page.frameLocator('[data-testid="form-preview"]');
+    await frame.getByRole('heading', { name: 'Previewed form', level: 1 }).waitFor();
+    expect(await frameElement.getAttribute('sandbox')).toBe('allow-scripts');
+    expect(await frameElement.getAttribute('inert')).not.toBeNull();
+    expect(await frameElement.getAttribute('data-width')).toBe('390');
+    // the condition hides the question until it is met
+    expect(await frame.getByRole('textbox', { name: /^Why north/, includeHidden: true }).isHidden()).toBe(true);
+
+    // an unsaved edit reaches the preview
+    const campus = page.locator('li[data-question-key="campus"]').getByLabel('Question text');
+    await campus.fill('Which campus do you study at?');
+    await frame.getByText('Which campus do you study at?').waitFor();
+    await checkPage(page, 'forms-preview-phone');
+
+    await page.getByText('Desktop', { exact: true }).click();
+    await expect.poll(() => frameElement.getAttribute('data-width')).toBe('1366');
+    await frame.getByText('Which campus do you study at?').waitFor();
+    await checkPage(page, 'forms-preview-desktop');
+
+    await page.getByRole('combobox', { name: 'Section shown' }).click();
+    await page.getByRole('option', { name: '2. Your courses' }).click();
+    await frame.getByRole('heading', { name: 'Your courses', level: 2 }).waitFor();
+    await page.getByRole('combobox', { name: 'Section shown' }).click();
+    await page.getByRole('option', { name: '1. About you' }).click();
+    await frame.getByRole('heading', { name: 'About you', level: 2 }).waitFor();
+
+    // try it: the page is answerable and its own script runs (a condition reveals a question);
+    // Next sends nothing (the sandbox blocks a form's submission, before the page's own checks run)
+    await page.getByRole('button', { name: 'Try it' }).click();
+    await expect.poll(() => frameElement.getAttribute('inert')).toBeNull();
+    // by keyboard: the frame is scaled to fit, which pointer coordinates do not follow
+    await frame.getByRole('radio', { name: 'North' }).press('Space');
+    await frame.getByRole('textbox', { name: /^Why north/ }).fill('Closer to home');
+    await frame.getByRole('button', { name: 'Next' }).press('Enter');
+    await frame.getByRole('heading', { name: 'About you', level: 2 }).waitFor();
+    expect(await frame.getByRole('textbox', { name: /^Why north/ }).inputValue()).toBe('Closer to home');
+    await checkPage(page, 'forms-preview-try');
+    expect(posts).toEqual([]);
+    expect(cspErrors).toEqual([]);
+    const stored = (await bed.t.ctx.pool.query('SELECT count(*)::int AS n FROM responses WHERE form_id = $1', [id])).rows[0].n;
+    expect(stored).toBe(0);
+    // the edit was never saved: the preview stored nothing
+    const content = (await bed.t.ctx.pool.query('SELECT content FROM forms WHERE id = $1', [id])).rows[0].content;
+    expect(content.sections[0].questions[0].name).toBe('Campus');
+    await context.close();
+  }, 180_000);
+});
