@@ -10,6 +10,8 @@ const DECIDED_SCOPES: Record<string, string | null> = {
   'GET /responses/{id}': 'surveys:read',
   'GET /forms/{id}/statistics': 'reports:read',
   'GET /forms/{id}/report': 'reports:read',
+  'GET /forms/{id}/response-rates': 'reports:read',
+  'GET /forms/{id}/reminders': 'surveys:read',
   'GET /forms/{id}/invites': 'invites:read',
   'POST /forms/{id}/invites': 'invites:write',
   'POST /invites/{id}/revoke': 'invites:write',

@@ -13,8 +13,8 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { notFoundHandler } from '../error-handler.js';
 
-/** dist/panel of this package: three levels above src/platform/app/panel (or dist/app/panel once built). */
-export const PANEL_DIST = fileURLToPath(new URL('../../../dist/panel/', import.meta.url));
+/** dist/panel of this package: four levels above src/platform/app/panel (or dist/platform/app/panel once built). */
+export const PANEL_DIST = fileURLToPath(new URL('../../../../dist/panel/', import.meta.url));
 
 const ASSETS = '/panel/assets/';
 const API = /^\/panel\/api(?:\/|\?|$)/;
