@@ -3,6 +3,7 @@
  * Each bench prints a table and its ratio against a baseline measured in the same run.
  */
 const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
+  'app-start': () => import('./app-start.js'),
   goals: () => import('./goals.js'),
   'cli-start': () => import('./cli-start.js'),
   kit: () => import('./kit.js'),

@@ -17,6 +17,7 @@ import { KeyAuthenticator } from '../../features/keys/authenticate-key.js';
 import { features } from '../../features/index.js';
 import { healthRoutes } from '../health/routes.js';
 import { OneLineRequestLog } from './one-line-request-log.js';
+import { lazySerializers } from './lazy-serializers.js';
 import type { Readiness } from '../health/readiness.js';
 import { registerPanelApi } from './panel/register-panel-api.js';
 import { serveWeb } from './panel/serve-web.js';
@@ -38,6 +39,8 @@ export interface BuildAppOptions {
   panelDir?: string;
   /** Start-up work /readyz waits for (`quorum start` holds it while seeding the demo); ready when absent. */
   readiness?: Readiness;
+  /** Compile every response serializer at start-up instead of on first use (the test that every one compiles). */
+  eagerSerializers?: boolean;
 }
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -80,6 +83,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     clientErrorHandler,
     // Node would answer a missing Host itself, bare; no route depends on Host, so Fastify answers.
     http: { requireHostHeader: false },
+    ...(options.eagerSerializers ? {} : { schemaController: { compilersFactory: { buildSerializer: lazySerializers } } }),
     ajv: {
       customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: true, useDefaults: true },
       // After ajv-formats: the schemas' date formats read values as the services do (src/lib/date-time.ts).
