@@ -4,7 +4,7 @@ import { ok, successEnvelope } from '../../../platform/app/envelope.js';
 import { panelErrorResponses } from '../../../platform/app/panel/panel-envelope.js';
 import { loadPreview } from '../load-preview.js';
 import { currentSection } from './form-flow.js';
-import { pageContext, renderFreshSection } from './public-page.js';
+import { pageContext, renderFreshSection, withPreviewCard } from './public-page.js';
 import { scriptAsset } from './script-asset.js';
 
 const IdParams = Type.Object({ id: Type.String({ description: 'Form id' }) });
@@ -53,7 +53,7 @@ export async function previewPanelRoutes(app: FastifyInstance) {
       const sections = form.content.sections;
       const asked = request.body.sectionIndex;
       const sectionIndex = asked === undefined ? currentSection(form.content, {}, 0) : Math.min(asked, sections.length - 1);
-      const context = pageContext(request, form, company, (await scriptAsset()).path);
+      const context = withPreviewCard(pageContext(request, form, company, (await scriptAsset()).path), form, company);
       return ok({
         html: renderFreshSection({ context, form, companySlug: company.slug, sectionIndex }),
         sectionIndex,

@@ -25,6 +25,15 @@ export function pageContext(request: FastifyRequest, form: FormRecord | null, co
   return { strings, layout: { lang, title: form?.name ?? strings.notFoundTitle, company: company?.name, script } };
 }
 
+const PREVIEW_CHARS = 200;
+
+/** A public link's preview card for chats and social sites: the form's name and the start of its description. */
+export function withPreviewCard(context: PageContext, form: FormRecord, company: Company): PageContext {
+  const text = (form.description ?? '').replace(/\s+/g, ' ').trim();
+  const description = text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS - 1).trimEnd()}…` : text;
+  return { ...context, layout: { ...context.layout, og: { description, siteName: company.name, locale: context.layout.lang.replace('-', '_') } } };
+}
+
 export const publicPath = (p: { companySlug: string; formSlug: string }) => `/f/${encodeURIComponent(p.companySlug)}/${encodeURIComponent(p.formSlug)}`;
 
 export interface FreshSection {

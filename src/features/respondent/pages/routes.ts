@@ -29,7 +29,7 @@ import { fieldNames, readSectionAnswers } from './read-answers.js';
 import { dropPageState, keepPageState, readPageState, typedFields, type PageState } from './page-state.js';
 import { renderSection } from './render-section.js';
 import { scriptAsset } from './script-asset.js';
-import { pageContext, publicPath, type PageContext } from './public-page.js';
+import { pageContext, publicPath, withPreviewCard, type PageContext } from './public-page.js';
 import { STRINGS, type PageStrings } from './strings.js';
 import { ICON } from './icon-asset.js';
 import { CSS_HASH, renderMessagePage, renderWelcomePage } from './templates.js';
@@ -40,15 +40,6 @@ interface Company {
 }
 
 const hidden = { hide: true };
-
-const PREVIEW_CHARS = 200;
-
-/** A public link's preview card for chats and social sites: the form's name and the start of its description. */
-function withPreview(context: PageContext, form: FormRecord, company: Company): PageContext {
-  const text = (form.description ?? '').replace(/\s+/g, ' ').trim();
-  const description = text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS - 1).trimEnd()}…` : text;
-  return { ...context, layout: { ...context.layout, og: { description, siteName: company.name, locale: context.layout.lang.replace('-', '_') } } };
-}
 
 /**
  * The welcome screen: a form with a description opens on it, until the person starts (a GET with
@@ -314,7 +305,7 @@ export async function respondentPages(app: FastifyInstance) {
   app.get<PublicParams>('/f/:companySlug/:formSlug', { schema: hidden }, async (request, reply) => {
     try {
       const { form, company } = await loadPublicForm(app.ctx.db, app.ctx, request.params);
-      const context = withPreview(pageContext(request, form, company, (await scriptAsset()).path), form, company);
+      const context = withPreviewCard(pageContext(request, form, company, (await scriptAsset()).path), form, company);
       const link = publicPath(request.params);
       // the step a POST redirected here to, while its page's token lasts; else a new page
       const kept = await readPageState(app.ctx.db, request, { companyId: form.companyId, formId: form.id, link, secure }, app.ctx.clock.now());
