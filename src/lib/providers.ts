@@ -4,6 +4,8 @@
  */
 export interface OutgoingMail {
   from: string;
+  /** Where answers go when not to From (a company address the deployment may not send as). */
+  replyTo?: string;
   to: string;
   subject: string;
   text: string;

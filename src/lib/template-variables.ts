@@ -4,9 +4,10 @@ import type { FieldError } from './errors.js';
 /**
  * Message templates are Mustache: {{name}} is HTML-escaped where the HTML part is rendered,
  * sections ({{#name}}...{{/name}}) make a part conditional. The variables of the contract
- * decisions: name, email, phone, externalId, url, formName, expiresAt, dims.<key>.
+ * decisions: name, email, phone, externalId, url, formName, expiresAt, dims.<key>; and company
+ * (the sending company's name), always present like url and formName.
  */
-export const ALWAYS_PRESENT = ['url', 'formName'] as const;
+export const ALWAYS_PRESENT = ['url', 'formName', 'company'] as const;
 const CONTACT_VARIABLES = ['name', 'email', 'phone', 'externalId', 'expiresAt'] as const;
 export type ContactVariable = (typeof CONTACT_VARIABLES)[number];
 

@@ -1425,7 +1425,7 @@ export interface components {
             template?: {
                 name: string;
                 language: string;
-                /** @description Template parameter number → text with {{name}}, {{url}}, {{formName}}, {{expiresAt}}, {{dims.<key>}} ... */
+                /** @description Template parameter number → text with {{name}}, {{url}}, {{formName}}, {{company}}, {{expiresAt}}, {{dims.<key>}} ... */
                 variables?: {
                     [key: string]: string;
                 };

@@ -16,7 +16,7 @@ const CompanySettingsView = Type.Object({
     defaultCountry: Type.String({ description: 'Country of phone numbers written without +' }),
     holidayCountry: Type.Union([Type.String(), Type.Null()], { description: 'Country whose public holidays deadlines skip; null: none' }),
     locale: OneOf(LOCALES),
-    mailFrom: Type.Union([Type.String(), Type.Null()], { description: 'E-mail sender, "Name <address>"; null: the deployment default' }),
+    mailFrom: Type.Union([Type.String(), Type.Null()], { description: 'Invitation sender, "Name <address>"; on another domain than the deployment\'s it becomes Reply-To (docs/contract.md); null: the company name on the deployment\'s address' }),
   }),
   quota: Type.Object({
     limit: Type.Integer(),

@@ -58,7 +58,7 @@ export const Template = Type.Object(
     variables: Type.Optional(
       Type.Record(Type.String({ pattern: '^[1-9][0-9]?$' }), Type.String({ maxLength: 1000 }), {
         maxProperties: 20,
-        description: 'Template parameter number → text with {{name}}, {{url}}, {{formName}}, {{expiresAt}}, {{dims.<key>}} ...',
+        description: 'Template parameter number → text with {{name}}, {{url}}, {{formName}}, {{company}}, {{expiresAt}}, {{dims.<key>}} ...',
       }),
     ),
   },

@@ -21,6 +21,11 @@ export interface ClaimedMessage extends OutboundItem {
   dims: Record<string, string>;
   expiresAt: Date | null;
   formName: string;
+  /** The sending company's name and zone (its settings' timeZone), which dates in the message are shown in. */
+  companyName: string;
+  timeZone: string;
+  /** The message's language: the form's, else the company's locale. */
+  language: FormLanguage;
   /** The invitation, or a reminder: which of the form's templates renders it. */
   purpose: MessagePurpose;
   /** E-mail: the form's subject and body of its purpose (defaults filled in); null for WhatsApp. */
@@ -34,7 +39,6 @@ export interface ClaimedMessage extends OutboundItem {
 interface ClaimedRow extends Omit<ClaimedMessage, 'emailTemplate' | 'whatsapp' | 'expiresAt'> {
   expiresAt: string | Date | null;
   formEmail: unknown;
-  language: FormLanguage;
   provider: WhatsappProvider | null;
   settings: WhatsappSettings | null;
   credentialsSealed: Buffer | null;
@@ -66,6 +70,7 @@ export async function claimMessages(ctx: WorkerContext, channel: MessageChannel,
     SELECT m.id, m.attempts AS attempt, m.company_id AS "companyId", m.invite_id AS "inviteId", m.channel, m.template, m.purpose,
            i.token, i.status AS "inviteStatus", i.email, i.phone, i.name, i.external_id AS "externalId", i.dims,
            i.expires_at AS "expiresAt", f.name AS "formName", co.settings->>'mailFrom' AS "mailFrom",
+           co.name AS "companyName", coalesce(co.settings->>'timeZone', 'UTC') AS "timeZone",
            ${email ? sql`f.content->(CASE m.purpose WHEN 'reminder' THEN 'reminder' ELSE 'email' END)` : sql`NULL::jsonb`} AS "formEmail",
            coalesce(f.language, co.settings->>'locale', 'en') AS language,
            mc.provider, mc.settings, mc.credentials_sealed AS "credentialsSealed",
@@ -77,10 +82,10 @@ export async function claimMessages(ctx: WorkerContext, channel: MessageChannel,
       JOIN forms f ON f.company_id = i.company_id AND f.id = i.form_id
       JOIN companies co ON co.id = m.company_id
       LEFT JOIN messaging_channels mc ON ${email ? sql`false` : sql`mc.company_id = m.company_id AND mc.channel = 'whatsapp'`}`);
-  return rows.map(({ formEmail, language, provider, settings, credentialsSealed, expiresAt, ...row }) => ({
+  return rows.map(({ formEmail, provider, settings, credentialsSealed, expiresAt, ...row }) => ({
     ...row,
     expiresAt: expiresAt === null ? null : new Date(expiresAt),
-    emailTemplate: !email ? null : row.purpose === 'reminder' ? reminderTemplate(formEmail, language) : emailTemplate(formEmail),
+    emailTemplate: !email ? null : row.purpose === 'reminder' ? reminderTemplate(formEmail, row.language) : emailTemplate(formEmail, row.language),
     whatsapp: provider && settings && credentialsSealed !== null ? { provider, settings, credentialsSealed } : null,
   }));
 }

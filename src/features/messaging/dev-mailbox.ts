@@ -14,7 +14,7 @@ export function devMailbox(db: DbOrTx, deps: { clock: Clock; newId: IdGenerator 
       const messageId = mail.messageId ?? `<${id}@dev-mailbox.quorum>`;
       await db.execute(sql`
         INSERT INTO dev_mail (id, message_id, sender, recipient, subject, text_body, html_body, headers, created_at)
-        VALUES (${id}, ${messageId}, ${mail.from}, ${mail.to}, ${mail.subject}, ${mail.text}, ${mail.html}, ${JSON.stringify(mail.headers ?? {})}::jsonb, ${deps.clock.now()})`);
+        VALUES (${id}, ${messageId}, ${mail.from}, ${mail.to}, ${mail.subject}, ${mail.text}, ${mail.html}, ${JSON.stringify({ ...(mail.replyTo ? { 'Reply-To': mail.replyTo } : {}), ...mail.headers })}::jsonb, ${deps.clock.now()})`);
       return { messageId };
     },
     async close() {},

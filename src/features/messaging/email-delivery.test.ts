@@ -69,8 +69,9 @@ describe('e-mail through the outbound loop', () => {
     expect(sink.received).toHaveLength(1);
     const mail = sink.received[0];
     expect(mail.to).toMatchObject({ text: 'ana@school.edu' });
-    expect(mail.from?.text).toBe(t.ctx.config.mailFrom.replace(/^(.*) </, '"$1" <'));
-    expect(mail.subject).toBe(`Your invitation: ${s.survey.form.name}`);
+    // The company is the sender (no mailFrom of its own: its name on the deployment's address).
+    expect(mail.from?.text).toBe(t.ctx.config.mailFrom.replace(/^(.*) </, `"${s.company.name}" <`));
+    expect(mail.subject).toBe(`${s.company.name} asks for your answer: ${s.survey.form.name}`);
     expect(mail.text).toContain(s.invite.url);
     expect(mail.text).toContain('Hello Ana <b>,');
     expect(mail.html).toContain(`href="${s.invite.url}"`);

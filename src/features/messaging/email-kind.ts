@@ -7,6 +7,7 @@ import type { ClaimedMessage } from './claim-messages.js';
 import { devMailbox } from './dev-mailbox.js';
 import { messageKind, messageVariables } from './message-kind.js';
 import type { MessageResult } from './record-messages.js';
+import { mailSender } from './mail-sender.js';
 import { renderEmail } from './render-email.js';
 import { isTransientSmtpError, smtpMailer } from './smtp-mailer.js';
 
@@ -28,10 +29,10 @@ export function emailKind(ctx: WorkerContext, mailer: Mailer = ctx.mailer ?? (ct
   const formUrl = ctx.config.publicFormUrl;
   async function sendOne(item: ClaimedMessage): Promise<MessageResult> {
     const unsubscribe = unsubscribeUrl(formUrl, item.token);
-    const rendered = renderEmail(item.emailTemplate!, messageVariables(item, formUrl), unsubscribe);
+    const rendered = renderEmail(item.emailTemplate!, messageVariables(item, formUrl), unsubscribe, item.language);
     try {
       const { messageId } = await mailer.send({
-        from: item.mailFrom ?? ctx.config.mailFrom,
+        ...mailSender({ name: item.companyName, mailFrom: item.mailFrom }, ctx.config.mailFrom),
         to: item.email!,
         messageId: stableMessageId(formUrl, item.id),
         ...rendered,

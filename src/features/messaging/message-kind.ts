@@ -12,15 +12,21 @@ export function blockedReason(item: ClaimedMessage, now: Date): 'revoked' | 'exp
   return item.suppressed ? 'suppressed' : null;
 }
 
+/** An expiry as a person reads it: a long date and time in the message's language and the company's zone. */
+export function readableExpiry(at: Date, language: string, timeZone: string): string {
+  return new Intl.DateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short', timeZone }).format(at);
+}
+
 export function messageVariables(item: ClaimedMessage, formUrl: string): MessageVariables {
   return {
+    company: item.companyName,
     name: item.name,
     email: item.email,
     phone: item.phone,
     externalId: item.externalId,
     url: inviteUrl(formUrl, item.token),
     formName: item.formName,
-    expiresAt: item.expiresAt?.toISOString() ?? null,
+    expiresAt: item.expiresAt ? readableExpiry(item.expiresAt, item.language, item.timeZone) : null,
     dims: item.dims,
   };
 }

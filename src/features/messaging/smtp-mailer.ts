@@ -29,7 +29,7 @@ export function smtpMailer(smtpUrl: string, options: SmtpMailerOptions = {}): Ma
   } as nodemailer.TransportOptions);
   return {
     async send(mail: OutgoingMail) {
-      const info = await transport.sendMail({ from: mail.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers, messageId: mail.messageId });
+      const info = await transport.sendMail({ from: mail.from, replyTo: mail.replyTo, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers, messageId: mail.messageId });
       return { messageId: String(info.messageId) };
     },
     async close() {

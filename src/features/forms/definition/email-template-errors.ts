@@ -4,7 +4,7 @@ import { childPath } from '../../../lib/field-errors.js';
 import { templateFieldErrors, templateVariables } from '../../../lib/template-variables.js';
 import { isRecord } from './tree.js';
 
-const VARIABLES_HINT = 'name, email, phone, externalId, url, formName, expiresAt or dims.<key>';
+const VARIABLES_HINT = 'name, email, phone, externalId, url, formName, company, expiresAt or dims.<key>';
 
 /** The declared dims as far as they can be read: key → source (invite when left out). */
 function dimSources(dims: unknown): Map<string, unknown> {
@@ -19,7 +19,7 @@ function unescapedError(path: string, tags: string[]): FieldError {
 
 /**
  * Unknown variables and Mustache syntax errors of `email.subject` and `email.body` (contract
- * decisions: name, email, phone, externalId, url, formName, expiresAt, dims.<key>), dims.<key>
+ * decisions: name, email, phone, externalId, url, formName, expiresAt, dims.<key>; and company), dims.<key>
  * naming a dim the form does not declare, or one an invite does not carry (source other than invite),
  * and unescaped tags: names and dims are the invitee's data and must never reach the HTML part raw.
  */

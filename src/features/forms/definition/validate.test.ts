@@ -403,7 +403,7 @@ describe('validateFormDefinition: the e-mail block', () => {
   it('names the part of an unknown variable, an undeclared dim, a dim the invite does not carry, and bad Mustache', () => {
     const result = validateFormDefinition(withEmail({ subject: 'Hello {{firstName}}', body: '{{dims.year}} {{dims.campus}} {{#url}}open' }));
     expect(result.ok ? [] : result.errors).toEqual([
-      { path: 'email.subject', code: 'unknown_reference', message: '{{firstName}} is not a template variable. Use name, email, phone, externalId, url, formName, expiresAt or dims.<key>.' },
+      { path: 'email.subject', code: 'unknown_reference', message: '{{firstName}} is not a template variable. Use name, email, phone, externalId, url, formName, company, expiresAt or dims.<key>.' },
       { path: 'email.body', code: 'invalid_format', message: expect.stringContaining('Unclosed section "url"') },
     ]);
     expect(errorsOf(withEmail({ body: '{{dims.year}} {{#dims.campus}}{{dims.campus}}{{/dims.campus}} {{url}}' }))).toEqual(['email.body unknown_reference', 'email.body invalid_reference']);

@@ -6706,7 +6706,7 @@ export interface operations {
                     template?: {
                         name: string;
                         language: string;
-                        /** @description Template parameter number → text with {{name}}, {{url}}, {{formName}}, {{expiresAt}}, {{dims.<key>}} ... */
+                        /** @description Template parameter number → text with {{name}}, {{url}}, {{formName}}, {{company}}, {{expiresAt}}, {{dims.<key>}} ... */
                         variables?: {
                             [key: string]: string;
                         };
@@ -11871,7 +11871,7 @@ export interface operations {
                                 /** @description Country whose public holidays deadlines skip; null: none */
                                 holidayCountry: string | null;
                                 locale: "en" | "pt-BR" | "es";
-                                /** @description E-mail sender, "Name <address>"; null: the deployment default */
+                                /** @description Invitation sender, "Name <address>"; on another domain than the deployment's it becomes Reply-To (docs/contract.md); null: the company name on the deployment's address */
                                 mailFrom: string | null;
                             };
                             quota: {
@@ -11993,7 +11993,7 @@ export interface operations {
                                 /** @description Country whose public holidays deadlines skip; null: none */
                                 holidayCountry: string | null;
                                 locale: "en" | "pt-BR" | "es";
-                                /** @description E-mail sender, "Name <address>"; null: the deployment default */
+                                /** @description Invitation sender, "Name <address>"; on another domain than the deployment's it becomes Reply-To (docs/contract.md); null: the company name on the deployment's address */
                                 mailFrom: string | null;
                             };
                             quota: {

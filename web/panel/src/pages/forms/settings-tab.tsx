@@ -20,7 +20,7 @@ function fromLocalInput(value: string): string | undefined {
 }
 
 /** The variables the send fills (contract decisions); dims.<key> of the form's invite dims too. */
-const VARIABLES = ['name', 'email', 'phone', 'externalId', 'url', 'formName', 'expiresAt'];
+const VARIABLES = ['name', 'email', 'phone', 'externalId', 'url', 'formName', 'company', 'expiresAt'];
 
 export function SettingsTab({ draft, edit }: { draft: Draft; edit: (change: (d: Draft) => Draft) => void }) {
   const { t } = useTranslation(NS);

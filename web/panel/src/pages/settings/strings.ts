@@ -36,7 +36,7 @@ const en = {
   email: {
     heading: 'E-mail',
     mailFrom: 'Sender',
-    mailFromHelp: 'How invitations are signed, "Name <address>". Empty: the installation’s sender ({{fallback}}).',
+    mailFromHelp: 'Who invitations are from, "Name <address>". An address outside the installation’s domain becomes the Reply-To, the From keeping the installation’s address ({{fallback}}). Empty: the company’s name on that address.',
   },
   whatsapp: {
     heading: 'WhatsApp',
@@ -124,7 +124,7 @@ const ptBR: Strings = {
   email: {
     heading: 'E-mail',
     mailFrom: 'Remetente',
-    mailFromHelp: 'Como os convites são assinados, "Nome <endereço>". Vazio: o remetente da instalação ({{fallback}}).',
+    mailFromHelp: 'De quem os convites são, "Nome <endereço>". Um endereço fora do domínio da instalação vira o Responder-para, e o De mantém o endereço da instalação ({{fallback}}). Vazio: o nome da empresa nesse endereço.',
   },
   whatsapp: {
     heading: 'WhatsApp',
@@ -210,7 +210,7 @@ const es: Strings = {
   email: {
     heading: 'Correo electrónico',
     mailFrom: 'Remitente',
-    mailFromHelp: 'Cómo se firman las invitaciones, "Nombre <dirección>". Vacío: el remitente de la instalación ({{fallback}}).',
+    mailFromHelp: 'De quién son las invitaciones, "Nombre <dirección>". Una dirección fuera del dominio de la instalación pasa a ser el Responder a, y el De conserva la dirección de la instalación ({{fallback}}). Vacío: el nombre de la empresa en esa dirección.',
   },
   whatsapp: {
     heading: 'WhatsApp',
