@@ -9,7 +9,7 @@ import { respondentSchemas } from './api/schemas.js';
 export const respondentFeature: Feature = {
   name: 'respondent',
   // the form builder's live preview: the pages' renderer behind the panel's session (permission forms)
-  panelRoutes: lazyPlugin(async () => (await import('./pages/preview-routes.js')).previewPanelRoutes),
+  panelRoutes: lazyPlugin(async () => (await import('./pages/preview-panel-routes.js')).previewPanelRoutes),
   tasks: [pruneUploads],
   schemas: respondentSchemas,
   // Loaded when the app is built, never by the CLI (src/cli/start-up.test.ts).

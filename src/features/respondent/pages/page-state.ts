@@ -9,7 +9,9 @@ import { and, eq, gt } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../../platform/db/database.js';
 import { respondentPageStates } from '../../../platform/db/schema.js';
+import type { Clock } from '../../../lib/clock.js';
 import type { FieldError } from '../../../lib/errors.js';
+import type { NoDeps } from '../../../lib/service.js';
 import type { Answers } from '../../forms/index.js';
 
 export interface PageState {
@@ -55,9 +57,17 @@ const ownRow = (key: string, owner: StateOwner) =>
 
 const cookieOptions = (owner: StateOwner) => ({ path: owner.link, httpOnly: true, sameSite: 'lax' as const, secure: owner.secure });
 
+/** The request and reply whose cookie names this browser's state. */
+interface Exchange {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  owner: StateOwner;
+}
+
 /** Keeps the state for the link's next GET (replacing this browser's earlier one) until expiresAt. */
-export async function keepPageState(db: Db, request: FastifyRequest, reply: FastifyReply, owner: StateOwner, state: PageState, time: { now: Date; expiresAt: Date }): Promise<void> {
-  const { now, expiresAt } = time;
+export async function keepPageState(db: Db, deps: { clock: Clock }, input: Exchange & { state: PageState; expiresAt: Date }): Promise<void> {
+  const { request, reply, owner, state, expiresAt } = input;
+  const now = deps.clock.now();
   const old = cookieKey(request);
   if (old) await db.delete(respondentPageStates).where(ownRow(old, owner));
   const key = randomBytes(32).toString('base64url');
@@ -68,7 +78,9 @@ export async function keepPageState(db: Db, request: FastifyRequest, reply: Fast
 }
 
 /** This browser's state for the link, if still live. */
-export async function readPageState(db: Db, request: FastifyRequest, owner: StateOwner, now: Date): Promise<PageState | null> {
+export async function readPageState(db: Db, deps: { clock: Clock }, input: Omit<Exchange, 'reply'>): Promise<PageState | null> {
+  const { request, owner } = input;
+  const now = deps.clock.now();
   const key = cookieKey(request);
   if (!key) return null;
   const [row] = await db
@@ -79,7 +91,8 @@ export async function readPageState(db: Db, request: FastifyRequest, owner: Stat
 }
 
 /** Forgets this browser's state for the link (after a submit). */
-export async function dropPageState(db: Db, request: FastifyRequest, reply: FastifyReply, owner: StateOwner): Promise<void> {
+export async function dropPageState(db: Db, _deps: NoDeps, input: Exchange): Promise<void> {
+  const { request, reply, owner } = input;
   const key = cookieKey(request);
   if (!key) return;
   await db.delete(respondentPageStates).where(ownRow(key, owner));

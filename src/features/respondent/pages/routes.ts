@@ -27,6 +27,7 @@ import { MAX_UPLOAD_BYTES } from '../upload-type.js';
 import { currentSection, step, type FlowOutcome } from './form-flow.js';
 import { readPost, type PostedSection } from './read-post.js';
 import { fieldNames, readSectionAnswers } from './read-answers.js';
+import { noDeps } from '../../../lib/service.js';
 import { dropPageState, keepPageState, readPageState, typedFields, type PageState } from './page-state.js';
 import { renderSection } from './render-section.js';
 import { scriptAsset } from './script-asset.js';
@@ -201,7 +202,7 @@ export async function respondentPages(app: FastifyInstance) {
     const draft = opened.draft?.answers ?? {};
     const owner = { companyId: opened.form.companyId, formId: opened.form.id, link: `/i/${token}`, secure };
     // a section sent back, unless the draft changed since (the page script autosaves)
-    const stored = await readPageState(app.ctx.db, request, owner, app.ctx.clock.now());
+    const stored = await readPageState(app.ctx.db, app.ctx, { request, owner });
     const kept = stored && stored.draftSavedAt === (opened.draft?.savedAt.toISOString() ?? null) ? stored : null;
     const seenUrl = opened.invite.openedAt === null ? `/i/${token}/seen` : undefined;
     if (!kept && !opened.draft && opened.form.description && !started(request)) return welcome(reply, context, opened.form, owner.link, {}, seenUrl);
@@ -259,19 +260,19 @@ export async function respondentPages(app: FastifyInstance) {
     const posted = await readPost(request, form.content);
     const owner = { companyId: form.companyId, formId: form.id, link: `/i/${token}`, secure };
     const now = app.ctx.clock.now();
-    const expires = { now, expiresAt: new Date(now.getTime() + INVITE_STATE_MS) };
+    const expiresAt = new Date(now.getTime() + INVITE_STATE_MS);
     try {
       const files = await uploadFiles(app, { token, source: request.ip }, form.content, posted, previous);
       const outcome = flow(form.content, previous, posted, files);
       if (outcome.kind === 'errors') {
         const { savedAt } = await saveDraft(app.ctx.db, app.ctx, { token, answers: outcome.fitting, sectionIndex: outcome.sectionIndex });
         const kept = sentBack(form.content, posted, outcome, refusedStatus(files.limit));
-        await keepPageState(app.ctx.db, request, reply, owner, { ...kept, draftSavedAt: savedAt.toISOString() }, expires);
+        await keepPageState(app.ctx.db, app.ctx, { request, reply, owner, state: { ...kept, draftSavedAt: savedAt.toISOString() }, expiresAt });
         return seeOther(reply, owner.link);
       }
       if (outcome.kind === 'step') {
         await saveDraft(app.ctx.db, app.ctx, { token, answers: outcome.answers, sectionIndex: outcome.sectionIndex });
-        await dropPageState(app.ctx.db, request, reply, owner);
+        await dropPageState(app.ctx.db, noDeps, { request, reply, owner });
         return seeOther(reply, owner.link);
       }
       try {
@@ -279,10 +280,10 @@ export async function respondentPages(app: FastifyInstance) {
       } catch (error) {
         if (!isValidation(error)) throw error;
         const kept = refusedSubmit(form.content, outcome.answers, detailErrors(error), posted.sectionIndex);
-        await keepPageState(app.ctx.db, request, reply, owner, { ...kept, draftSavedAt: opened.draft?.savedAt.toISOString() ?? null }, expires);
+        await keepPageState(app.ctx.db, app.ctx, { request, reply, owner, state: { ...kept, draftSavedAt: opened.draft?.savedAt.toISOString() ?? null }, expiresAt });
         return seeOther(reply, owner.link);
       }
-      await dropPageState(app.ctx.db, request, reply, owner);
+      await dropPageState(app.ctx.db, noDeps, { request, reply, owner });
       return seeOther(reply, `${owner.link}/thanks`);
     } catch (error) {
       return sendRefusal(request, reply, error, form, company);
@@ -312,7 +313,7 @@ export async function respondentPages(app: FastifyInstance) {
       const context = withPreviewCard(pageContext(request, form, company, (await scriptAsset()).path), form, company);
       const link = publicPath(request.params);
       // the step a POST redirected here to, while its page's token lasts; else a new page
-      const kept = await readPageState(app.ctx.db, request, { companyId: form.companyId, formId: form.id, link, secure }, app.ctx.clock.now());
+      const kept = await readPageState(app.ctx.db, app.ctx, { request, owner: { companyId: form.companyId, formId: form.id, link, secure } });
       const keptToken = kept?.token ? readSubmissionToken(app.ctx, form.id, kept.token) : null;
       const live = kept && keptToken && !keptToken.expired ? { ...kept, token: keptToken.token } : null;
       if (!live && form.description && !started(request)) return welcome(reply, context, form, link, request.query);
@@ -354,7 +355,7 @@ export async function respondentPages(app: FastifyInstance) {
     const previous = posted.state;
     const link = publicPath(request.params);
     const owner = { companyId: form.companyId, formId: form.id, link, secure };
-    const keep = (state: PageState) => keepPageState(app.ctx.db, request, reply, owner, { ...state, token: token.token }, { now: app.ctx.clock.now(), expiresAt: token.expiresAt });
+    const keep = (state: PageState) => keepPageState(app.ctx.db, app.ctx, { request, reply, owner, state: { ...state, token: token.token }, expiresAt: token.expiresAt });
     try {
       const target = { form: { ...request.params, submissionToken: token.token }, source: request.ip };
       const files = await uploadFiles(app, target, form.content, posted, previous);
@@ -375,7 +376,7 @@ export async function respondentPages(app: FastifyInstance) {
         await keep(refusedSubmit(form.content, outcome.answers, detailErrors(error), posted.sectionIndex));
         return seeOther(reply, link);
       }
-      await dropPageState(app.ctx.db, request, reply, owner);
+      await dropPageState(app.ctx.db, noDeps, { request, reply, owner });
       return seeOther(reply, `${link}/thanks`);
     } catch (error) {
       return sendRefusal(request, reply, error, form, company);
