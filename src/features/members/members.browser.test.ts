@@ -62,7 +62,7 @@ describe.skipIf(!chromiumRuns('the members browser tests'))('members and account
     await dialog.getByLabel('Responses and statistics').check();
     await check(page, 'members-invite');
     await dialog.getByRole('button', { name: 'Send the invitation' }).click();
-    await page.getByText('nina@school.test').waitFor();
+    await page.getByText('nina@school.test', { exact: true }).waitFor();
     await page.getByRole('tab', { name: 'Audit log' }).click();
     await page.getByRole('cell', { name: 'member.invited' }).waitFor();
     await check(page, 'members-audit');
