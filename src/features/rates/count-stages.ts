@@ -48,9 +48,10 @@ const stageSums = (n: string) => sql.raw(['invited', ...STAGES].map((stage) => `
 export async function countStages(db: DbOrTx, _deps: NoDeps, input: { companyId: string; formId: string }): Promise<StageRow[]> {
   const { companyId, formId } = input;
   return db.transaction(async (tx) => {
-    // The distinct (group, person) pairs of a large roster spill to disk at the default work_mem
-    // (bench/README.md, rates): this statement may hash them in memory.
+    // The distinct (group, person) pairs of a large roster spill to disk at the default work_mem,
+    // and JIT compiling this statement costs more than running it (bench/README.md, rates).
     await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
+    await tx.execute(sql`SET LOCAL jit = off`);
     const { rows } = await tx.execute<StageRow>(sql`
     WITH invited AS MATERIALIZED (
       SELECT i.external_id, ${STAGE} AS stage
