@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import autocannon from 'autocannon';
 import { openPool, type Database } from '../src/platform/db/database.js';
@@ -43,4 +46,59 @@ export function printTable(rows: Record<string, string | number>[]): void {
   console.log(line(columns));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const row of rows) console.log(line(columns.map((c) => cell(row[c]))));
+}
+
+export interface ChildLoadPlan {
+  url: string;
+  method: 'GET' | 'POST';
+  connections: number;
+  seconds: number;
+  headers: Record<string, string>;
+  /** `{n}` becomes a per-request counter; a header value `{uuid}` a fresh UUID per request. */
+  body?: string;
+}
+
+export interface MeasuredLoad extends LoadResult {
+  total: number;
+  /** CPU seconds of this process (the server) and of the bench database's backends during the load. */
+  serverCpuS: number;
+  databaseCpuS: number;
+  /** Requests per CPU-second of server and database together: what neighbours on the machine do not change. */
+  perCpuSecond: number;
+}
+
+const TICKS = 100; // USER_HZ on Linux
+
+/** utime + stime, in seconds, of each backend connected to `database` (from /proc). */
+async function backendCpu(admin: pg.Pool, database: string): Promise<Map<number, number>> {
+  const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
+  const cpu = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) / TICKS);
+    } catch {
+      // The backend ended between the two reads; its CPU is lost to the count (pools keep theirs).
+    }
+  }
+  return cpu;
+}
+
+/**
+ * Load from a child process (bench/load-child.ts) against a server in this process, with the CPU
+ * this process and the database's backends spent meanwhile: throughput per CPU-second holds on
+ * a machine shared with other work, where wall-clock throughput does not.
+ */
+export async function measuredLoad(plan: ChildLoadPlan, pool: pg.Pool, database: string): Promise<MeasuredLoad> {
+  const before = await backendCpu(pool, database);
+  const cpu = process.cpuUsage();
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', new URL('./load-child.ts', import.meta.url).pathname, JSON.stringify(plan)], {
+    maxBuffer: 1 << 20,
+  });
+  const used = process.cpuUsage(cpu);
+  const after = await backendCpu(pool, database);
+  const serverCpuS = (used.user + used.system) / 1e6;
+  const databaseCpuS = [...after].reduce((sum, [pid, s]) => sum + s - (before.get(pid) ?? 0), 0);
+  const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as LoadResult & { total: number };
+  return { ...result, serverCpuS, databaseCpuS, perCpuSecond: result.total / (serverCpuS + databaseCpuS) };
 }

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 
 /** The element types lists reach SQL as. */
-export type SqlArrayType = 'uuid' | 'text' | 'int' | 'int8' | 'numeric' | 'jsonb' | 'timestamptz' | 'boolean';
+export type SqlArrayType = 'uuid' | 'text' | 'int' | 'int8' | 'numeric' | 'jsonb' | 'timestamptz' | 'boolean' | 'bytea';
 
 /**
  * The one way a list reaches SQL: `$n::type[]`, the whole list as ONE bound parameter that

@@ -95,6 +95,20 @@ describe('Idempotency-Key on /v1 POSTs', () => {
     expect(await eventsOf(s.company.id)).toBe(events);
   });
 
+  it('keeps concurrent keys apart: 30 creates with 30 keys at once, each repeat gets its own answer', async () => {
+    const s = await setup();
+    const emails = Array.from({ length: 30 }, (_, i) => `c${i}@school.edu`);
+    const firsts = await Promise.all(emails.map((email, i) => t.post(s.token, s.base, { email }, withKey(`many-${i}`))));
+    expect(firsts.map((r) => r.statusCode)).toEqual(emails.map(() => 201));
+    const repeats = await Promise.all(emails.map((email, i) => t.post(s.token, s.base, { email }, withKey(`many-${i}`))));
+    for (const [i, r] of repeats.entries()) {
+      expect(r.headers['idempotent-replayed']).toBe('true');
+      expect(r.body).toBe(firsts[i].body);
+      expect(r.json().data.email).toBe(emails[i]);
+    }
+    expect(await count(sql`SELECT count(*) AS n FROM invites WHERE company_id = ${s.company.id}`)).toBe(30);
+  });
+
   it('replays a roster import without applying it again', async () => {
     const s = await setup();
     await registerSchool(t, s.company.id);

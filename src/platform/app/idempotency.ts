@@ -2,7 +2,16 @@ import { createHash } from 'node:crypto';
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { canonicalJson } from '../../lib/canonical-json.js';
-import { claimIdempotencyKey, recordIdempotentAnswer, releaseIdempotencyKey, type IdempotencyKeyRef } from '../../features/idempotency/index.js';
+import {
+  claimIdempotencyKeys,
+  recordIdempotentAnswers,
+  releaseIdempotencyKey,
+  type ClaimOutcome,
+  type IdempotencyClaim,
+  type IdempotencyKeyRef,
+  type IdempotentAnswer,
+} from '../../features/idempotency/index.js';
+import { batchWhileBusy } from '../db/batch-while-busy.js';
 import { ErrorEnvelope } from './envelope.js';
 
 declare module 'fastify' {
@@ -62,9 +71,16 @@ function replay(reply: FastifyReply, answer: { statusCode: number; contentType: 
  * keys"): after authentication and validation a request with `Idempotency-Key` claims the key
  * for its API key; a repeat gets the stored answer and never reaches the handler, so it sends,
  * reserves and emits nothing. The claimed request's answer (its exact bytes) is recorded as it
- * is sent; a 5xx releases the key instead (the work was rolled back, a retry must run).
+ * is sent; a 5xx releases the key instead (the work was rolled back, a retry must run). Claims
+ * and answers of concurrent requests share statements (batchWhileBusy): the key's cost beside the
+ * route's own (bench/README, kit).
  */
 export function registerIdempotency(v1: FastifyInstance): void {
+  const claim = batchWhileBusy<IdempotencyClaim, ClaimOutcome>((claims) => claimIdempotencyKeys(v1.ctx.db, v1.ctx, { claims }));
+  const record = batchWhileBusy<IdempotentAnswer, void>(async (answers) => {
+    await recordIdempotentAnswers(v1.ctx.db, v1.ctx, { answers });
+    return answers.map(() => undefined);
+  });
   v1.decorateRequest('idempotency', null);
   v1.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -77,7 +93,7 @@ export function registerIdempotency(v1: FastifyInstance): void {
     const key = request.headers[IDEMPOTENCY_HEADER];
     if (request.method !== 'POST' || typeof key !== 'string' || !request.auth) return;
     const ref = { companyId: request.auth.company.id, apiKeyId: request.auth.id, key };
-    const outcome = await claimIdempotencyKey(v1.ctx.db, v1.ctx, { ...ref, fingerprint: fingerprint(request) });
+    const outcome = await claim({ ...ref, fingerprint: fingerprint(request) });
     if (outcome.kind === 'replay') return replay(reply, outcome.answer);
     request.idempotency = ref;
   });
@@ -88,7 +104,7 @@ export function registerIdempotency(v1: FastifyInstance): void {
     try {
       const body = typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : null;
       if (reply.statusCode >= 500 || !body) await releaseIdempotencyKey(v1.ctx.db, v1.ctx, ref);
-      else await recordIdempotentAnswer(v1.ctx.db, v1.ctx, { ...ref, statusCode: reply.statusCode, contentType: String(reply.getHeader('content-type') ?? '') || null, body });
+      else await record({ ...ref, statusCode: reply.statusCode, contentType: String(reply.getHeader('content-type') ?? '') || null, body });
     } catch (err) {
       // The answer still goes out; the claim lapses after its lease and a repeat then runs again.
       request.log.error({ err }, 'recording the idempotent answer failed');
