@@ -7,7 +7,10 @@ import type { GroupKind } from './vocabulary.js';
 export const STAGES = ['sent', 'delivered', 'opened', 'started', 'responded'] as const;
 export type Stage = (typeof STAGES)[number];
 
-export type StageRow = {
+/** How many invites reached each stage, and how many there are. */
+export type StageCounts = Record<'invited' | Stage, number>;
+
+export type StageRow = StageCounts & {
   kind: 'overall' | GroupKind;
   /** '' for the overall row */
   key: string;
@@ -15,12 +18,6 @@ export type StageRow = {
   name: string | null;
   /** Persons actively enrolled in the group (null for the overall row). */
   enrolled: number | null;
-  invited: number;
-  sent: number;
-  delivered: number;
-  opened: number;
-  started: number;
-  responded: number;
 };
 
 /**
@@ -36,14 +33,24 @@ const STAGE = sql`CASE
   WHEN i.status = 'sent' OR EXISTS (SELECT 1 FROM invite_messages m WHERE m.company_id = i.company_id AND m.invite_id = i.id AND m.status = 'sent') THEN 1
   ELSE 0 END`;
 
+const COUNTS = ['invited', ...STAGES] as const;
+
 /** The sums of the 0/1 stage columns of relation `n` (a constant alias written here, never input). */
-const stageSums = (n: string) => sql.raw(['invited', ...STAGES].map((stage) => `coalesce(sum(${n}.${stage}), 0)::int AS "${stage}"`).join(', '));
+const stageSums = (n: string) => sql.raw(COUNTS.map((stage) => `coalesce(sum(${n}.${stage}), 0)::int AS "${stage}"`).join(', '));
+
+/** Each count summed over relation `n` times its `times` column (the extra counts of a person). */
+const timesSums = (n: string) => sql.raw(COUNTS.map((stage) => `sum(${n}.times * pp.${stage}) AS "${stage}"`).join(', '));
+
+/** Per group: the sum over its classes less the extra counts (g and x, constant aliases). */
+const netCounts = sql.raw(COUNTS.map((stage) => `(g.${stage} - coalesce(x.${stage}, 0))::int AS "${stage}"`).join(', '));
 
 /**
  * The stage counts of a form's non-revoked invites, overall and per roster group, in one statement
  * (one snapshot). An invite belongs to the roster person with its externalId and counts for every
  * class where that person is enrolled (not dropped), and for the class group, course, teachers and
  * every unit up the tree of those classes, once per group however many of its classes the person is in.
+ * Groups are summed from their classes (a thousand rows, not a pair per person and group), less the
+ * extra counts of the persons in two or more classes of one group: only they need pairs.
  */
 export async function countStages(db: DbOrTx, _deps: NoDeps, input: { companyId: string; formId: string }): Promise<StageRow[]> {
   const { companyId, formId } = input;
@@ -72,27 +79,53 @@ export async function countStages(db: DbOrTx, _deps: NoDeps, input: { companyId:
        GROUP BY p.id
     ),
     roster AS MATERIALIZED (
-      SELECT e.person_id, c.id AS class_id, c.class_group_id, c.course_item_id, c.org_unit_id, c.teacher_ids
-        FROM enrollments e JOIN classes c ON c.company_id = e.company_id AND c.id = e.class_id
+      SELECT e.person_id, e.class_id
+        FROM enrollments e
        WHERE e.company_id = ${companyId} AND e.status <> 'dropped'
     ),
-    members AS (
-      SELECT DISTINCT kind, key, person_id FROM (
-        SELECT 'class' AS kind, class_id AS key, person_id FROM roster
-        UNION ALL SELECT 'classGroup', class_group_id, person_id FROM roster WHERE class_group_id IS NOT NULL
-        UNION ALL SELECT 'course', course_item_id, person_id FROM roster
-        UNION ALL SELECT 'teacher', t.id, person_id FROM roster, unnest(teacher_ids) AS t(id)
-        UNION ALL SELECT 'orgUnit', a.id::uuid, r.person_id
-          FROM roster r JOIN entities u ON u.company_id = ${companyId} AND u.id = r.org_unit_id,
-               unnest(string_to_array(trim(both '/' from u.org_path), '/')) AS a(id)
+    -- Every group a class of the roster counts for, itself included (each once).
+    class_keys AS MATERIALIZED (
+      SELECT DISTINCT keyed.class_id, keyed.kind, keyed.key FROM classes c
+      CROSS JOIN LATERAL (
+        SELECT c.id AS class_id, 'class' AS kind, c.id AS key
+        UNION ALL SELECT c.id, 'classGroup', c.class_group_id WHERE c.class_group_id IS NOT NULL
+        UNION ALL SELECT c.id, 'course', c.course_item_id
+        UNION ALL SELECT c.id, 'teacher', t.id FROM unnest(c.teacher_ids) AS t(id)
+        UNION ALL SELECT c.id, 'orgUnit', a.id::uuid
+          FROM entities u, unnest(string_to_array(trim(both '/' from u.org_path), '/')) AS a(id)
+         WHERE u.company_id = ${companyId} AND u.id = c.org_unit_id
       ) AS keyed
+       WHERE c.company_id = ${companyId} AND c.id IN (SELECT class_id FROM roster)
+    ),
+    class_counts AS (
+      SELECT r.class_id, count(*) AS enrolled, count(pp.person_id) AS invited_persons, ${stageSums('pp')}
+        FROM roster r LEFT JOIN per_person pp ON pp.person_id = r.person_id
+       GROUP BY r.class_id
+    ),
+    summed AS (
+      SELECT k.kind, k.key, sum(cc.enrolled) AS enrolled, sum(cc.invited_persons) AS invited_persons,
+             ${sql.raw(COUNTS.map((stage) => `sum(cc.${stage}) AS "${stage}"`).join(', '))}
+        FROM class_keys k JOIN class_counts cc ON cc.class_id = k.class_id
+       GROUP BY k.kind, k.key
+    ),
+    -- A person in n > 1 classes of one group was summed n times: n - 1 of them are extra.
+    extra_pairs AS (
+      SELECT k.kind, k.key, r.person_id, count(*) - 1 AS times
+        FROM roster r JOIN class_keys k ON k.class_id = r.class_id AND k.kind <> 'class'
+       WHERE r.person_id IN (SELECT person_id FROM roster GROUP BY person_id HAVING count(*) > 1)
+       GROUP BY k.kind, k.key, r.person_id
+      HAVING count(*) > 1
+    ),
+    extra AS (
+      SELECT x.kind, x.key, sum(x.times) AS enrolled, coalesce(sum(x.times) FILTER (WHERE pp.person_id IS NOT NULL), 0) AS invited_persons, ${timesSums('x')}
+        FROM extra_pairs x LEFT JOIN per_person pp ON pp.person_id = x.person_id
+       GROUP BY x.kind, x.key
     ),
     groups AS (
-      SELECT m.kind, m.key, count(*)::int AS enrolled, ${stageSums('pp')}
-        FROM members m LEFT JOIN per_person pp ON pp.person_id = m.person_id
-       GROUP BY m.kind, m.key
+      SELECT g.kind, g.key, (g.enrolled - coalesce(x.enrolled, 0))::int AS enrolled, ${netCounts}
+        FROM summed g LEFT JOIN extra x ON x.kind = g.kind AND x.key = g.key
       -- Only groups that hold an invited person: the company's other classes are no part of this form.
-      HAVING count(pp.person_id) > 0
+       WHERE g.invited_persons - coalesce(x.invited_persons, 0) > 0
     )
     SELECT 'overall' AS kind, '' AS key, NULL AS code, NULL AS name, NULL::int AS enrolled, ${stageSums('o')}
       FROM per_invite o

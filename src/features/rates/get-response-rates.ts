@@ -3,16 +3,10 @@ import type { Clock } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
 import { noDeps } from '../../lib/service.js';
 import { findForm } from '../forms/index.js';
-import { countStages, STAGES, type Stage, type StageRow } from './count-stages.js';
+import { countStages, STAGES, type Stage, type StageCounts, type StageRow } from './count-stages.js';
 import { GROUP_KINDS, type GroupKind } from './vocabulary.js';
 
-export interface StageFigures {
-  invited: number;
-  sent: number;
-  delivered: number;
-  opened: number;
-  started: number;
-  responded: number;
+export interface StageFigures extends StageCounts {
   /** Each stage's count over invited, 0..1 to four decimals; null when nobody is invited. */
   rates: Record<Stage, number | null>;
 }
