@@ -2,6 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../platform/context.js';
 import type { TaskDefinition } from '../platform/jobs/define-task.js';
+import type { BacklogProbe } from '../platform/app/metrics.js';
 import type { EventConsumer } from './events/event-consumer.js';
 import type { LogFn, OutboundKind, OutboundLoopOptions } from '../platform/outbound/index.js';
 import type { SettingsConsumer } from './companies/settings-consumer.js';
@@ -49,6 +50,8 @@ export interface Feature {
    * when a worker starts; a kind loads its transport there (await import), not with the registry.
    */
   outboundKinds?: (ctx: Context, log: LogFn) => Promise<OutboundLane[]>;
+  /** The age of each outbound kind's oldest due item, for /metrics. */
+  backlog?: BacklogProbe[];
   /** Acts on every stored event, inside the event's statement. */
   eventConsumers?: EventConsumer[];
   /** Acts on every new response, inside the response's transaction (recordResponse). */

@@ -9,4 +9,9 @@ export const messagingFeature: Feature = {
     const [{ emailKind }, { whatsappKind }, { SMTP_CONNECTIONS }] = await Promise.all([import('./email-kind.js'), import('./whatsapp-kind.js'), import('./smtp-mailer.js')]);
     return [{ kind: emailKind(ctx), options: { perTarget: SMTP_CONNECTIONS } }, { kind: whatsappKind(ctx) }];
   },
+  // The due index walked in order until the channel's first pending message.
+  backlog: (['email', 'whatsapp'] as const).map((channel) => ({
+    kind: channel,
+    oldestDue: `SELECT min(due_at) AS due FROM invite_messages WHERE status = 'pending' AND channel = '${channel}' AND due_at <= $1`,
+  })),
 };

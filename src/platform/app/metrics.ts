@@ -1,9 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Clock } from '../../lib/clock.js';
 
-/** Prometheus metrics: request counts and latency by route and status, and the job queue depth. */
-export function registerMetrics(app: FastifyInstance, pool: pg.Pool): Registry {
+/**
+ * One kind of outbound work a feature queues (webhook deliveries, e-mail, WhatsApp): a statement
+ * answering, as column `due`, when the oldest item still waiting became due ($1 is now; null when
+ * nothing due waits). Operators read the backlog's age from it (a queue can be short and stuck).
+ */
+export interface BacklogProbe {
+  kind: string;
+  oldestDue: string;
+}
+
+/**
+ * Prometheus metrics: request counts and latency by route and status, the job queue depth, and
+ * the age of each outbound backlog's oldest due item.
+ */
+export function registerMetrics(app: FastifyInstance, deps: { pool: pg.Pool; clock: Clock; backlog: readonly BacklogProbe[] }): Registry {
+  const { pool } = deps;
   const registry = new Registry();
   const requests = new Counter({
     name: 'quorum_http_requests_total',
@@ -33,6 +48,24 @@ export function registerMetrics(app: FastifyInstance, pool: pg.Pool): Registry {
           GROUP BY task_identifier`,
       );
       for (const row of rows) this.set({ task: row.task }, row.depth);
+    },
+  });
+
+  new Gauge({
+    name: 'quorum_backlog_oldest_due_seconds',
+    help: 'Seconds the oldest due item of each outbound kind has waited (0 when none waits)',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+    async collect() {
+      const now = deps.clock.now();
+      const ages = await Promise.all(
+        deps.backlog.map(async (probe) => {
+          const { rows } = await pool.query<{ due: Date | null }>(probe.oldestDue, [now]);
+          const due = rows[0]?.due;
+          return [probe.kind, due ? Math.max(0, (now.getTime() - due.getTime()) / 1000) : 0] as const;
+        }),
+      );
+      for (const [kind, age] of ages) this.set({ kind }, age);
     },
   });
 
