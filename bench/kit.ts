@@ -37,7 +37,7 @@ const load1 = () => loadavg()[0].toFixed(1);
 function creates(ctx: Context, origin: string, formId: string, token: string, withKey: boolean): Promise<MeasuredLoad> {
   const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(withKey ? { 'idempotency-key': '{uuid}' } : {}) };
   const body = JSON.stringify({ name: 'New', email: `${withKey ? 'k' : 'n'}{n}-${Date.now()}@bench.test` });
-  return measuredLoad({ url: `${origin}/v1/forms/${formId}/invites`, method: 'POST', connections: CONNECTIONS, seconds: SECONDS, headers, body }, ctx.pool, DATABASE);
+  return measuredLoad({ url: `${origin}/v1/forms/${formId}/invites`, method: 'POST', connections: CONNECTIONS, seconds: SECONDS, headers, body }, { pool: ctx.pool, name: DATABASE });
 }
 
 const row = (run: string, r: MeasuredLoad, ratio: number, perCpuRatio: number, loadAt: string) => ({

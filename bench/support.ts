@@ -60,7 +60,7 @@ export interface ChildLoadPlan {
 
 export interface MeasuredLoad extends LoadResult {
   total: number;
-  /** CPU seconds of this process (the server) and of the bench database's backends during the load. */
+  /** CPU seconds of this process (the server) and of the bench database's backends (when given) during the load. */
   serverCpuS: number;
   databaseCpuS: number;
   /** Requests per CPU-second of server and database together: what neighbours on the machine do not change. */
@@ -89,14 +89,14 @@ async function backendCpu(admin: pg.Pool, database: string): Promise<Map<number,
  * this process and the database's backends spent meanwhile: throughput per CPU-second holds on
  * a machine shared with other work, where wall-clock throughput does not.
  */
-export async function measuredLoad(plan: ChildLoadPlan, pool: pg.Pool, database: string): Promise<MeasuredLoad> {
-  const before = await backendCpu(pool, database);
+export async function measuredLoad(plan: ChildLoadPlan, database?: { pool: pg.Pool; name: string }): Promise<MeasuredLoad> {
+  const before = database ? await backendCpu(database.pool, database.name) : new Map<number, number>();
   const cpu = process.cpuUsage();
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', new URL('./load-child.ts', import.meta.url).pathname, JSON.stringify(plan)], {
     maxBuffer: 1 << 20,
   });
   const used = process.cpuUsage(cpu);
-  const after = await backendCpu(pool, database);
+  const after = database ? await backendCpu(database.pool, database.name) : new Map<number, number>();
   const serverCpuS = (used.user + used.system) / 1e6;
   const databaseCpuS = [...after].reduce((sum, [pid, s]) => sum + s - (before.get(pid) ?? 0), 0);
   const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as LoadResult & { total: number };

@@ -23,7 +23,7 @@ describe('/metrics: the backlog age of each outbound kind', () => {
 
     const { company, token } = await t.tenant();
     await subscribe(t, company.id, receiver.url());
-    await emit(t, company.id, 'goal.reached', goalData());
+    await emit(t, company.id, 'form.goal_reached', goalData());
     t.clock.advance(90_000);
     const survey = await createSurvey(t, company.id);
     expect((await t.post(token, `/v1/forms/${survey.form.id}/invites`, { email: 'ana@school.test' })).statusCode).toBe(201);
