@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 /**
  * The panel's browser harness: the built web app (dist/panel, which `npm ci` builds through
  * `prepare`; else one Vite build into a temporary folder, once per test file) served by a real
@@ -54,6 +55,14 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * Compiles every lazily loaded route file before the app starts: on a loaded machine compiling
+ * them inside the app's start outlasts Fastify's plugin timeout (the builder's pages load many).
+ */
+export async function compileRouteFiles(): Promise<void> {
+  await Promise.all(Object.values(import.meta.glob(['../src/features/**/*routes.ts', '!**/*.test.ts'])).map((load) => load()));
+}
+
 export async function startPanelBrowser(options: TestAppOptions = {}): Promise<PanelBrowser> {
   const panelDir = await panelBuild();
   const port = await freePort();
@@ -82,6 +91,15 @@ export async function startPanelBrowser(options: TestAppOptions = {}): Promise<P
       await t.close();
     },
   };
+}
+
+/** Signs `user` in through the sign-in page and waits for the home page's greeting. */
+export async function signIn(page: Page, origin: string, user: { email: string; password: string }): Promise<void> {
+  await page.goto(`${origin}/panel/sign-in`);
+  await page.getByLabel('E-mail').fill(user.email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: /^Hello, / }).waitFor();
 }
 
 /** axe finds nothing at both sizes; a screenshot of each. The page is left at the phone size. */

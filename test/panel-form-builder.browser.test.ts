@@ -1,4 +1,3 @@
-/// <reference types="vite/client" />
 /**
  * The form builder by keyboard alone, in Chromium against the real server: twelve questions added
  * and typed without a mouse (the builder once broke at the eleventh), saved, and stored in order;
@@ -6,14 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { panelUser } from './panel.js';
-import { checkPage, chromiumRuns, SIZES, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
+import { checkPage, chromiumRuns, SIZES, compileRouteFiles, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
 import { importForm } from '../src/features/forms/import-form.js';
 
 describe.skipIf(!chromiumRuns('the form builder browser tests'))('The form builder by keyboard', () => {
   let bed: PanelBrowser;
   beforeAll(async () => {
-    // On a loaded machine compiling the lazily loaded route files outlasts Fastify's plugin timeout: compile them first.
-    await Promise.all(Object.values(import.meta.glob(['../src/features/**/*routes.ts', '!**/*.test.ts'])).map((load) => load()));
+    await compileRouteFiles();
     bed = await startPanelBrowser();
   }, 240_000);
   afterAll(async () => bed?.close());

@@ -1,4 +1,3 @@
-/// <reference types="vite/client" />
 /**
  * A form's treatment flows in Chromium against the real server: a flow added with the builder's
  * condition editor, a step and an effectiveness check, listed, edited by its key and removed;
@@ -6,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { panelUser } from './panel.js';
-import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
+import { checkPage, chromiumRuns, compileRouteFiles, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
 import { importForm } from '../src/features/forms/import-form.js';
 
 const FORM = { slug: 'followed', name: 'Followed form', sections: [{ key: 'main', name: 'Main', questions: [{ key: 'rating', name: 'Rate us', type: 'NPS' }] }] };
@@ -14,8 +13,7 @@ const FORM = { slug: 'followed', name: 'Followed form', sections: [{ key: 'main'
 describe.skipIf(!chromiumRuns('the treatment flow browser tests'))('Treatment flows on the form page', () => {
   let bed: PanelBrowser;
   beforeAll(async () => {
-    // On a loaded machine compiling the lazily loaded route files outlasts Fastify's plugin timeout: compile them first.
-    await Promise.all(Object.values(import.meta.glob(['../src/features/**/*routes.ts', '!**/*.test.ts'])).map((load) => load()));
+    await compileRouteFiles();
     bed = await startPanelBrowser();
   }, 240_000);
   afterAll(async () => bed?.close());

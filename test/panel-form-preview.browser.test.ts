@@ -1,4 +1,3 @@
-/// <reference types="vite/client" />
 /**
  * The builder's live preview in Chromium against the real server: an edit shows in the respondent
  * page drawn beside the builder, at phone and desktop width, passing axe; "Try it" makes the page
@@ -6,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { panelUser } from './panel.js';
-import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
+import { checkPage, chromiumRuns, compileRouteFiles, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
 import { importForm } from '../src/features/forms/import-form.js';
 
 const FORM = {
@@ -29,8 +28,7 @@ const FORM = {
 describe.skipIf(!chromiumRuns('the form preview browser tests'))('The builder preview', () => {
   let bed: PanelBrowser;
   beforeAll(async () => {
-    // On a loaded machine compiling the lazily loaded route files outlasts Fastify's plugin timeout: compile them first.
-    await Promise.all(Object.values(import.meta.glob(['../src/features/**/*routes.ts', '!**/*.test.ts'])).map((load) => load()));
+    await compileRouteFiles();
     bed = await startPanelBrowser();
   }, 240_000);
   afterAll(async () => bed?.close());

@@ -5,6 +5,7 @@ import { reminderSchemas } from './schemas.js';
 export const remindersFeature: Feature = {
   name: 'reminders',
   routes: lazyPlugin(async () => (await import('./routes.js')).reminderRoutes),
+  panelRoutes: lazyPlugin(async () => (await import('./panel-routes.js')).reminderPanelRoutes),
   schemas: reminderSchemas,
   tasks: [sendRemindersSweep],
 };

@@ -15,7 +15,7 @@ export async function reminderRoutes(app: FastifyInstance) {
         summary: "Read a form's reminder schedules and their next run (extension)",
         description:
           'One entry per channel with a schedule ([] when none); nextRunAt is when the sweep next reminds someone (null: nobody ' +
-          "left). Read-only: schedules are set by the operator (quorum reminders set). Another company's form, or none, is " +
+          "left). Read-only: schedules are set in the panel (the form's Reminders tab) or by the operator (quorum reminders set). Another company's form, or none, is " +
           '404 NOT_FOUND alike. Scope: surveys:read.',
         params: Type.Object({ id: Type.String({ description: 'Form id' }) }),
         response: {

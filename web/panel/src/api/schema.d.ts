@@ -1417,6 +1417,41 @@ export interface paths {
         patch: operations["updateCompanySettings"];
         trace?: never;
     };
+    "/forms/{id}/reminders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The form's reminder schedules, one per channel, with their next run and the invites still to remind */
+        get: operations["listFormReminders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{id}/reminders/{channel}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set (create or replace) the schedule of one channel; steps already taken stay taken */
+        put: operations["setFormReminders"];
+        post?: never;
+        /** Remove one channel's schedule: no further reminders (those already queued still leave) */
+        delete: operations["clearFormReminders"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -12031,6 +12066,351 @@ export interface operations {
             };
             /** @description Error codes: FORBIDDEN */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listFormReminders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Form id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            channel: "email" | "whatsapp";
+                            /** @description The first reminder this many days after the first send, each next one this many days later */
+                            afterDays: number;
+                            /** @description At most this many reminders (the final one aside) */
+                            maxReminders: number;
+                            /** @description Reminders leave from this hour of a working day in the company's time zone */
+                            localHour: number;
+                            finalDaysBefore: number | null;
+                            /** @description The company's IANA time zone, in which localHour is read */
+                            timeZone: string;
+                            /** @description Invites still to remind: sent, not responded, revoked or expired, reminders left */
+                            pending: number;
+                            nextRunAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    setFormReminders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Form id */
+                id: string;
+                channel: "email" | "whatsapp";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The first reminder this many days after the first send, each next one this many days later */
+                    afterDays: number;
+                    /** @description At most this many reminders (the final one aside) */
+                    maxReminders: number;
+                    /** @description Reminders leave from this hour of a working day in the company's time zone */
+                    localHour: number;
+                    finalDaysBefore: number | null;
+                    template?: {
+                        name: string;
+                        language: string;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            channel: "email" | "whatsapp";
+                            /** @description The first reminder this many days after the first send, each next one this many days later */
+                            afterDays: number;
+                            /** @description At most this many reminders (the final one aside) */
+                            maxReminders: number;
+                            /** @description Reminders leave from this hour of a working day in the company's time zone */
+                            localHour: number;
+                            finalDaysBefore: number | null;
+                            /** @description The company's IANA time zone, in which localHour is read */
+                            timeZone: string;
+                            /** @description Invites still to remind: sent, not responded, revoked or expired, reminders left */
+                            pending: number;
+                            nextRunAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    clearFormReminders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Form id */
+                id: string;
+                channel: "email" | "whatsapp";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            channel: "email" | "whatsapp";
+                            /** @description The first reminder this many days after the first send, each next one this many days later */
+                            afterDays: number;
+                            /** @description At most this many reminders (the final one aside) */
+                            maxReminders: number;
+                            /** @description Reminders leave from this hour of a working day in the company's time zone */
+                            localHour: number;
+                            finalDaysBefore: number | null;
+                            /** @description The company's IANA time zone, in which localHour is read */
+                            timeZone: string;
+                            /** @description Invites still to remind: sent, not responded, revoked or expired, reminders left */
+                            pending: number;
+                            nextRunAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

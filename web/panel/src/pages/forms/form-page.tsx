@@ -1,6 +1,6 @@
 /**
  * One form in the builder: questions beside their live preview, settings, export/import, versions,
- * alert rules and treatment flows. Every change is checked by the server (a dry run of the save, the import's
+ * alert rules, treatment flows and reminder schedules. Every change is checked by the server (a dry run of the save, the import's
  * validation) a moment after typing stops, so problems show beside their fields before saving;
  * saving asks before removing answered questions or options.
  */
@@ -20,6 +20,8 @@ import { allQuestions, fromFile, toFile, visibleKeys, type Draft } from './defin
 import { Dialog } from './dialog';
 import { FieldErrors } from './field-errors';
 import { FlowsTab } from './flows-tab';
+import { RemindersTab } from './reminders-tab';
+import { hasPermission, sessionQuery } from '../../api/session';
 import { FORMS, formQuery, type FormDetail } from './forms-api';
 import { GoalsTab } from './goals-tab';
 import { JsonTab } from './json-tab';
@@ -92,6 +94,9 @@ function FormEditor({ detail }: { detail: FormDetail }) {
     onError: (error) => (setConfirming(null), showProblem(error)),
   });
 
+  // reminders are sends: their tab is for members who may send (permission invites)
+  const session = useQuery(sessionQuery).data;
+  const tabs = ['builder', 'settings', 'json', 'versions', 'goals', 'flows', ...(session && hasPermission(session, 'invites') ? (['reminders'] as const) : [])] as const;
   // flows run on stored responses: their conditions name the saved form's questions
   const savedQuestions = useMemo(() => allQuestions(fromFile(detail.definition)), [detail.definition]);
   const hidden = useMemo(() => {
@@ -148,7 +153,7 @@ function FormEditor({ detail }: { detail: FormDetail }) {
         )}
         <Tabs defaultValue="builder" keepMounted={false}>
           <Tabs.List>
-            {(['builder', 'settings', 'json', 'versions', 'goals', 'flows'] as const).map((tab) => (
+            {tabs.map((tab) => (
               <Tabs.Tab key={tab} value={tab}>
                 {t(`page.tabs.${tab}`)}
               </Tabs.Tab>
@@ -183,6 +188,9 @@ function FormEditor({ detail }: { detail: FormDetail }) {
           </Tabs.Panel>
           <Tabs.Panel value="flows" pt="md">
             <FlowsTab formId={formId} questions={savedQuestions} />
+          </Tabs.Panel>
+          <Tabs.Panel value="reminders" pt="md">
+            <RemindersTab formId={formId} />
           </Tabs.Panel>
         </Tabs>
       </Stack>

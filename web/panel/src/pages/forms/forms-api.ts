@@ -11,6 +11,7 @@ export type FormDetail = Data<'/forms/{id}', 'get'>;
 export type FormVersion = Data<'/forms/{id}/versions', 'get'>[number];
 export type GoalRule = Data<'/forms/{id}/goals', 'get'>[number];
 export type FlowItem = Data<'/forms/{id}/flows', 'get'>[number];
+export type ReminderSchedule = Data<'/forms/{id}/reminders', 'get'>[number];
 export type ListFilter = { search?: string; status?: 'open' | 'closed'; page: number };
 
 export const FORMS = ['forms'] as const;
@@ -33,6 +34,10 @@ export function versionsQuery(id: string) {
 
 export function goalsQuery(id: string) {
   return queryOptions({ queryKey: [...FORMS, id, 'goals'], queryFn: async () => (await unwrap(api.GET('/forms/{id}/goals', { params: { path: { id } } }))).data });
+}
+
+export function remindersQuery(id: string) {
+  return queryOptions({ queryKey: [...FORMS, id, 'reminders'], queryFn: async () => (await unwrap(api.GET('/forms/{id}/reminders', { params: { path: { id } } }))).data });
 }
 
 export function flowsQuery(id: string) {
