@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
@@ -40,13 +40,31 @@ const CLOCK_SPEED = 100;
 const DELIVERY_TIMEOUT_MS = 10 * 60_000;
 /** BENCH_SPLIT=1: the delivery loop runs in its own process (the worker tier), the emitters in this one (the api tier). */
 const SPLIT = process.env.BENCH_SPLIT === '1';
+/** BENCH_HOG=1: a process spinning one core runs beside the bench (the neighbour of a shared machine). */
+const HOG = process.env.BENCH_HOG === '1';
 const SECRET_KEY = process.env.SECRET_KEY ?? 'bench-secret-key-that-is-long-enough-0000';
 const DATABASE = 'quorum_bench_webhooks';
 
+/** utime + stime of a process in seconds (/proc, Linux), or null when unreadable. */
+function processCpuSeconds(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+interface DeliveryTier {
+  /** CPU seconds the delivery loop's process has used so far (null when it shares this process). */
+  cpuSeconds(): number | null;
+  stop(): Promise<void>;
+}
+
 /** The delivery loop in a child process (bench/webhooks-worker-child.ts); stop() ends it after its claimed work. */
-async function startWorkerProcess(): Promise<{ stop(): Promise<void> }> {
-  const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-  const child = spawn(tsx, [fileURLToPath(new URL('./webhooks-worker-child.ts', import.meta.url))], {
+async function startWorkerProcess(): Promise<DeliveryTier> {
+  // node itself (not the tsx launcher, which runs node as its own child): its pid is the worker's, for its CPU.
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./webhooks-worker-child.ts', import.meta.url))], {
     env: { ...process.env, DATABASE_URL: benchDatabaseUrl(DATABASE).toString(), SECRET_KEY },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -55,6 +73,7 @@ async function startWorkerProcess(): Promise<{ stop(): Promise<void> }> {
     child.once('exit', (code) => reject(new Error(`worker process exited with ${code}`)));
   });
   return {
+    cpuSeconds: () => processCpuSeconds(child.pid),
     stop: () => new Promise<void>((resolve) => {
       child.removeAllListeners('exit');
       child.once('exit', () => resolve());
@@ -127,7 +146,7 @@ function fastClock(speed: number): Clock {
 }
 
 /** Emits every event; with a rate, event n is not emitted before n / rate seconds. */
-async function emitAll(ctx: Context, companyId: string, rate: number | null): Promise<Map<string, number>> {
+async function emitAll(ctx: Context, companyId: string, rate: number | null): Promise<{ committedAt: Map<string, number>; offered: number }> {
   const committedAt = new Map<string, number>();
   const start = Date.now();
   let next = 0;
@@ -143,7 +162,8 @@ async function emitAll(ctx: Context, companyId: string, rate: number | null): Pr
     }
   };
   await Promise.all(Array.from({ length: EMITTERS }, emitter));
-  return committedAt;
+  // What the emitters achieved: under load they may not reach the rate asked for.
+  return { committedAt, offered: EVENTS / ((Date.now() - start) / 1000) };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -186,11 +206,15 @@ async function bareBaseline(): Promise<Row> {
     'p99 ms': Math.round(percentile(latencies, 99)),
     'per receiver /a /b /c': '-',
     missing: 0,
+    'events/s offered': '-',
+    'worker CPU s': '-',
+    'deliveries per worker CPU-s': '-',
   };
 }
 
 /** Deliveries per second, commit-to-first-success latency, and which events each path never got. */
-function summarise(label: string, committedAt: Map<string, number>, receipts: Receipt[], started: number): Row {
+function summarise(label: string, emitted: { committedAt: Map<string, number>; offered: number }, receipts: Receipt[], started: number, workerCpu: number | null): Row {
+  const { committedAt } = emitted;
   const firstSuccess = new Map<string, number>();
   for (const r of receipts) {
     const key = `${r.path} ${r.id}`;
@@ -210,6 +234,9 @@ function summarise(label: string, committedAt: Map<string, number>, receipts: Re
     'p99 ms': percentile(latencies, 99),
     'per receiver /a /b /c': perPath.join(' / '),
     missing: PATHS.length * committedAt.size - firstSuccess.size,
+    'events/s offered': Math.round(emitted.offered),
+    'worker CPU s': workerCpu === null ? '-' : workerCpu,
+    'deliveries per worker CPU-s': workerCpu === null ? '-' : Math.round(firstSuccess.size / workerCpu),
   };
 }
 
@@ -231,26 +258,35 @@ async function runScenario(database: Database, { label, rate, backlog, failingPa
   const company = await createCompany(ctx.db, ctx, { name: 'Bench', slug: `bench-${Date.now()}` });
   for (const path of PATHS) await createSubscription(ctx.db, ctx, { companyId: company.id, url: `http://127.0.0.1:${receiver.port}${path}` });
   // A lease long in wall time even when the clock runs fast.
-  const startLoop = () =>
-    SPLIT && clock === systemClock ? startWorkerProcess() : startDeliveryLoop(ctx, { leaseMs: 30_000 * (clock === systemClock ? 1 : CLOCK_SPEED) });
+  const startLoop = async (): Promise<DeliveryTier> => {
+    if (SPLIT && clock === systemClock) return startWorkerProcess();
+    const loop = await startDeliveryLoop(ctx, { leaseMs: 30_000 * (clock === systemClock ? 1 : CLOCK_SPEED) });
+    return { cpuSeconds: () => null, stop: () => loop.stop() };
+  };
   const early = backlog ? null : await startLoop();
+  const earlyCpu = early?.cpuSeconds() ?? null;
   let started = Date.now();
-  const committedAt = await emitAll(ctx, company.id, rate);
+  const emitted = await emitAll(ctx, company.id, rate);
   if (backlog) started = Date.now();
   const loop = early ?? (await startLoop());
+  const cpuAtStart = early ? earlyCpu : loop.cpuSeconds();
   const deadline = Date.now() + DELIVERY_TIMEOUT_MS;
   while ((await receiver.successes()) < EVENTS * PATHS.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  const cpuAtEnd = loop.cpuSeconds();
   const receipts = await receiver.report();
   await loop.stop();
   await receiver.stop();
   await ctx.close();
-  const row = summarise(label, committedAt, receipts, started);
+  // The worker's start-up (its modules) is not delivery work: counted from when it was ready.
+  const workerCpu = cpuAtStart === null || cpuAtEnd === null ? null : Math.round((cpuAtEnd - cpuAtStart) * 100) / 100;
+  const row = summarise(label, emitted, receipts, started, workerCpu);
   return backlog ? { ...row, 'p50 ms': '-', 'p99 ms': '-' } : row;
 }
 
 export async function run(): Promise<void> {
   const database = await benchDatabase(DATABASE);
-  console.log(`Webhooks: ${EVENTS} events x ${PATHS.length} subscriptions, ${EMITTERS} emitting transactions at a time, one loopback receiver (worker thread)${SPLIT ? ', delivery loop in its own process' : ''}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const hog = HOG ? spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }) : null;
+  console.log(`Webhooks: ${EVENTS} events x ${PATHS.length} subscriptions, ${EMITTERS} emitting transactions at a time, one loopback receiver (worker thread)${SPLIT ? ', delivery loop in its own process' : ''}${HOG ? ', a CPU hog beside it' : ''}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   const scenarios: Scenario[] = [
     { key: 'backlog', label: 'backlog drained, all answer 200', rate: null, backlog: true, failingPath: null, clock: systemClock },
     { key: 'burst', label: 'burst, all answer 200', rate: null, failingPath: null, clock: systemClock },
@@ -265,6 +301,7 @@ export async function run(): Promise<void> {
   }
   const ceiling = RUNS.has('baseline') ? Number(rows[0]['deliveries/s']) : Number.NaN;
   printTable(rows.map((row) => ({ ...row, 'vs baseline': Number(row['deliveries/s']) / ceiling })));
+  hog?.kill();
   await database.close();
   if (rows.some((row) => Number(row.missing) > 0)) throw new Error('some events were not delivered');
 }
