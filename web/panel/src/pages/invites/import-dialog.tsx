@@ -162,7 +162,7 @@ export function ImportDialog({ formId, onClose, onSend }: { formId: string; onCl
         {(stage.step === 'checking' || stage.step === 'importing') && (
           <Stack gap={4} role="status" aria-live="polite">
             <Text>{t(stage.step === 'checking' ? 'import.checking' : 'import.importing', { done: stage.done, total })}</Text>
-            <Progress value={total ? (100 * stage.done) / total : 100} aria-label={t('import.progress')} />
+            <Progress value={total ? Math.round((100 * stage.done) / total) : 100} aria-label={t('import.progress')} />
           </Stack>
         )}
         {stage.step === 'checked' && (
