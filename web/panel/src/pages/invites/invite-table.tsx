@@ -50,7 +50,7 @@ export function InviteTable({ formName, invites, total, pages, selected, allLoad
   return (
     <Box>
       <Text size="sm" c="dimmed" mb="xs" data-testid="invites-loaded">
-        {t('shown', { shown: number(invites.length), total: number(total) })}
+        {t(hasNextPage ? 'shown' : 'allLoaded', { shown: number(invites.length), total: number(total) })}
       </Text>
       <Box ref={scroller} role="region" aria-label={caption} tabIndex={0} pos="relative" h="min(60vh, 560px)" style={{ overflow: 'auto' }}>
         <Table striped highlightOnHover stickyHeader miw={720} aria-label={caption} aria-rowcount={total + 1}>
