@@ -9,7 +9,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Dialog, Route } from 'playwright-core';
+import type { Dialog, Page, Route } from 'playwright-core';
 import type { Permission } from '../src/features/memberships/index.js';
 import { findForm } from '../src/features/forms/find-form.js';
 import { importForm } from '../src/features/forms/import-form.js';
@@ -151,13 +151,7 @@ describe.skipIf(!chromiumRuns('the Invites browser tests'))('Invites in the pane
       if (body.batchId) held.push(route);
       else await route.continue();
     });
-    await page.goto(`${bed.origin}/panel/invites?form=${formId}`);
-    await page.getByRole('button', { name: 'Import a list' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Import a list' });
-    const csv = ['name,email', ...Array.from({ length: 6000 }, (_, i) => `Person ${i},person${i}@school.test`)].join('\n');
-    await dialog.locator('input[type=file]').setInputFiles({ name: 'long.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
-    await dialog.getByRole('button', { name: 'Check the rows' }).click();
-    await dialog.getByRole('button', { name: 'Import 6000 rows' }).click();
+    const dialog = await importLongList(page, `${bed.origin}/panel/invites?form=${formId}`);
 
     // The first part is written; the next two are sent together and held: the bar stands at a third.
     await dialog.getByText('Imported 2000 of 6000 rows…').waitFor();
@@ -169,6 +163,32 @@ describe.skipIf(!chromiumRuns('the Invites browser tests'))('Invites in the pane
     for (const route of held.splice(0)) await route.continue();
     await dialog.getByText('6000 invites created from 6000 rows', { exact: false }).waitFor();
     expect(await invitesOf(bed, companyId)).toBe(6000);
+    await context.close();
+  }, 180_000);
+
+  it('a part that fails stops the import and says so, after the part under way has come back', async () => {
+    const { context, page, companyId } = await signIn(['invites']);
+    const { id: formId } = await importForm(bed.t.ctx.db, bed.t.ctx, { companyId, rawJson: minimalForm('failing', { name: 'Failing import', settings: { language: 'en' } }) });
+    const held: Route[] = [];
+    await page.route(`**/panel/api/forms/${formId}/invites/import`, async (route) => {
+      const body = route.request().postDataJSON() as { batchId?: string };
+      if (body.batchId) held.push(route);
+      else await route.continue();
+    });
+    const dialog = await importLongList(page, `${bed.origin}/panel/invites?form=${formId}`);
+    await expect.poll(() => held.length).toBe(2);
+    // the second part fails; the third, sent beside it, is written and comes back afterwards
+    const [second, third] = held.splice(0);
+    await second.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: { code: 'SERVICE_UNAVAILABLE', message: 'Try again later.', requestId: 'test' } }) });
+    const thirdAnswer = page.waitForResponse((response) => response.request() === third.request());
+    await third.continue();
+    await thirdAnswer;
+    await dialog.getByRole('alert').waitFor();
+    await dialog.getByRole('button', { name: 'Check the rows' }).waitFor();
+    expect(await dialog.getByText(/^Imported \d+ of 6000 rows/).count()).toBe(0);
+    expect(held).toEqual([]);
+    expect(await invitesOf(bed, companyId)).toBe(4000);
+    await checkPage(page, 'invites-import-failed');
     await context.close();
   }, 180_000);
 
@@ -218,6 +238,18 @@ describe.skipIf(!chromiumRuns('the Invites browser tests'))('Invites in the pane
     await context.close();
   }, 240_000);
 });
+
+/** Opens the import dialog on `url`, reads a 6,000-row list, checks it and starts its import: three parts of 2,000. */
+async function importLongList(page: Page, url: string) {
+  await page.goto(url);
+  await page.getByRole('button', { name: 'Import a list' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Import a list' });
+  const csv = ['name,email', ...Array.from({ length: 6000 }, (_, i) => `Person ${i},person${i}@school.test`)].join('\n');
+  await dialog.locator('input[type=file]').setInputFiles({ name: 'long.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await dialog.getByRole('button', { name: 'Check the rows' }).click();
+  await dialog.getByRole('button', { name: 'Import 6000 rows' }).click();
+  return dialog;
+}
 
 async function invitesOf(bed: PanelBrowser, companyId: string): Promise<number> {
   const { rows } = await bed.t.ctx.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM invites WHERE company_id = ${companyId}`);

@@ -33,7 +33,11 @@ export type SendPart = (body: { columns: string[]; rows: PartRow[]; dryRun: bool
 
 const byLine = (a: { line: number }, b: { line: number }) => a.line - b.line;
 
-/** Every part sent; the summaries merged (listed rows in line order). Rejects with the first failing part's error. */
+/**
+ * Every part sent; the summaries merged (listed rows in line order). After a part fails no other
+ * is sent, and it rejects with that part's error once the part still under way has come back (its
+ * progress must not arrive after the failure was shown).
+ */
 export async function importInParts(send: SendPart, input: { columns: string[]; rows: PartRow[]; dryRun: boolean; onProgress: (done: number) => void }): Promise<PartSummary> {
   const { columns, rows, dryRun, onProgress } = input;
   const parts: PartRow[][] = [];
@@ -62,13 +66,14 @@ export async function importInParts(send: SendPart, input: { columns: string[]; 
       try {
         await sendPart(part);
       } catch (error) {
-        // the other lane stops after its part: nothing more is sent once one part failed
         failed = true;
         throw error;
       }
     }
   };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
+  const lanes = await Promise.allSettled(Array.from({ length: IN_FLIGHT }, lane));
+  const failure = lanes.find((result) => result.status === 'rejected');
+  if (failure) throw failure.reason;
   total.duplicateRows.sort(byLine);
   total.invalidRows.sort(byLine);
   return total;
