@@ -13,6 +13,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   panel: () => import('./panel.js'),
   'panel-responses': () => import('./panel-responses.js'),
   'panel-builder': () => import('./panel-builder.js'),
+  'panel-import': () => import('./panel-import.js'),
   rates: () => import('./rates.js'),
   reminders: () => import('./reminders.js'),
   respond: () => import('./respond.js'),

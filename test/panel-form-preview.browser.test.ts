@@ -1,7 +1,8 @@
 /**
  * The builder's live preview in Chromium against the real server: an edit shows in the respondent
  * page drawn beside the builder, at phone and desktop width, passing axe; "Try it" makes the page
- * answerable with its own script (a condition reveals a question) and submits nothing.
+ * answerable with its own script (a condition reveals a question; Next on an unanswered required
+ * question shows the public page's own error) and submits nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { panelUser } from './panel.js';
@@ -36,6 +37,9 @@ describe.skipIf(!chromiumRuns('the form preview browser tests'))('The builder pr
   it('shows edits in the respondent page at both widths, and its try-it submits nothing', async () => {
     const user = await panelUser(bed.t, { permissions: ['forms', 'responses'] });
     const { id } = await importForm(bed.t.ctx.db, bed.t.ctx, { companyId: user.companyId!, rawJson: FORM });
+    const { rows: [{ slug: companySlug }] } = await bed.t.ctx.pool.query('SELECT slug FROM companies WHERE id = $1', [user.companyId]);
+    const { rows: [{ content }] } = await bed.t.ctx.pool.query('SELECT content FROM forms WHERE id = $1', [id]);
+    const campusId: string = content.sections[0].questions[0].id;
     const { context, page, cspErrors } = await bed.open();
     const posts: string[] = [];
     page.on('request', (request) => {
@@ -77,9 +81,24 @@ describe.skipIf(!chromiumRuns('the form preview browser tests'))('The builder pr
     await frame.getByRole('heading', { name: 'About you', level: 2 }).waitFor();
 
     // try it: the page is answerable and its own script runs (a condition reveals a question);
-    // Next sends nothing (the sandbox blocks a form's submission, before the page's own checks run)
+    // answered, Next sends nothing (the sandbox blocks the form's submission once its checks pass)
     await page.getByRole('button', { name: 'Try it' }).click();
     await expect.poll(() => frameElement.getAttribute('inert')).toBeNull();
+    // Next with the required question unanswered: the error the public link's page shows, on the
+    // same question, and the focus moved to it
+    await frame.getByRole('button', { name: 'Next' }).press('Enter');
+    const tryError = frame.locator('#e-' + campusId);
+    await tryError.waitFor();
+    const publicPage = await context.newPage();
+    await publicPage.goto(`${bed.origin}/f/${companySlug}/previewed`);
+    await publicPage.getByRole('button', { name: 'Next' }).press('Enter');
+    const publicError = publicPage.locator('#e-' + campusId);
+    await publicError.waitFor();
+    expect(await tryError.textContent()).toBe(await publicError.textContent());
+    expect(await tryError.textContent()).toBe('Please answer this question.');
+    await publicPage.close();
+    expect(await frame.getByRole('group', { name: /campus/i }).getAttribute('aria-invalid')).toBe('true');
+    await checkPage(page, 'forms-preview-try-required');
     // by keyboard: the frame is scaled to fit, which pointer coordinates do not follow
     await frame.getByRole('radio', { name: 'North' }).press('Space');
     await frame.getByRole('textbox', { name: /^Why north/ }).fill('Closer to home');
@@ -92,8 +111,8 @@ describe.skipIf(!chromiumRuns('the form preview browser tests'))('The builder pr
     const stored = (await bed.t.ctx.pool.query('SELECT count(*)::int AS n FROM responses WHERE form_id = $1', [id])).rows[0].n;
     expect(stored).toBe(0);
     // the edit was never saved: the preview stored nothing
-    const content = (await bed.t.ctx.pool.query('SELECT content FROM forms WHERE id = $1', [id])).rows[0].content;
-    expect(content.sections[0].questions[0].name).toBe('Campus');
+    const saved = (await bed.t.ctx.pool.query('SELECT content FROM forms WHERE id = $1', [id])).rows[0].content;
+    expect(saved.sections[0].questions[0].name).toBe('Campus');
     await context.close();
   }, 180_000);
 });

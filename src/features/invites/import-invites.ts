@@ -8,7 +8,7 @@ import { notFound, validationError, type FieldError } from '../../lib/errors.js'
 import { parseInstant } from '../../lib/date-time.js';
 import { isUuid, type IdGenerator } from '../../lib/ids.js';
 import type { FormRecord } from '../forms/index.js';
-import { inviteRules, newInviteToken } from './create-invite.js';
+import { inviteRules, newInviteTokens } from './create-invite.js';
 import { resolveEntityRefs } from '../entities/index.js';
 import { inviteEntityRefs, prepareInviteResolved, type InviteRules, type PreparedInvite } from './prepare-invite.js';
 import { CreateInviteBody, DIM_VALUE_MAX_LENGTH, type CreateInviteInput } from './schemas.js';
@@ -50,6 +50,7 @@ export interface ImportProgress {
 }
 
 type PendingInvite = PreparedInvite & { id: string; token: string; line: number };
+type CheckedInvite = PreparedInvite & { line: number };
 /** A CSV record read, before its dims are resolved with the rest of its chunk. */
 type ReadRow = { line: number; input: CreateInviteInput; errors: FieldError[] };
 
@@ -90,16 +91,22 @@ function readRecord(record: Record<string, string>): { input: CreateInviteInput;
  * A chunk's rows normalised like POST /invites, with the entity codes of all their dims resolved
  * in one query; invalid rows go to `reportInvalid` with their line.
  */
-async function prepareChunk(db: Db, rules: InviteRules, rows: ReadRow[], reportInvalid: (line: number, errors: FieldError[]) => void, newId: IdGenerator): Promise<PendingInvite[]> {
+async function checkChunk(db: Db, rules: InviteRules, rows: ReadRow[], reportInvalid: (line: number, errors: FieldError[]) => void): Promise<CheckedInvite[]> {
   const readable = rows.filter((row) => row.errors.length === 0);
   const resolved = await resolveEntityRefs(db, noDeps, { companyId: rules.companyId, refs: readable.flatMap((row) => inviteEntityRefs(rules, row.input)) });
-  const valid: PendingInvite[] = [];
+  const valid: CheckedInvite[] = [];
   for (const { line, input, errors } of rows) {
     const prepared = errors.length > 0 ? { ok: false as const, errors } : prepareInviteResolved(rules, input, resolved);
-    if (prepared.ok) valid.push({ ...prepared.invite, id: newId(), token: newInviteToken(), line });
+    if (prepared.ok) valid.push({ ...prepared.invite, line });
     else reportInvalid(line, prepared.errors);
   }
   return valid;
+}
+
+/** The checked rows with the id and token they are written with (a dry run makes neither). */
+function pending(valid: CheckedInvite[], newId: IdGenerator): PendingInvite[] {
+  const tokens = newInviteTokens(valid.length);
+  return valid.map((invite, i) => ({ ...invite, id: newId(), token: tokens[i] }));
 }
 
 /** One INSERT for a chunk; the rows the unique indexes refused come back as duplicates. */
@@ -176,9 +183,10 @@ export async function importInviteRows(db: Db, deps: { clock: Clock; newId: IdGe
 
   let chunk: ReadRow[] = [];
   const flush = async () => {
-    const valid = await prepareChunk(db, rules, chunk, reportInvalid, deps.newId);
+    const checked = await checkChunk(db, rules, chunk, reportInvalid);
     chunk = [];
     if (dryRun) return;
+    const valid = pending(checked, deps.newId);
     await writeBatch();
     const duplicates = valid.length > 0 ? await insertChunk(db, companyId, form.id, summary.batchId, now, valid) : [];
     summary.created += valid.length - duplicates.length;

@@ -93,10 +93,27 @@ describe('form preview', () => {
     expect(html).toContain('<h1>Renamed, unsaved</h1>');
     expect(html).toContain('<h2>Second part</h2>');
     expect(html).toContain('A question not yet saved');
-    // past the last section: the last
-    expect((await panel.post(editor, `/panel/api/forms/${id}/preview`, { definition: edited, sectionIndex: 9 })).json().data.sectionIndex).toBe(1);
     const after = (await t.ctx.pool.query('SELECT content, updated_at, (SELECT count(*) FROM form_versions WHERE form_id = $1) AS versions FROM forms WHERE id = $1', [id])).rows[0];
     expect(after).toEqual(before);
+  });
+
+  it('shows the last section for a sectionIndex past it, as its OpenAPI description says, and refuses one past the bound in the envelope', async () => {
+    const { id, definition } = await savedForm();
+    const url = `/panel/api/forms/${id}/preview`;
+    for (const sectionIndex of [2, 9, 10_000]) {
+      const res = await panel.post(editor, url, { definition, sectionIndex });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data.sectionIndex).toBe(1);
+      expect(res.json().data.html).toContain('<h2>Second part</h2>');
+    }
+    const tooFar = await panel.post(editor, url, { definition, sectionIndex: 10_001 });
+    expect(tooFar.statusCode).toBe(400);
+    expect(tooFar.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [expect.objectContaining({ path: 'sectionIndex' })] } });
+
+    const openapi = (await t.app.inject({ method: 'GET', url: '/panel/api/openapi.json' })).json();
+    const body = openapi.paths['/forms/{id}/preview'].post.requestBody.content['application/json'].schema;
+    expect(body.properties.sectionIndex).toMatchObject({ minimum: 0, maximum: 10_000 });
+    expect(body.properties.sectionIndex.description).toContain('past the last: the last');
   });
 
   it('reports an invalid definition by field, like a save', async () => {

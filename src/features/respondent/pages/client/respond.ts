@@ -2,7 +2,7 @@
 /**
  * The page script (progressive enhancement; the page works without it). Bundled by esbuild with
  * the same browser-safe rules the server applies: shows and hides questions as answers change,
- * checks a section before it is posted (focus on the first error), sends a page once however often
+ * checks a section when its Next is pressed, before it is posted (focus on the first error), sends a page once however often
  * its button is tapped, autosaves a personal link's draft (PUT /r/v1/invites/{token}/draft) a moment
  * after each change, says so when a page cannot be sent offline, and reports a personal link seen by
  * a person (the invite's open).
@@ -134,6 +134,19 @@ function enhance(form: HTMLFormElement) {
   window.addEventListener('pageshow', () => {
     sending = false;
   });
+  // The section is checked when Next (or Send) is activated, a click or Enter in a field (which
+  // clicks it), before the form is submitted: the builder's sandboxed preview blocks submission
+  // itself (no allow-forms), and its "Try it" must still show the errors this page shows.
+  form.addEventListener('click', (event) => {
+    const button = (event.target as Element | null)?.closest<HTMLButtonElement>('button[type="submit"]');
+    if (!button || button.value === 'back' || sending) return;
+    applyVisibility(current().answers);
+    const first = showErrors(sectionErrors(true));
+    if (first) {
+      event.preventDefault();
+      first.focus();
+    }
+  });
   form.addEventListener('submit', (event) => {
     if (sending) {
       event.preventDefault();
@@ -143,18 +156,6 @@ function enhance(form: HTMLFormElement) {
     if (!navigator.onLine) {
       event.preventDefault();
       if (status) status.textContent = messages.offline;
-      return;
-    }
-    const submitter = (event as SubmitEvent).submitter as HTMLButtonElement | null;
-    if (submitter?.value === 'back') {
-      sending = true;
-      return;
-    }
-    applyVisibility(current().answers);
-    const first = showErrors(sectionErrors(true));
-    if (first) {
-      event.preventDefault();
-      first.focus();
       return;
     }
     sending = true;

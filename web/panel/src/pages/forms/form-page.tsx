@@ -9,7 +9,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { notify } from '../../ui/notify';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { ApiProblem, unwrap } from '../../api/errors';
@@ -53,7 +53,9 @@ function FormEditor({ detail }: { detail: FormDetail }) {
   const [errors, setErrors] = useState<Map<string, string>>(new Map());
   const [confirming, setConfirming] = useState<Removal[] | null>(null);
   const [tried, setTried] = useState<Record<string, unknown>>({});
-  const edit = (change: (d: Draft) => Draft) => (setDraft(change), setDirty(true));
+  const edit = useCallback((change: (d: Draft) => Draft) => (setDraft(change), setDirty(true)), []);
+  // An empty answer keeps the empty map it had: a new one would redraw every field that reads the errors.
+  const clearErrors = () => setErrors((current) => (current.size === 0 ? current : new Map()));
   const file = useMemo(() => toFile(draft), [draft]);
   const [checked] = useDebouncedValue(file, 600);
 
@@ -67,7 +69,7 @@ function FormEditor({ detail }: { detail: FormDetail }) {
     if (!dirty) return;
     let current = true;
     unwrap(api.PUT('/forms/{id}', { params: { path: { id: formId } }, body: { definition: checked, dryRun: true } })).then(
-      () => current && setErrors(new Map()),
+      () => current && clearErrors(),
       (error) => current && error instanceof ApiProblem && error.code === 'VALIDATION_ERROR' && setErrors(new Map(error.fields.map((f) => [f.path, fieldText(tc, f)]))),
     );
     return () => {
@@ -87,7 +89,7 @@ function FormEditor({ detail }: { detail: FormDetail }) {
     onSuccess: async (result) => {
       if (result.removals) return setConfirming(result.removals);
       setConfirming(null);
-      setErrors(new Map());
+      clearErrors();
       notify({ color: 'green', message: t(result.saved?.status === 'unchanged' ? 'page.unchanged' : 'page.saved') });
       await queryClient.invalidateQueries({ queryKey: FORMS });
     },
@@ -103,6 +105,9 @@ function FormEditor({ detail }: { detail: FormDetail }) {
     const shown = visibleKeys(draft, tried);
     return new Set(draft.sections.flatMap((s) => s.questions).filter((q) => !shown.has(q.key)).map((q) => q.key));
   }, [draft, tried]);
+  // The builder redraws only when the draft or the tried answers change, not when the debounced
+  // check, its answer or the preview re-render this page: with 200 questions a redraw takes seconds.
+  const builder = useMemo(() => <Builder draft={draft} edit={edit} hidden={hidden} />, [draft, edit, hidden]);
 
   return (
     <FieldErrors.Provider value={errors}>
@@ -164,7 +169,7 @@ function FormEditor({ detail }: { detail: FormDetail }) {
               <Grid.Col span={{ base: 12, lg: 7 }}>
                 <Stack>
                   <TryConditions draft={draft} answers={tried} onChange={setTried} />
-                  <Builder draft={draft} edit={edit} hidden={hidden} />
+                  {builder}
                 </Stack>
               </Grid.Col>
               <Grid.Col span={{ base: 12, lg: 5 }}>

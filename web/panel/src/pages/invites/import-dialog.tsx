@@ -13,13 +13,12 @@ import { unwrap } from '../../api/errors';
 import { ScrollRegion } from '../../ui/scroll-region';
 import { fieldText, problemText } from '../../ui/problem-text';
 import { fileAsBase64, INVITES, type ImportFile, type ImportSummary } from './invites-api';
+import { importInParts } from './import-parts';
 import { NS } from './strings';
 import { ProblemAlert } from '../../ui/problem-alert';
 
 const TARGETS = ['name', 'email', 'phone', 'externalId', 'expiresAt', 'dim'] as const;
 type Target = (typeof TARGETS)[number] | '';
-/** Rows per request: the route's maximum. */
-const PART = 2000;
 const PREVIEW_ROWS = 5;
 
 /** A first guess from the column's own name; the person corrects it. */
@@ -65,27 +64,14 @@ export function ImportDialog({ formId, onClose, onSend }: { formId: string; onCl
     }
   };
 
-  /** Sends the mapped rows in parts; answers the summaries merged. */
-  const run = async (rows: ImportFile['rows'], dryRun: boolean, progress: (done: number) => void): Promise<ImportSummary> => {
-    const columns = mapped.map((m) => m.column);
-    let total: ImportSummary = { batchId: null, rows: 0, created: 0, duplicates: 0, invalid: 0, duplicateRows: [], invalidRows: [] };
-    for (let start = 0; start < Math.max(rows.length, 1); start += PART) {
-      const part = rows.slice(start, start + PART).map((row) => ({ line: row.line, cells: mapped.map((m) => row.cells[m.index] ?? '') }));
-      const body = { columns, rows: part, dryRun, ...(total.batchId ? { batchId: total.batchId } : {}) };
-      const summary = (await unwrap(api.POST('/forms/{id}/invites/import', { params: { path: { id: formId } }, body }))).data;
-      total = {
-        batchId: summary.batchId ?? total.batchId,
-        rows: total.rows + summary.rows,
-        created: total.created + summary.created,
-        duplicates: total.duplicates + summary.duplicates,
-        invalid: total.invalid + summary.invalid,
-        duplicateRows: [...total.duplicateRows, ...summary.duplicateRows],
-        invalidRows: [...total.invalidRows, ...summary.invalidRows],
-      };
-      progress(Math.min(rows.length, start + PART));
-    }
-    return total;
-  };
+  /** Sends the mapped rows in parts (import-parts.ts); answers the summaries merged. */
+  const run = (rows: ImportFile['rows'], dryRun: boolean, progress: (done: number) => void): Promise<ImportSummary> =>
+    importInParts(async (body) => (await unwrap(api.POST('/forms/{id}/invites/import', { params: { path: { id: formId } }, body }))).data, {
+      columns: mapped.map((m) => m.column),
+      rows: rows.map((row) => ({ line: row.line, cells: mapped.map((m) => row.cells[m.index] ?? '') })),
+      dryRun,
+      onProgress: progress,
+    });
 
   const check = async () => {
     if (!file) return;
@@ -176,7 +162,7 @@ export function ImportDialog({ formId, onClose, onSend }: { formId: string; onCl
         {(stage.step === 'checking' || stage.step === 'importing') && (
           <Stack gap={4} role="status" aria-live="polite">
             <Text>{t(stage.step === 'checking' ? 'import.checking' : 'import.importing', { done: stage.done, total })}</Text>
-            <Progress value={total ? (100 * stage.done) / total : 100} aria-label={t('import.progress')} />
+            <Progress value={total ? Math.round((100 * stage.done) / total) : 100} aria-label={t('import.progress')} />
           </Stack>
         )}
         {stage.step === 'checked' && (

@@ -1,32 +1,19 @@
 /** A form's invites: counts per status, the status filter, the list (pages over the cursor), selection and row acts. */
-import { Alert, Badge, Button, Checkbox, CopyButton, Group, Select, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Select, Stack, Text } from '@mantine/core';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import { EmptyState } from '../../ui/empty-state';
-import { ScrollRegion } from '../../ui/scroll-region';
 import { problemText } from '../../ui/problem-text';
-import { formatWhen } from '../integrations/format';
 import { countsQuery, INVITE_STATUSES, INVITES, invitePage, type InviteForm, type InviteStatus } from './invites-api';
 import { Loading, LoadError } from '../../ui/area-state';
 import type { SendSelection } from './send-dialog';
 import { NS } from './strings';
 import { TimelineDrawer } from './timeline-drawer';
-
-const STATUS_COLOR: Record<InviteStatus, string> = {
-  created: 'gray.9', queued: 'blue.9', sent: 'blue.9', delivered: 'indigo.9', opened: 'cyan.9', started: 'cyan.9', responded: 'teal.9', failed: 'red.9', revoked: 'dark.6', expired: 'dark.4',
-};
-
-export function StatusBadge({ status }: { status: InviteStatus }) {
-  const { t } = useTranslation(NS);
-  return (
-    <Badge color={STATUS_COLOR[status]} variant="filled">
-      {t(`statuses.${status}`)}
-    </Badge>
-  );
-}
+import { InviteTable } from './invite-table';
+import { STATUS_COLOR } from './status-badge';
 
 interface Props {
   form: InviteForm;
@@ -50,7 +37,7 @@ export function InviteList({ form, onCreate, onImport, onSend }: Props) {
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.meta.nextCursor ?? undefined,
   });
-  const invites = list.data?.pages.flatMap((page) => page.data) ?? [];
+  const invites = useMemo(() => list.data?.pages.flatMap((page) => page.data) ?? [], [list.data]);
   const total = list.data?.pages[0]?.meta.total ?? 0;
 
   const revoke = useMutation({
@@ -73,7 +60,7 @@ export function InviteList({ form, onCreate, onImport, onSend }: Props) {
       else next.add(id);
       return next;
     });
-  const allShown = invites.length > 0 && invites.every((invite) => selected.has(invite.id));
+  const allLoaded = invites.length > 0 && invites.every((invite) => selected.has(invite.id));
 
   return (
     <Stack>
@@ -106,7 +93,7 @@ export function InviteList({ form, onCreate, onImport, onSend }: Props) {
           <Button variant="default" onClick={() => onSend(selected.size > 0 ? { inviteIds: [...selected] } : {})}>
             {t('actions.send')}
           </Button>
-          <Button variant="light" color="red.9" disabled={selected.size === 0} onClick={() => confirmRevoke([...selected])}>
+          <Button variant="outline" color="red.9" disabled={selected.size === 0} onClick={() => confirmRevoke([...selected])}>
             {t('actions.revokeSelected')}
           </Button>
         </Group>
@@ -128,71 +115,17 @@ export function InviteList({ form, onCreate, onImport, onSend }: Props) {
       ) : invites.length === 0 ? (
         status ? <Text>{t('emptyFiltered')}</Text> : <EmptyState title={t('empty')} body={t('emptyBody')} />
       ) : (
-        <>
-          <ScrollRegion label={t("table.caption", { form: form.name })} minWidth={720}>
-            <Table striped highlightOnHover>
-              <Table.Caption>{t('shown', { shown: invites.length, total })}</Table.Caption>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>
-                    <Checkbox
-                      aria-label={t('table.selectAll')}
-                      checked={allShown}
-                      indeterminate={selected.size > 0 && !allShown}
-                      onChange={() => setSelected(allShown ? new Set() : new Set(invites.map((invite) => invite.id)))}
-                    />
-                  </Table.Th>
-                  <Table.Th>{t('table.contact')}</Table.Th>
-                  <Table.Th>{t('table.status')}</Table.Th>
-                  <Table.Th>{t('table.created')}</Table.Th>
-                  <Table.Th>{t('table.actions')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {invites.map((invite) => {
-                  const contact = invite.email ?? invite.phone ?? '';
-                  const label = invite.name ? `${invite.name} (${contact})` : contact;
-                  return (
-                    <Table.Tr key={invite.id}>
-                      <Table.Td>
-                        <Checkbox aria-label={t('table.select', { name: label })} checked={selected.has(invite.id)} onChange={() => toggle(invite.id)} />
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" fw={500}>{invite.name ?? contact}</Text>
-                        {invite.name && <Text size="xs" c="dimmed">{contact}</Text>}
-                      </Table.Td>
-                      <Table.Td>
-                        <StatusBadge status={invite.effectiveStatus} />
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{formatWhen(invite.createdAt)}</Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Group gap={4} wrap="nowrap">
-                          <Button size="compact-sm" variant="subtle" onClick={() => setTimeline(invite.id)} aria-label={`${t('actions.timeline')}: ${label}`}>
-                            {t('actions.timeline')}
-                          </Button>
-                          <CopyButton value={invite.url}>
-                            {({ copied, copy }) => (
-                              <Button size="compact-sm" variant="subtle" onClick={copy} aria-label={`${copied ? t('actions.copied') : t('actions.copy')}: ${label}`}>
-                                {copied ? t('actions.copied') : t('actions.copy')}
-                              </Button>
-                            )}
-                          </CopyButton>
-                        </Group>
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </ScrollRegion>
-          {list.hasNextPage && (
-            <Button variant="default" onClick={() => void list.fetchNextPage()} loading={list.isFetchingNextPage} w="fit-content">
-              {t('more')}
-            </Button>
-          )}
-        </>
+        <InviteTable
+          formName={form.name}
+          invites={invites}
+          total={total}
+          pages={list}
+          selected={selected}
+          allLoaded={allLoaded}
+          onToggle={toggle}
+          onSelectAll={() => setSelected(allLoaded ? new Set() : new Set(invites.map((invite) => invite.id)))}
+          onTimeline={setTimeline}
+        />
       )}
       {timeline && <TimelineDrawer inviteId={timeline} onClose={() => setTimeline(null)} onRevoke={(id) => confirmRevoke([id])} />}
     </Stack>

@@ -19,7 +19,8 @@ export type DryRun = Extract<SendAnswer, { dryRun: true }>;
 export type CreateBody = Body<'/forms/{id}/invites'>;
 
 export const INVITE_STATUSES: InviteStatus[] = ['created', 'queued', 'sent', 'delivered', 'opened', 'started', 'responded', 'failed', 'revoked', 'expired'];
-export const PAGE_SIZE = 50;
+/** The API's largest page: the list reads the next one as the view nears its last row. */
+export const PAGE_SIZE = 100;
 
 export const INVITES = ['invites'] as const;
 

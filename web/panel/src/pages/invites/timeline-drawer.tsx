@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { formatWhen } from '../integrations/format';
 import { timelineQuery } from './invites-api';
 import { Loading, LoadError } from '../../ui/area-state';
-import { StatusBadge } from './invite-list';
+import { StatusBadge } from './status-badge';
 import { NS } from './strings';
 
 export function TimelineDrawer({ inviteId, onClose, onRevoke }: { inviteId: string; onClose: () => void; onRevoke: (id: string) => void }) {
