@@ -22,6 +22,9 @@ interface Props {
   onSend: (selection: SendSelection) => void;
 }
 
+/** The most ids the revoke route takes in one call (the API's bound on inviteIds). */
+const REVOKE_CHUNK = 1_000;
+
 export function InviteList({ form, onCreate, onImport, onSend }: Props) {
   const { t } = useTranslation(NS);
   const { t: tc } = useTranslation();
@@ -41,7 +44,16 @@ export function InviteList({ form, onCreate, onImport, onSend }: Props) {
   const total = list.data?.pages[0]?.meta.total ?? 0;
 
   const revoke = useMutation({
-    mutationFn: async (ids: string[]) => (await unwrap(api.POST('/forms/{id}/invites/revoke', { params: { path: { id: form.id } }, body: { inviteIds: ids } }))).data,
+    // The route takes up to REVOKE_CHUNK ids a call; a larger selection (every loaded row) goes in parts.
+    mutationFn: async (ids: string[]) => {
+      const result = { revoked: [] as string[], unchanged: [] as string[] };
+      for (let at = 0; at < ids.length; at += REVOKE_CHUNK) {
+        const part = (await unwrap(api.POST('/forms/{id}/invites/revoke', { params: { path: { id: form.id } }, body: { inviteIds: ids.slice(at, at + REVOKE_CHUNK) } }))).data;
+        result.revoked.push(...part.revoked);
+        result.unchanged.push(...part.unchanged);
+      }
+      return result;
+    },
     onSuccess: async (result) => {
       setSelected(new Set());
       const parts = [t('revoked', { count: result.revoked.length }), ...(result.unchanged.length ? [t('unchanged', { count: result.unchanged.length })] : [])];
