@@ -2,9 +2,8 @@ import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../platform/context.js';
 import type { TaskDefinition } from '../platform/jobs/define-task.js';
-import type { BacklogProbe } from '../platform/app/metrics.js';
 import type { EventConsumer } from './events/event-consumer.js';
-import type { LogFn, OutboundKind, OutboundLoopOptions } from '../platform/outbound/index.js';
+import type { BacklogProbe, LogFn, OutboundKind, OutboundLoopOptions } from '../platform/outbound/index.js';
 import type { SettingsConsumer } from './companies/settings-consumer.js';
 import type { ResponseConsumer } from './responses/response-consumer.js';
 

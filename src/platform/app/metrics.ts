@@ -2,16 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Clock } from '../../lib/clock.js';
-
-/**
- * One kind of outbound work a feature queues (webhook deliveries, e-mail, WhatsApp): a statement
- * answering, as column `due`, when the oldest item still waiting became due ($1 is now; null when
- * nothing due waits). Operators read the backlog's age from it (a queue can be short and stuck).
- */
-export interface BacklogProbe {
-  kind: string;
-  oldestDue: string;
-}
+import type { BacklogProbe } from '../outbound/index.js';
 
 /**
  * Prometheus metrics: request counts and latency by route and status, the job queue depth, and
