@@ -25,6 +25,8 @@ export function exportFormDefinition(resolved: ResolvedForm, meta: FormMeta): Fo
         name: section.name,
         description: section.description,
         visibleIf: exportCondition(section.visibleIf),
+        shuffleQuestions: section.shuffleQuestions,
+        shuffleOptions: section.shuffleOptions,
         questions: section.questions.map((question) => exportQuestion(question, exportCondition(question.visibleIf))),
       }),
     ),
@@ -40,7 +42,7 @@ export function exportConditionOnForm(condition: ResolvedCondition, form: Resolv
 }
 
 function exportQuestion(question: ResolvedQuestion, visibleIf: ConditionDefinition | undefined): QuestionDefinition {
-  const exportChoices = (choices: ResolvedChoice[] | undefined) => choices?.map(({ id, key, name }) => ({ id, key, name }));
+  const exportChoices = (choices: ResolvedChoice[] | undefined) => choices?.map(({ id, key, name, anchored }) => compact({ id, key, name, anchored }));
   return compact({
     ...question,
     options: exportChoices(question.options),

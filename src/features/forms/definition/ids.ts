@@ -89,7 +89,8 @@ function buildResolvedForm(def: FormDefinition, previous: ResolvedForm | null, n
       resolvedByKey.set(question.key, resolved);
       return resolved;
     });
-    return compact({ id, key: section.key, name: section.name, description: section.description, visibleIf, questions });
+    const shuffle = { shuffleQuestions: section.shuffleQuestions || undefined, shuffleOptions: section.shuffleOptions || undefined } as const;
+    return compact({ id, key: section.key, name: section.name, description: section.description, visibleIf, ...shuffle, questions });
   });
   const dims = def.dims.map((dim): ResolvedDim =>
     compact({ key: dim.key, kind: dim.kind, source: dim.source, questionId: dim.question && resolvedByKey.get(dim.question)!.id }),
@@ -104,6 +105,7 @@ function resolveQuestion(question: QuestionDefinition, ids: PreviousIds, newId: 
       key: choice.key,
       name: choice.name,
       order,
+      ...(choice.anchored ? { anchored: true as const } : {}),
     }));
   return compact({
     id: ids.question(question.key) ?? newId(),

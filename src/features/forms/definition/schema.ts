@@ -20,7 +20,13 @@ const Description = Type.String({ maxLength: 5000 });
 const ExplicitId = Type.String();
 
 const ChoiceSchema = Type.Object(
-  { id: Type.Optional(ExplicitId), key: ItemKey, name: humanText(500) },
+  {
+    id: Type.Optional(ExplicitId),
+    key: ItemKey,
+    name: humanText(500),
+    /** options only ("Other", "None of the above"): kept last, in file order, when the section shuffles options */
+    anchored: Type.Optional(Type.Boolean()),
+  },
   { additionalProperties: false },
 );
 const Choices = Type.Array(ChoiceSchema, { maxItems: 200 });
@@ -73,6 +79,10 @@ export const SectionSchema = Type.Object(
     name: humanText(500),
     description: Type.Optional(Description),
     visibleIf: Type.Optional(Type.Unknown()),
+    /** each respondent sees the section's questions in their own stable order (presented-order.ts) */
+    shuffleQuestions: Type.Optional(Type.Boolean()),
+    /** likewise the options of its RADIO, SELECT, CHECKBOX and RANKING questions; anchored options stay last */
+    shuffleOptions: Type.Optional(Type.Boolean()),
     questions: Type.Array(QuestionSchema, { maxItems: 200 }),
   },
   { additionalProperties: false },

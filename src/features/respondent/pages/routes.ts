@@ -31,6 +31,7 @@ import { noDeps } from '../../../lib/service.js';
 import { dropPageState, keepPageState, readPageState, typedFields, type PageState } from './page-state.js';
 import { renderSection } from './render-section.js';
 import { scriptAsset } from './script-asset.js';
+import { presentedOrder } from '../presented-order.js';
 import { pageContext, publicPath, withPreviewCard, type PageContext } from './public-page.js';
 import { STRINGS, type PageStrings } from './strings.js';
 import { ICON } from './icon-asset.js';
@@ -221,6 +222,7 @@ export async function respondentPages(app: FastifyInstance) {
           draftUrl: `/r/v1/invites/${token}/draft`,
           seenUrl,
           state: kept?.carried ?? draft,
+          order: presentedOrder(opened.form.content, opened.invite.id),
         }),
       );
   }
@@ -317,7 +319,8 @@ export async function respondentPages(app: FastifyInstance) {
       const keptToken = kept?.token ? readSubmissionToken(app.ctx, form.id, kept.token) : null;
       const live = kept && keptToken && !keptToken.expired ? { ...kept, token: keptToken.token } : null;
       if (!live && form.description && !started(request)) return welcome(reply, context, form, link, request.query);
-      const token = live?.token ?? issueSubmissionToken(app.ctx, { formId: form.id, prefill: prefill(request.query) }).token;
+      // the page's token: its nonce also seeds the visitor's order of shuffled sections
+      const page = live && keptToken ? keptToken : issueSubmissionToken(app.ctx, { formId: form.id, prefill: prefill(request.query) });
       const answers = live?.answers ?? {};
       return keptHeaders(reply, live).send(
           renderSection({
@@ -330,7 +333,8 @@ export async function respondentPages(app: FastifyInstance) {
             typed: live?.typed,
             action: link,
             state: live?.carried ?? {},
-            submissionToken: token,
+            submissionToken: page.token,
+            order: presentedOrder(form.content, page.nonce),
           }),
         );
     } catch (error) {

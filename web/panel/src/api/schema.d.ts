@@ -1861,7 +1861,8 @@ export interface components {
          *       "inviteId": null,
          *       "orgUnitId": null,
          *       "orgPath": null,
-         *       "orgSource": "none"
+         *       "orgSource": "none",
+         *       "presentedOrder": null
          *     }
          */
         ResponseRecord: {
@@ -1903,6 +1904,17 @@ export interface components {
              * @enum {string}
              */
             orgSource: "invite" | "link" | "class" | "answer" | "none";
+            /** @description Extension. Section id → the order the respondent pages showed that section in, for sections with shuffleQuestions or shuffleOptions; null when no section shuffles or no page was rendered (a submit through the API without a page token, an import). */
+            presentedOrder: {
+                [key: string]: {
+                    /** @description Question ids in the order shown (shuffleQuestions). */
+                    questions?: string[];
+                    /** @description Question id → option ids in the order shown (shuffleOptions). */
+                    options?: {
+                        [key: string]: string[];
+                    };
+                };
+            } | null;
         };
         /**
          * Roster import
