@@ -15,7 +15,8 @@ export function exportFormDefinition(resolved: ResolvedForm, meta: FormMeta): Fo
     description: meta.description,
     thankYou: resolved.thankYou,
     settings: { ...meta.settings },
-    dims: resolved.dims.map((dim) =>
+    hiddenFields: resolved.hiddenFields,
+    dims: resolved.dims.filter((dim) => !resolved.hiddenFields?.includes(dim.key)).map((dim) =>
       compact({ key: dim.key, kind: dim.kind, source: dim.source, question: dim.questionId && byId.get(dim.questionId)?.key }),
     ),
     sections: resolved.sections.map((section) =>

@@ -11,6 +11,12 @@ function humanText(maxLength: number) {
   return Type.String({ minLength: 1, maxLength, pattern: '\\S', errorCode: 'required', errorMessage: 'must not be blank' });
 }
 
+const DIM_KEY_PATTERN = '^[a-z][a-zA-Z0-9_]{0,39}$';
+const DIM_KEY_MESSAGE = 'must be 1 to 40 letters, digits or _, starting with a lower-case letter';
+/** Hidden fields become dims: with the declared dims they stay within the 20 dims a form may have. */
+export const MAX_HIDDEN_FIELDS = 10;
+export const MAX_DIMS = 20;
+
 const KEY_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$';
 const ItemKey = Type.String({
   pattern: KEY_PATTERN,
@@ -90,10 +96,7 @@ export const SectionSchema = Type.Object(
 
 export const DimSchema = Type.Object(
   {
-    key: Type.String({
-      pattern: '^[a-z][a-zA-Z0-9_]{0,39}$',
-      errorMessage: 'must be 1 to 40 letters, digits or _, starting with a lower-case letter',
-    }),
+    key: Type.String({ pattern: DIM_KEY_PATTERN, errorMessage: DIM_KEY_MESSAGE }),
     kind: literalUnion(DIM_KINDS),
     source: Type.Optional(literalUnion(DIM_SOURCES, { default: 'invite' })),
     question: Type.Optional(ItemKey),
@@ -141,7 +144,12 @@ export const FormDefinitionSchema = Type.Object(
     /** the thank-you page's text after a response, in the form's language; absent: the pages' own thanks */
     thankYou: Type.Optional(humanText(2000)),
     settings: Type.Optional(SettingsSchema),
-    dims: Type.Optional(Type.Array(DimSchema, { maxItems: 20, default: [] })),
+    dims: Type.Optional(Type.Array(DimSchema, { maxItems: MAX_DIMS, default: [] })),
+    /**
+     * Hidden fields of the public link: query parameters by these names are stored with the
+     * response as text dims (source link) of the same key. Checked in hidden-field-errors.ts.
+     */
+    hiddenFields: Type.Optional(Type.Array(Type.String({ pattern: DIM_KEY_PATTERN, errorMessage: DIM_KEY_MESSAGE }), { maxItems: MAX_HIDDEN_FIELDS })),
     sections: Type.Array(SectionSchema, { minItems: 1, maxItems: 100 }),
     email: Type.Optional(EmailSchema),
     /** The reminder e-mail (reminder schedules), same shape and variables; absent parts use the default reminder in the form's language. */

@@ -106,6 +106,8 @@ export interface ResolvedForm {
   reminder?: EmailDefinition;
   /** the thank-you page's text (authoring key thankYou) */
   thankYou?: string;
+  /** public-link hidden fields: each is also a dim { key, kind text, source link } in `dims` */
+  hiddenFields?: string[];
 }
 
 /** Answers keyed by question id. */

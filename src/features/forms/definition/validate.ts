@@ -5,6 +5,8 @@ import { childPath, fieldError, schemaErrors } from '../../../lib/field-errors.j
 import { parseInstant } from '../../../lib/date-time.js';
 import { isUuid } from '../../../lib/ids.js';
 import { emailTemplateErrors } from './email-template-errors.js';
+import { hiddenFieldErrors } from './hidden-field-errors.js';
+import { pipingErrors } from './piping.js';
 import { CombinatorSchemas, FormDefinitionSchema, LeafConditionSchema } from './schema.js';
 import { isRecord, questionsOf } from './tree.js';
 import type { FormDefinition, LeafConditionDefinition, Operand, ResolvedChoice, ResolvedForm, Result } from './types.js';
@@ -111,6 +113,8 @@ function semanticErrors(form: Json): FieldError[] {
     ...emailTemplateErrors(form.email, form.dims),
     ...emailTemplateErrors(form.reminder, form.dims, 'reminder'),
     ...closesAtErrors(form.settings),
+    ...hiddenFieldErrors(form),
+    ...pipingErrors(form),
   ];
 }
 
