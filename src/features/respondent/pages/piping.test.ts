@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/harness.js';
+import { pipedForm } from '../../../../test/piped-form.js';
 import { createInvite, follow, idsByKey } from '../../../../test/respondent-pages.js';
 import { ApiError } from '../../../lib/errors.js';
 import { importEntityFile } from '../../entities/index.js';
@@ -23,31 +24,6 @@ afterAll(() => t.close());
 const urlencoded = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 const post = (url: string, fields: Record<string, string>, cookie?: string) =>
   t.app.inject({ method: 'POST', url, payload: urlencoded(fields), headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) } });
-
-const pipedForm = (slug: string, extra: Record<string, unknown> = {}) => ({
-  slug,
-  name: 'Avaliação',
-  settings: { isPublic: true, language: 'pt-BR' },
-  dims: [{ key: 'course', kind: 'course', source: 'invite' }],
-  sections: [
-    {
-      key: 'first',
-      name: 'Primeiro',
-      questions: [
-        { key: 'campus', name: 'Campus', type: 'RADIO', mandatory: true, options: [{ key: 'north', name: 'Norte & <Sul>' }, { key: 'online', name: 'Online' }] },
-        { key: 'attended', name: 'Frequentou?', type: 'BOOLEAN', mandatory: true },
-        { key: 'hours', name: 'Horas', type: 'NUMBER', mandatory: true },
-      ],
-    },
-    {
-      key: 'second',
-      name: 'Sobre {{dims.course}}',
-      description: 'Olá, {{ respondent.name }}!',
-      questions: [{ key: 'why', name: 'Por que {{answer.campus}}? Frequentou: {{answer.attended}}, {{answer.hours}} horas.', type: 'TEXT' }],
-    },
-  ],
-  ...extra,
-});
 
 describe('piping on the personal link, without JavaScript', () => {
   it('fills the later section with earlier answers, the escaped name and the course name, in pt-BR', async () => {

@@ -1904,7 +1904,7 @@ export interface components {
              * @enum {string}
              */
             orgSource: "invite" | "link" | "class" | "answer" | "none";
-            /** @description Extension. Section id → the order the respondent pages showed that section in, for sections with shuffleQuestions or shuffleOptions; null when no section shuffles or no page was rendered (a submit through the API without a page token, an import). */
+            /** @description Extension. Section id → the order the respondent pages showed that section in, for sections with shuffleQuestions or shuffleOptions; null when no section shuffles or there is no seed (a public submit without a submission token, an import). It is the order the pages show for the invite or the token, also when a client rendered the form itself. */
             presentedOrder: {
                 [key: string]: {
                     /** @description Question ids in the order shown (shuffleQuestions). */
