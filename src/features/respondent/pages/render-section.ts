@@ -34,14 +34,15 @@ export interface SectionPage {
   submissionToken?: string;
   /** the respondent's own order of the sections that shuffle (presented-order.ts); absent: the file's order */
   order?: PresentedOrder | null;
-  /** what `{{respondent.name}}` and `{{dims.key}}` read as (answers come from `answers`) */
+  /** what `{{respondent.name}}` and `{{dims.key}}` read as (answers come from `answers`); absent: references shown as written */
   piping?: PipingValues;
 }
 
 export function renderSection(page: SectionPage): string {
   const { content, answers, sectionIndex, strings: s } = page;
   const ordered = orderedSection(content.sections[sectionIndex], page.order);
-  const section = pipedSection(ordered, { ...page.piping, content, answers, lang: page.layout.lang as FormLanguage, strings: s });
+  // without piping values (the panel's preview) the references show as written, for the author to read
+  const section = page.piping ? pipedSection(ordered, { ...page.piping, content, answers, lang: page.layout.lang as FormLanguage, strings: s }) : ordered;
   const visible = visibleQuestionIds(content, answers);
   const fileQuestions = new Set(section.questions.filter((q) => q.type === 'FILE').map((q) => q.id));
   const messages = errorsByQuestion(page.errors, s, fileQuestions);
