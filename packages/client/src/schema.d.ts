@@ -2797,7 +2797,7 @@ export interface operations {
                         phone?: string;
                         externalId?: string;
                     };
-                    /** @description Dims with source link: an entity id or code, a number, a date YYYY-MM-DD, a text. */
+                    /** @description Dims with source link, the form definition's hidden fields included (text, at most 200 characters): an entity id or code, a number, a date YYYY-MM-DD, a text. */
                     dims?: {
                         [key: string]: string | number;
                     };
