@@ -15,8 +15,7 @@ export async function pipingDims(db: DbOrTx, deps: NoDeps, input: { form: FormRe
   // only the dims the form's texts name: a form that pipes none costs no query
   const named = pipedDimKeys(input.form.content);
   const declared = input.form.content.dims.filter((dim) => named.has(dim.key) && typeof given[dim.key] === 'string');
-  const entityDims = declared.filter((dim) => ENTITY_KINDS.has(dim.kind));
-  const refs = entityDims.map((dim) => ({ kind: dim.kind as EntityKind, value: given[dim.key] }));
+  const refs = declared.filter((dim) => ENTITY_KINDS.has(dim.kind)).map((dim) => ({ kind: dim.kind as EntityKind, value: given[dim.key] }));
   const found = refs.length > 0 ? await resolveEntityRefs(db, deps, { companyId: input.form.companyId, refs }) : null;
   return Object.fromEntries(
     declared.flatMap((dim) => {

@@ -68,8 +68,8 @@ function pipe(text: string, context: PipeContext, questionsByKey: Map<string, Re
 
 /** The section with its name, description and questions' names and descriptions piped. */
 export function pipedSection(section: ResolvedSection, context: PipeContext): ResolvedSection {
-  const piped = (text: string | undefined) => (text === undefined || !text.includes('{{') ? text : pipe(text, context, questionsByKey));
   const questionsByKey = new Map(questionsOf(context.content).map((question) => [question.key, question]));
+  const piped = (text: string | undefined) => (text === undefined || !text.includes('{{') ? text : pipe(text, context, questionsByKey));
   return {
     ...section,
     name: piped(section.name)!,
