@@ -1175,7 +1175,8 @@ export interface components {
          *       "inviteId": null,
          *       "orgUnitId": null,
          *       "orgPath": null,
-         *       "orgSource": "none"
+         *       "orgSource": "none",
+         *       "presentedOrder": null
          *     }
          */
         ResponseRecord: {
@@ -1217,6 +1218,17 @@ export interface components {
              * @enum {string}
              */
             orgSource: "invite" | "link" | "class" | "answer" | "none";
+            /** @description Extension. Section id → the order the respondent pages showed that section in, for sections with shuffleQuestions or shuffleOptions; null when no section shuffles or there is no seed (a public submit without a submission token, an import). It is the order the pages show for the invite or the token, also when a client rendered the form itself. */
+            presentedOrder: {
+                [key: string]: {
+                    /** @description Question ids in the order shown (shuffleQuestions). */
+                    questions?: string[];
+                    /** @description Question id → option ids in the order shown (shuffleOptions). */
+                    options?: {
+                        [key: string]: string[];
+                    };
+                };
+            } | null;
         };
         /** @description The webhook envelope, exactly as it was delivered */
         Event: {
@@ -2785,7 +2797,7 @@ export interface operations {
                         phone?: string;
                         externalId?: string;
                     };
-                    /** @description Dims with source link: an entity id or code, a number, a date YYYY-MM-DD, a text. */
+                    /** @description Dims with source link, the form definition's hidden fields included (text, at most 200 characters): an entity id or code, a number, a date YYYY-MM-DD, a text. */
                     dims?: {
                         [key: string]: string | number;
                     };

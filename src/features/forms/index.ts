@@ -3,7 +3,7 @@ export {
   RANGE_DEFAULT_STEP, STAR_DEFAULT_MAX, exportConditionOnForm, resolveConditionOnForm, storedFormConditionErrors,
   toPublicContent, type Answers, type ConditionDefinition, type DimKind, type PublicFormContent,
   type QuestionType, type ResolvedChoice, type ResolvedCondition, type ResolvedDim,
-  type ResolvedForm, type ResolvedQuestion, type ResolvedSection,
+  PIPE_REFERENCE, pipedDimKeys, readReference, type PipeReference, type PresentedOrder, type ResolvedForm, type ResolvedQuestion, type ResolvedSection,
 } from './definition/index.js';
 export { isRecord, questionsOf } from './definition/tree.js';
 export { FORM_LANGUAGES, type FormLanguage } from './definition/vocabulary.js';

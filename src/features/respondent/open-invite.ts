@@ -29,7 +29,8 @@ export interface OpenInviteInput {
 const countsAsOpen = (opener: Opener) => opener.sign === 'person' && !isLinkPreview(opener.userAgent);
 
 export interface OpenedInvite {
-  invite: { id: string; status: InviteStatus; expiresAt: Date | null; openedAt: Date | null };
+  /** dims: as stored on the invite (canonical), for the pages' `{{dims.key}}` */
+  invite: { id: string; status: InviteStatus; expiresAt: Date | null; openedAt: Date | null; dims: Record<string, string> };
   form: FormRecord;
   publicForm: PublicForm;
   company: RespondentCompany;
@@ -50,7 +51,7 @@ export async function openInvite(db: Db, deps: EmitDeps, input: OpenInviteInput)
   const { form, company } = found;
   let invite = found.invite;
   const base = { form, publicForm: publicForm(form), company, respondent: { name: invite.name } };
-  const view = () => ({ id: invite.id, status: invite.status, expiresAt: invite.expiresAt, openedAt: invite.openedAt });
+  const view = () => ({ id: invite.id, status: invite.status, expiresAt: invite.expiresAt, openedAt: invite.openedAt, dims: invite.dims });
   if (invite.status === 'responded') return { ...base, invite: view(), draft: null, status: 'responded' };
   const now = deps.clock.now();
   if (isGone(invite, now)) throw inviteGone();

@@ -4,6 +4,7 @@ import { deleteDraft } from '../invites/index.js';
 import { claimFileAnswers } from './file-answers.js';
 import { assertWritable, findInviteByToken, refuseChanged } from './find-invite.js';
 import { stampStage } from './invite-stage.js';
+import { presentedOrder } from './presented-order.js';
 import { recordSubmission, type SubmissionDeps } from './record-submission.js';
 import { answerDims, declaredDims } from './response-dims.js';
 
@@ -39,6 +40,7 @@ export async function submitInvite(db: Db, deps: SubmissionDeps, input: SubmitIn
       respondent: { name: invite.name, email: invite.email, phone: invite.phone, externalId: invite.externalId },
       inviteId: invite.id,
       org,
+      presentedOrder: presentedOrder(form.content, invite.id),
     });
     await claimFileAnswers(tx, form, { inviteId: invite.id }, answers, response.id);
     await deleteDraft(tx, deps, { companyId: invite.companyId, inviteId: invite.id });

@@ -6,6 +6,7 @@ import { acceptAnswers } from './answers.js';
 import { claimSubmissionToken, recordTokenResponse } from './claim-submission-token.js';
 import { claimFileAnswers } from './file-answers.js';
 import { loadPublicForm, type PublicFormInput } from './load-public-form.js';
+import { presentedOrder } from './presented-order.js';
 import { recordSubmission, type SubmissionDeps } from './record-submission.js';
 import { answerDims, linkDims } from './response-dims.js';
 import { readSubmissionToken, submissionTokenRefused, type SubmissionTokenDeps } from './submission-token.js';
@@ -71,6 +72,8 @@ export async function submitPublic(db: Db, deps: SubmissionDeps & SubmissionToke
       dims: { ...fromLink.dims, ...fromAnswers.dims },
       respondent: prefillRespondent(input.respondent as PrefillRespondent | undefined),
       org: fromLink.org ?? fromAnswers.org,
+      // the order the token's page showed; a submit without a page token saw no rendered order
+      presentedOrder: token ? presentedOrder(form.content, token.nonce) : null,
     });
     await claimFileAnswers(tx, form, { submissionNonce: token?.nonce ?? null }, answers, response.id);
     if (token) await recordTokenResponse(tx, deps, { companyId: form.companyId, nonce: token.nonce, responseId: response.id });

@@ -38,6 +38,7 @@ describe('GET /v1/responses/{id}', () => {
         orgUnitId: survey.courses.HIST101,
         orgPath: `/${survey.courses.HIST101}/`,
         orgSource: 'invite',
+        presentedOrder: null, // no section of the form shuffles
       },
     });
   });

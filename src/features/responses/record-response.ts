@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { respondentData, type OrgSource, type RespondentInput } from '../events/index.js';
-import type { Answers } from '../forms/index.js';
+import type { Answers, PresentedOrder } from '../forms/index.js';
 import { validateAnswers } from '../forms/index.js';
 import type { FormRecord } from '../forms/index.js';
 import type { ResponseConsumer } from './response-consumer.js';
@@ -20,6 +20,8 @@ export interface RecordResponseInput {
   respondent?: RespondentInput | null;
   inviteId?: string | null;
   org?: { unitId: string; path: string; source: OrgSource } | null;
+  /** The order the respondent's pages showed the shuffled sections in (presented-order.ts in respondent). */
+  presentedOrder?: PresentedOrder | null;
   /** When it was finalized; defaults to now. null when unknown (an import without that time). */
   completedAt?: Date | null;
 }
@@ -65,6 +67,7 @@ export async function recordResponse(tx: Tx, deps: RecordResponseDeps, input: Re
       orgUnitId: input.org?.unitId ?? null,
       orgPath: input.org?.path ?? null,
       orgSource: input.org?.source ?? 'none',
+      presentedOrder: input.presentedOrder ?? null,
       completedAt: input.completedAt === undefined ? now : input.completedAt,
       createdAt: now,
     })

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { OrgSource } from '../events/index.js';
-import type { Answers } from '../forms/index.js';
+import type { Answers, PresentedOrder } from '../forms/index.js';
 import { isoTimestamp } from '../../platform/db/iso-timestamp.js';
 
 /**
@@ -32,6 +32,7 @@ export type ResponseRecordRow = ResponseItemRow & {
   orgUnitId: string | null;
   orgPath: string | null;
   orgSource: OrgSource;
+  presentedOrder: PresentedOrder | null;
 };
 
 /** The fields of a Response; the jsonb ones parsed by pg into values, or left as their JSON text. */
@@ -51,4 +52,4 @@ export function itemColumns(withAnswers: boolean, jsonb: 'values' | 'text' = 'va
   );
 }
 
-export const recordColumns = sql`${itemColumns(true)}, r.invite_id AS "inviteId", r.org_unit_id AS "orgUnitId", r.org_path AS "orgPath", r.org_source AS "orgSource"`;
+export const recordColumns = sql`${itemColumns(true)}, r.invite_id AS "inviteId", r.org_unit_id AS "orgUnitId", r.org_path AS "orgPath", r.org_source AS "orgSource", r.presented_order AS "presentedOrder"`;

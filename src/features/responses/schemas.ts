@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { ORG_SOURCES, type OrgSource } from '../events/index.js';
+import type { PresentedOrder } from '../forms/index.js';
 
 /**
  * Shared ($id) schemas of the response routes, registered in build-app's sharedSchemas. They
@@ -69,6 +70,24 @@ const Dims = Type.Object(
   },
 );
 
+/** Extension (randomisation): the order the respondent was shown, for the sections that shuffle. */
+const PresentedOrderSchema = nullable<PresentedOrder>(
+  Type.Object(
+    {},
+    {
+      additionalProperties: Type.Object(
+        {
+          questions: Type.Optional(Type.Array(Type.String(), { description: 'Question ids in the order shown (shuffleQuestions).' })),
+          options: Type.Optional(Type.Object({}, { additionalProperties: Type.Array(Type.String()), description: 'Question id → option ids in the order shown (shuffleOptions).' })),
+        },
+        { additionalProperties: false },
+      ),
+      description:
+        'Extension. Section id → the order the respondent pages showed that section in, for sections with shuffleQuestions or shuffleOptions; null when no section shuffles or there is no seed (a public submit without a submission token, an import). It is the order the pages show for the invite or the token, also when a client rendered the form itself.',
+    },
+  ),
+);
+
 const responseFields = {
   id: Type.String(),
   formId: Type.String(),
@@ -103,12 +122,13 @@ export const ResponseRecord = Type.Object(
     orgUnitId: { ...NullableString, description: 'Unit where the response happened.' },
     orgPath: { ...NullableString, description: 'Path /<id>/<id>/ of that unit, for grouping by subtree with a prefix test.' },
     orgSource: Type.Unsafe<OrgSource>({ type: 'string', enum: [...ORG_SOURCES], description: 'Where the org unit came from.' }),
+    presentedOrder: PresentedOrderSchema,
   },
   {
     $id: 'ResponseRecord',
     title: 'Response (full record)',
     additionalProperties: false,
-    examples: [{ ...EXAMPLE, answers: EXAMPLE_ANSWERS, inviteId: null, orgUnitId: null, orgPath: null, orgSource: 'none' }],
+    examples: [{ ...EXAMPLE, answers: EXAMPLE_ANSWERS, inviteId: null, orgUnitId: null, orgPath: null, orgSource: 'none', presentedOrder: null }],
   },
 );
 

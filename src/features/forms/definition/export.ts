@@ -15,7 +15,8 @@ export function exportFormDefinition(resolved: ResolvedForm, meta: FormMeta): Fo
     description: meta.description,
     thankYou: resolved.thankYou,
     settings: { ...meta.settings },
-    dims: resolved.dims.map((dim) =>
+    hiddenFields: resolved.hiddenFields,
+    dims: resolved.dims.filter((dim) => !resolved.hiddenFields?.includes(dim.key)).map((dim) =>
       compact({ key: dim.key, kind: dim.kind, source: dim.source, question: dim.questionId && byId.get(dim.questionId)?.key }),
     ),
     sections: resolved.sections.map((section) =>
@@ -25,6 +26,8 @@ export function exportFormDefinition(resolved: ResolvedForm, meta: FormMeta): Fo
         name: section.name,
         description: section.description,
         visibleIf: exportCondition(section.visibleIf),
+        shuffleQuestions: section.shuffleQuestions,
+        shuffleOptions: section.shuffleOptions,
         questions: section.questions.map((question) => exportQuestion(question, exportCondition(question.visibleIf))),
       }),
     ),
@@ -40,7 +43,7 @@ export function exportConditionOnForm(condition: ResolvedCondition, form: Resolv
 }
 
 function exportQuestion(question: ResolvedQuestion, visibleIf: ConditionDefinition | undefined): QuestionDefinition {
-  const exportChoices = (choices: ResolvedChoice[] | undefined) => choices?.map(({ id, key, name }) => ({ id, key, name }));
+  const exportChoices = (choices: ResolvedChoice[] | undefined) => choices?.map(({ id, key, name, anchored }) => compact({ id, key, name, anchored }));
   return compact({
     ...question,
     options: exportChoices(question.options),

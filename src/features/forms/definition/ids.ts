@@ -89,12 +89,16 @@ function buildResolvedForm(def: FormDefinition, previous: ResolvedForm | null, n
       resolvedByKey.set(question.key, resolved);
       return resolved;
     });
-    return compact({ id, key: section.key, name: section.name, description: section.description, visibleIf, questions });
+    const shuffle = { shuffleQuestions: section.shuffleQuestions || undefined, shuffleOptions: section.shuffleOptions || undefined } as const;
+    return compact({ id, key: section.key, name: section.name, description: section.description, visibleIf, ...shuffle, questions });
   });
-  const dims = def.dims.map((dim): ResolvedDim =>
+  const declared = def.dims.map((dim): ResolvedDim =>
     compact({ key: dim.key, kind: dim.kind, source: dim.source, questionId: dim.question && resolvedByKey.get(dim.question)!.id }),
   );
-  return compact({ version: 1 as const, dims, sections, email: def.email, reminder: def.reminder, thankYou: def.thankYou });
+  // a hidden field is a text dim the public link sets: every reader of dims (responses, statistics, exports) knows it as one
+  const hidden = (def.hiddenFields ?? []).map((key): ResolvedDim => ({ key, kind: 'text', source: 'link' }));
+  const hiddenFields = def.hiddenFields && def.hiddenFields.length > 0 ? def.hiddenFields : undefined;
+  return compact({ version: 1 as const, dims: [...declared, ...hidden], sections, email: def.email, reminder: def.reminder, thankYou: def.thankYou, hiddenFields });
 }
 
 function resolveQuestion(question: QuestionDefinition, ids: PreviousIds, newId: () => string, visibleIf: ResolvedCondition | undefined): ResolvedQuestion {
@@ -104,6 +108,7 @@ function resolveQuestion(question: QuestionDefinition, ids: PreviousIds, newId: 
       key: choice.key,
       name: choice.name,
       order,
+      ...(choice.anchored ? { anchored: true as const } : {}),
     }));
   return compact({
     id: ids.question(question.key) ?? newId(),

@@ -10,3 +10,4 @@ export { storedFormConditionErrors, validateFormDefinition } from './validate.js
 export { assignIds, checkExplicitIds, resolveConditionOnForm, resolveFormDefinition } from './ids.js';
 export { exportConditionOnForm, exportFormDefinition } from './export.js';
 export { questionCount, toPublicContent, type PublicFormContent } from './public-shape.js';
+export { PIPE_REFERENCE, pipedDimKeys, readReference, type PipeReference } from './piping.js';

@@ -11,6 +11,12 @@ function humanText(maxLength: number) {
   return Type.String({ minLength: 1, maxLength, pattern: '\\S', errorCode: 'required', errorMessage: 'must not be blank' });
 }
 
+const DIM_KEY_PATTERN = '^[a-z][a-zA-Z0-9_]{0,39}$';
+const DIM_KEY_MESSAGE = 'must be 1 to 40 letters, digits or _, starting with a lower-case letter';
+/** Hidden fields become dims: with the declared dims they stay within the 20 dims a form may have. */
+export const MAX_HIDDEN_FIELDS = 10;
+export const MAX_DIMS = 20;
+
 const KEY_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$';
 const ItemKey = Type.String({
   pattern: KEY_PATTERN,
@@ -20,7 +26,13 @@ const Description = Type.String({ maxLength: 5000 });
 const ExplicitId = Type.String();
 
 const ChoiceSchema = Type.Object(
-  { id: Type.Optional(ExplicitId), key: ItemKey, name: humanText(500) },
+  {
+    id: Type.Optional(ExplicitId),
+    key: ItemKey,
+    name: humanText(500),
+    /** options only ("Other", "None of the above"): kept last, in file order, when the section shuffles options */
+    anchored: Type.Optional(Type.Boolean()),
+  },
   { additionalProperties: false },
 );
 const Choices = Type.Array(ChoiceSchema, { maxItems: 200 });
@@ -73,6 +85,10 @@ export const SectionSchema = Type.Object(
     name: humanText(500),
     description: Type.Optional(Description),
     visibleIf: Type.Optional(Type.Unknown()),
+    /** each respondent sees the section's questions in their own stable order (presented-order.ts) */
+    shuffleQuestions: Type.Optional(Type.Boolean()),
+    /** likewise the options of its RADIO, SELECT, CHECKBOX and RANKING questions; anchored options stay last */
+    shuffleOptions: Type.Optional(Type.Boolean()),
     questions: Type.Array(QuestionSchema, { maxItems: 200 }),
   },
   { additionalProperties: false },
@@ -80,10 +96,7 @@ export const SectionSchema = Type.Object(
 
 export const DimSchema = Type.Object(
   {
-    key: Type.String({
-      pattern: '^[a-z][a-zA-Z0-9_]{0,39}$',
-      errorMessage: 'must be 1 to 40 letters, digits or _, starting with a lower-case letter',
-    }),
+    key: Type.String({ pattern: DIM_KEY_PATTERN, errorMessage: DIM_KEY_MESSAGE }),
     kind: literalUnion(DIM_KINDS),
     source: Type.Optional(literalUnion(DIM_SOURCES, { default: 'invite' })),
     question: Type.Optional(ItemKey),
@@ -131,7 +144,12 @@ export const FormDefinitionSchema = Type.Object(
     /** the thank-you page's text after a response, in the form's language; absent: the pages' own thanks */
     thankYou: Type.Optional(humanText(2000)),
     settings: Type.Optional(SettingsSchema),
-    dims: Type.Optional(Type.Array(DimSchema, { maxItems: 20, default: [] })),
+    dims: Type.Optional(Type.Array(DimSchema, { maxItems: MAX_DIMS, default: [] })),
+    /**
+     * Hidden fields of the public link: query parameters by these names are stored with the
+     * response as text dims (source link) of the same key. Checked in hidden-field-errors.ts.
+     */
+    hiddenFields: Type.Optional(Type.Array(Type.String({ pattern: DIM_KEY_PATTERN, errorMessage: DIM_KEY_MESSAGE }), { maxItems: MAX_HIDDEN_FIELDS })),
     sections: Type.Array(SectionSchema, { minItems: 1, maxItems: 100 }),
     email: Type.Optional(EmailSchema),
     /** The reminder e-mail (reminder schedules), same shape and variables; absent parts use the default reminder in the form's language. */

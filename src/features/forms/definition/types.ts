@@ -38,6 +38,8 @@ export interface ResolvedChoice {
   name: string;
   /** zero-based position in the file */
   order: number;
+  /** options only: stays last when its section shuffles options */
+  anchored?: true;
 }
 
 export interface ResolvedLeafCondition {
@@ -78,6 +80,9 @@ export interface ResolvedSection {
   name: string;
   description?: string;
   visibleIf?: ResolvedCondition;
+  /** set only when true: each respondent sees the questions, or the options, in their own order */
+  shuffleQuestions?: true;
+  shuffleOptions?: true;
   questions: ResolvedQuestion[];
 }
 
@@ -101,9 +106,17 @@ export interface ResolvedForm {
   reminder?: EmailDefinition;
   /** the thank-you page's text (authoring key thankYou) */
   thankYou?: string;
+  /** public-link hidden fields: each is also a dim { key, kind text, source link } in `dims` */
+  hiddenFields?: string[];
 }
 
 /** Answers keyed by question id. */
 export type Answers = Record<string, unknown>;
 
 export type Result<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
+
+/**
+ * The order one respondent was shown, for the sections that shuffle (section id → question ids
+ * in the order shown, and question id → option ids in the order shown); stored with the response.
+ */
+export type PresentedOrder = Record<string, { questions?: string[]; options?: Record<string, string[]> }>;

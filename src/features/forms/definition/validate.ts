@@ -5,6 +5,8 @@ import { childPath, fieldError, schemaErrors } from '../../../lib/field-errors.j
 import { parseInstant } from '../../../lib/date-time.js';
 import { isUuid } from '../../../lib/ids.js';
 import { emailTemplateErrors } from './email-template-errors.js';
+import { hiddenFieldErrors } from './hidden-field-errors.js';
+import { pipingErrors } from './piping.js';
 import { CombinatorSchemas, FormDefinitionSchema, LeafConditionSchema } from './schema.js';
 import { isRecord, questionsOf } from './tree.js';
 import type { FormDefinition, LeafConditionDefinition, Operand, ResolvedChoice, ResolvedForm, Result } from './types.js';
@@ -106,10 +108,13 @@ function semanticErrors(form: Json): FieldError[] {
     ...explicitIdFormatErrors([...sections, ...questions, ...choices]),
     ...sections.flatMap((s) => visibleIfErrors(s.raw, s.path, { before: s.firstPosition, questionsByKey })),
     ...questions.flatMap((q) => visibleIfErrors(q.raw, q.path, { before: q.position, questionsByKey })),
+    ...sections.flatMap(shuffleConditionErrors),
     ...dimErrors(form.dims, questionsByKey),
     ...emailTemplateErrors(form.email, form.dims),
     ...emailTemplateErrors(form.reminder, form.dims, 'reminder'),
     ...closesAtErrors(form.settings),
+    ...hiddenFieldErrors(form),
+    ...pipingErrors(form),
   ];
 }
 
@@ -147,6 +152,25 @@ function explicitIdFormatErrors(items: ItemView[]): FieldError[] {
   });
 }
 
+/** The question keys a condition names, as far as it can be read. */
+function conditionKeys(condition: unknown): string[] {
+  if (Array.isArray(condition)) return condition.flatMap(conditionKeys);
+  if (!isRecord(condition)) return [];
+  if (typeof condition.question === 'string') return [condition.question];
+  return [...conditionKeys(condition.all), ...conditionKeys(condition.any)];
+}
+
+/**
+ * A shuffled section could show a question before the one its condition reads (the page reveals
+ * it in place), so shuffleQuestions refuses conditions on questions of the same section.
+ */
+function shuffleConditionErrors(section: SectionView): FieldError[] {
+  if (section.raw.shuffleQuestions !== true) return [];
+  const keys = new Set(section.questions.map((q) => q.key));
+  const dependent = section.questions.filter((q) => conditionKeys(q.raw.visibleIf).some((key) => keys.has(key)));
+  return dependent.map((q) => fieldError(childPath(q.path, 'visibleIf'), 'invalid_reference', `In a section with shuffleQuestions a condition may not read a question of the same section (${q.key}).`));
+}
+
 // --- per-type question rules ---
 
 function questionRuleErrors(question: QuestionView): FieldError[] {
@@ -157,7 +181,17 @@ function questionRuleErrors(question: QuestionView): FieldError[] {
     ...duplicateKeyErrors(question.options, 'option'),
     ...duplicateKeyErrors(question.rows, 'row'),
     ...duplicateKeyErrors(question.columns, 'column'),
+    ...anchoredErrors(question),
   ];
+}
+
+/** Only options are shuffled, so only an option can be anchored (kept last); a row or column saying so is refused. */
+function anchoredErrors(question: QuestionView): FieldError[] {
+  return (['rows', 'columns'] as const).flatMap((list) =>
+    recordsAt(question.raw[list], childPath(question.path, list))
+      .filter(({ raw }) => raw.anchored !== undefined)
+      .map(({ path }) => fieldError(childPath(path, 'anchored'), 'not_applicable', `anchored applies to options only, not to ${list}.`)),
+  );
 }
 
 function typedPropertyErrors(question: QuestionView, type: QuestionType): FieldError[] {

@@ -97,7 +97,7 @@ export const PublicSubmitBody = Type.Object(
     respondent: Type.Optional(PrefillRespondentSchema),
     dims: Type.Optional(
       Type.Record(Type.String(), Type.Union([Type.String({ maxLength: 200 }), Type.Number()]), {
-        description: 'Dims with source link: an entity id or code, a number, a date YYYY-MM-DD, a text.',
+        description: 'Dims with source link, the form definition\'s hidden fields included (text, at most 200 characters): an entity id or code, a number, a date YYYY-MM-DD, a text.',
         maxProperties: 50,
       }),
     ),

@@ -116,6 +116,15 @@ describe('form preview', () => {
     expect(body.properties.sectionIndex.description).toContain('past the last: the last');
   });
 
+  it('shows piping references as written, for the author to read (a respondent sees them filled in)', async () => {
+    const { id, definition } = await savedForm();
+    const edited = structuredClone(definition);
+    edited.sections[1].name = 'After {{answer.campus}}';
+    const preview = await panel.post(editor, `/panel/api/forms/${id}/preview`, { definition: edited, sectionIndex: 1 });
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json().data.html).toContain('<h2>After {{answer.campus}}</h2>');
+  });
+
   it('reports an invalid definition by field, like a save', async () => {
     const { id, definition } = await savedForm();
     const broken = structuredClone(definition);

@@ -1,8 +1,10 @@
 /** The whole form page for one section: layout, step, error summary and the section's questions. */
 import type { FieldError } from '../../../lib/errors.js';
-import type { Answers, ResolvedForm } from '../../forms/index.js';
+import type { Answers, FormLanguage, PresentedOrder, ResolvedForm } from '../../forms/index.js';
 import { visibleQuestionIds } from '../../forms/index.js';
+import { orderedSection } from '../presented-order.js';
 import { progress, visibleSections } from './form-flow.js';
+import { pipedSection, type PipingValues } from './pipe-texts.js';
 import { errorsByQuestion, scriptRules, sectionQuestions, type TypedFields } from './section-view.js';
 import { fill, type PageStrings } from './strings.js';
 import { renderFormPage, type LayoutView } from './templates.js';
@@ -30,11 +32,17 @@ export interface SectionPage {
   state?: Answers;
   /** public link: the page's one-time submission token (its prefill, its uploads, its one response) */
   submissionToken?: string;
+  /** the respondent's own order of the sections that shuffle (presented-order.ts); absent: the file's order */
+  order?: PresentedOrder | null;
+  /** what `{{respondent.name}}` and `{{dims.key}}` read as (answers come from `answers`); absent: references shown as written */
+  piping?: PipingValues;
 }
 
 export function renderSection(page: SectionPage): string {
   const { content, answers, sectionIndex, strings: s } = page;
-  const section = content.sections[sectionIndex];
+  const ordered = orderedSection(content.sections[sectionIndex], page.order);
+  // without piping values (the panel's preview) the references show as written, for the author to read
+  const section = page.piping ? pipedSection(ordered, { ...page.piping, content, answers, lang: page.layout.lang as FormLanguage, strings: s }) : ordered;
   const visible = visibleQuestionIds(content, answers);
   const fileQuestions = new Set(section.questions.filter((q) => q.type === 'FILE').map((q) => q.id));
   const messages = errorsByQuestion(page.errors, s, fileQuestions);

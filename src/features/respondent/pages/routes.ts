@@ -31,6 +31,9 @@ import { noDeps } from '../../../lib/service.js';
 import { dropPageState, keepPageState, readPageState, typedFields, type PageState } from './page-state.js';
 import { renderSection } from './render-section.js';
 import { scriptAsset } from './script-asset.js';
+import { presentedOrder } from '../presented-order.js';
+import { hiddenFieldValues } from '../hidden-fields.js';
+import { pipingDims } from '../piping-dims.js';
 import { pageContext, publicPath, withPreviewCard, type PageContext } from './public-page.js';
 import { STRINGS, type PageStrings } from './strings.js';
 import { ICON } from './icon-asset.js';
@@ -221,6 +224,8 @@ export async function respondentPages(app: FastifyInstance) {
           draftUrl: `/r/v1/invites/${token}/draft`,
           seenUrl,
           state: kept?.carried ?? draft,
+          order: presentedOrder(opened.form.content, opened.invite.id),
+          piping: { respondentName: opened.respondent.name, dims: await pipingDims(app.ctx.db, noDeps, { form: opened.form, dims: opened.invite.dims }) },
         }),
       );
   }
@@ -317,7 +322,8 @@ export async function respondentPages(app: FastifyInstance) {
       const keptToken = kept?.token ? readSubmissionToken(app.ctx, form.id, kept.token) : null;
       const live = kept && keptToken && !keptToken.expired ? { ...kept, token: keptToken.token } : null;
       if (!live && form.description && !started(request)) return welcome(reply, context, form, link, request.query);
-      const token = live?.token ?? issueSubmissionToken(app.ctx, { formId: form.id, prefill: prefill(request.query) }).token;
+      // the page's token: its nonce also seeds the visitor's order of shuffled sections
+      const page = live && keptToken ? keptToken : issueSubmissionToken(app.ctx, { formId: form.id, prefill: prefill(request.query, form.content.hiddenFields) });
       const answers = live?.answers ?? {};
       return keptHeaders(reply, live).send(
           renderSection({
@@ -330,7 +336,9 @@ export async function respondentPages(app: FastifyInstance) {
             typed: live?.typed,
             action: link,
             state: live?.carried ?? {},
-            submissionToken: token,
+            submissionToken: page.token,
+            order: presentedOrder(form.content, page.nonce),
+            piping: { respondentName: page.prefill.respondent?.name, dims: await pipingDims(app.ctx.db, noDeps, { form, dims: page.prefill.dims }) },
           }),
         );
     } catch (error) {
@@ -394,12 +402,12 @@ export async function respondentPages(app: FastifyInstance) {
   });
 }
 
-/** The public link's prefill: respondent fields and dim.<key> values from the query. */
-function prefill(query: unknown): LinkPrefill {
+/** The public link's prefill: respondent fields, dim.<key> values and the form's hidden fields from the query. */
+function prefill(query: unknown, hiddenFields: string[] | undefined): LinkPrefill {
   const params = (query ?? {}) as Record<string, unknown>;
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
   const respondent = Object.fromEntries(['name', 'email', 'phone', 'externalId'].flatMap((key) => (text(params[key]) ? [[key, text(params[key]) as string]] : [])));
-  const dims = Object.fromEntries(Object.entries(params).flatMap(([key, value]) => (key.startsWith('dim.') && text(value) ? [[key.slice(4), value as string]] : [])));
+  const dims = { ...Object.fromEntries(Object.entries(params).flatMap(([key, value]) => (key.startsWith('dim.') && text(value) ? [[key.slice(4), value as string]] : []))), ...hiddenFieldValues(params, hiddenFields) };
   return { respondent: Object.keys(respondent).length > 0 ? respondent : undefined, dims: Object.keys(dims).length > 0 ? dims : undefined };
 }
 

@@ -1896,7 +1896,8 @@ export interface components {
          *       "inviteId": null,
          *       "orgUnitId": null,
          *       "orgPath": null,
-         *       "orgSource": "none"
+         *       "orgSource": "none",
+         *       "presentedOrder": null
          *     }
          */
         ResponseRecord: {
@@ -1938,6 +1939,17 @@ export interface components {
              * @enum {string}
              */
             orgSource: "invite" | "link" | "class" | "answer" | "none";
+            /** @description Extension. Section id → the order the respondent pages showed that section in, for sections with shuffleQuestions or shuffleOptions; null when no section shuffles or there is no seed (a public submit without a submission token, an import). It is the order the pages show for the invite or the token, also when a client rendered the form itself. */
+            presentedOrder: {
+                [key: string]: {
+                    /** @description Question ids in the order shown (shuffleQuestions). */
+                    questions?: string[];
+                    /** @description Question id → option ids in the order shown (shuffleOptions). */
+                    options?: {
+                        [key: string]: string[];
+                    };
+                };
+            } | null;
         };
         /**
          * Roster import

@@ -5,7 +5,7 @@
 import { closestCenter, DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core';
 import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import { Badge, Button, Card, Group, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Badge, Button, Card, Checkbox, Group, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ConditionEditor } from './condition-editor';
 import { newQuestion, newSection, type Draft, type Question, type Section } from './definition';
@@ -101,6 +101,10 @@ function SectionCard({ draft, section, s, hidden, edit }: { draft: Draft; sectio
         </Group>
         <Textarea label={t('builder.description')} autosize minRows={1} maxLength={5000} value={section.description ?? ''} onChange={(e) => setFields({ description: e.currentTarget.value || undefined })} />
         <ConditionEditor value={section.visibleIf} earlier={before} path={`${path}.visibleIf`} onChange={(visibleIf) => setSection((x) => ({ ...x, visibleIf }))} />
+        <Group gap="lg">
+          <Checkbox label={t('builder.shuffleQuestions')} checked={section.shuffleQuestions === true} onChange={(e) => setFields({ shuffleQuestions: e.currentTarget.checked || undefined })} error={errors.get(`${path}.shuffleQuestions`)} />
+          <Checkbox label={t('builder.shuffleOptions')} checked={section.shuffleOptions === true} onChange={(e) => setFields({ shuffleOptions: e.currentTarget.checked || undefined })} />
+        </Group>
         {section.questions.length === 0 && <Text c="dimmed">{t('builder.emptySection')}</Text>}
         <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
           <SortableContext items={section.questions.map((q) => q.uid)} strategy={verticalListSortingStrategy}>

@@ -24,7 +24,7 @@ export function QuestionEditor({ question, path, earlier, onChange }: { question
       </SimpleGrid>
       <Textarea label={t('builder.description')} autosize minRows={1} maxLength={5000} value={question.description ?? ''} onChange={(e) => set({ description: e.currentTarget.value || undefined })} error={errors.get(`${path}.description`)} />
       {(['options', 'rows', 'columns'] as const).filter((list) => typeTakes(question.type, list)).map((list) => (
-        <ChoicesEditor key={list} legend={t(`builder.${list}`)} choices={question[list] ?? []} path={`${path}.${list}`} onChange={(choices) => set({ [list]: choices })} />
+        <ChoicesEditor key={list} legend={t(`builder.${list}`)} choices={question[list] ?? []} path={`${path}.${list}`} anchorable={list === 'options'} onChange={(choices) => set({ [list]: choices })} />
       ))}
       {(typeTakes(question.type, 'min') || typeTakes(question.type, 'max')) && (
         <Group gap="xs" wrap="wrap">

@@ -1,5 +1,5 @@
-/** The form's settings: name, description, link and privacy flags, closing date, language, the invitation e-mail. */
-import { Checkbox, Select, Stack, TextInput, Textarea } from '@mantine/core';
+/** The form's settings: name, description, link and privacy flags, closing date, the public link's hidden fields, language, the invitation e-mail. */
+import { Checkbox, Select, Stack, TagsInput, TextInput, Textarea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Draft } from './definition';
 import { useFieldErrors } from './field-errors';
@@ -49,6 +49,14 @@ export function SettingsTab({ draft, edit }: { draft: Draft; edit: (change: (d: 
         onChange={(e) => setSetting({ closesAt: fromLocalInput(e.currentTarget.value) })}
         error={errors.get('settings.closesAt')}
         maw={320}
+      />
+      <TagsInput
+        label={t('settings.hiddenFields')}
+        description={t('settings.hiddenFieldsHelp')}
+        value={draft.hiddenFields ?? []}
+        onChange={(names) => set({ hiddenFields: names.length > 0 ? names : undefined })}
+        error={errors.get('hiddenFields') ?? (draft.hiddenFields ?? []).map((_, i) => errors.get(`hiddenFields[${i}]`)).find(Boolean)}
+        maxTags={10}
       />
       <Select
         label={t('settings.language')}
