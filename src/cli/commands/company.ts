@@ -44,11 +44,18 @@ function holidayCountry(value: string): CountryCode | null {
   return value.toLowerCase() === 'none' ? null : (value.toUpperCase() as CountryCode);
 }
 
+/** "none" clears the setting (no company language: the form's, then the respondent's, then English); the service checks the rest. */
+function locale(value: string): Locale | null {
+  return value.toLowerCase() === 'none' ? null : (value as Locale);
+}
+
+const UNSET: Record<string, string> = { holidayCountry: '(none)', locale: '(not set)' };
+
 function showText(view: CompanyView): string {
   const { company, settings, quota } = view;
   return [
     `${company.name} (${company.slug}, ${company.id})`,
-    ...Object.entries(settings).map(([key, value]) => `  ${key}: ${value ?? (key === 'holidayCountry' ? '(none)' : '(deployment default)')}`),
+    ...Object.entries(settings).map(([key, value]) => `  ${key}: ${value ?? UNSET[key] ?? '(deployment default)'}`),
     `  quota ${quota.period}: ${quota.used} used, ${quota.reserved} reserved of ${quota.limit}`,
   ].join('\n');
 }
@@ -74,7 +81,7 @@ function registerCompanySettingsCommands(company: Command): void {
     .option('--time-zone <iana>', 'time zone for working days, e.g. America/Sao_Paulo')
     .option('--default-country <cc>', 'country of phone numbers written without +, e.g. BR')
     .option('--holiday-country <cc>', 'country whose public holidays treatment deadlines skip, e.g. BR, or "none" (the default)', holidayCountry)
-    .option('--locale <locale>', 'en, pt-BR or es')
+    .option('--locale <locale>', 'en, pt-BR or es, or "none" (the default: the form\'s language, else the respondent\'s)', locale)
     .option('--mail-from <from>', 'e-mail sender, "Name <address>"')
     .action(
       runCommand(async (rt, { opts }) => {
@@ -89,7 +96,7 @@ function registerCompanySettingsCommands(company: Command): void {
           timeZone: opts.timeZone as string | undefined,
           defaultCountry: (opts.defaultCountry as string | undefined)?.toUpperCase() as CountryCode | undefined,
           holidayCountry: opts.holidayCountry as CountryCode | null | undefined,
-          locale: opts.locale as Locale | undefined,
+          locale: opts.locale as Locale | null | undefined,
           mailFrom: opts.mailFrom as string | undefined,
         } });
         return showCompany(rt.ctx.db, rt.ctx, { companyId });

@@ -21,7 +21,8 @@ export interface Settings {
   defaultCountry: CountryCode;
   /** Country whose public holidays treatment deadlines skip; null (the default): none, Monday to Friday only. */
   holidayCountry: CountryCode | null;
-  locale: Locale;
+  /** The company's language, the last choice before English; null (a new company's): not set. */
+  locale: Locale | null;
   /** "Name <addr>"; null: the deployment's MAIL_FROM. */
   mailFrom: string | null;
 }
@@ -34,7 +35,7 @@ export function companySettings(stored: CompanySettings): Settings {
     timeZone: s.timeZone,
     defaultCountry: s.defaultCountry as CountryCode,
     holidayCountry: typeof s.holidayCountry === 'string' ? (s.holidayCountry as CountryCode) : null,
-    locale: s.locale as Locale,
+    locale: LOCALES.includes(s.locale as Locale) ? (s.locale as Locale) : null,
     mailFrom: typeof s.mailFrom === 'string' ? s.mailFrom : null,
   };
 }
@@ -61,7 +62,7 @@ function patchErrors(patch: SettingsPatch): FieldError[] {
   if (patch.timeZone !== undefined && !isTimeZone(patch.timeZone)) bad('timeZone', 'must be an IANA time zone, e.g. America/Sao_Paulo');
   if (patch.defaultCountry !== undefined && !getCountries().includes(patch.defaultCountry)) bad('defaultCountry', 'must be a two-letter country code, e.g. BR');
   if (patch.holidayCountry !== undefined && patch.holidayCountry !== null && !getCountries().includes(patch.holidayCountry)) bad('holidayCountry', 'must be a two-letter country code, e.g. BR, or null');
-  if (patch.locale !== undefined && !LOCALES.includes(patch.locale)) bad('locale', `must be one of ${LOCALES.join(', ')}`);
+  if (patch.locale !== undefined && patch.locale !== null && !LOCALES.includes(patch.locale)) bad('locale', `must be one of ${LOCALES.join(', ')}, or null`);
   if (patch.mailFrom !== undefined && patch.mailFrom !== null && !MAIL_FROM_RE.test(patch.mailFrom)) bad('mailFrom', 'must be "Name <address>" or an address');
   return errors;
 }

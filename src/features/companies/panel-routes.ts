@@ -15,7 +15,7 @@ const CompanySettingsView = Type.Object({
     timeZone: Type.String({ description: 'IANA time zone of working days and deadlines' }),
     defaultCountry: Type.String({ description: 'Country of phone numbers written without +' }),
     holidayCountry: Type.Union([Type.String(), Type.Null()], { description: 'Country whose public holidays deadlines skip; null: none' }),
-    locale: OneOf(LOCALES),
+    locale: Type.Union([OneOf(LOCALES), Type.Null()], { description: 'Language of messages and pages after the form\'s and the respondent\'s own; null (a new company\'s): not set, English last' }),
     mailFrom: Type.Union([Type.String(), Type.Null()], { description: 'Invitation sender, "Name <address>"; on another domain than the deployment\'s it becomes Reply-To (docs/contract.md); null: the company name on the deployment\'s address' }),
   }),
   quota: Type.Object({
@@ -40,7 +40,7 @@ const SettingsBody = Type.Object(
     timeZone: Type.Optional(Type.String({ maxLength: 100 })),
     defaultCountry: Type.Optional(Type.String({ maxLength: 2 })),
     holidayCountry: Type.Optional(NullableText(2)),
-    locale: Type.Optional(OneOf(LOCALES)),
+    locale: Type.Optional(Type.Union([Type.Null(), OneOf(LOCALES)])),
     mailFrom: Type.Optional(NullableText(420)),
   },
   closed,

@@ -9,7 +9,7 @@ export interface CompanySettings {
   timeZone?: string;
   defaultCountry?: string;
   holidayCountry?: string | null;
-  locale?: string;
+  locale?: string | null;
   mailFrom?: string | null;
   [key: string]: unknown;
 }

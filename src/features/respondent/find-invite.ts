@@ -13,7 +13,8 @@ export interface RespondentCompany {
   id: string;
   name: string;
   slug: string;
-  locale: Locale;
+  /** The company's language; null: not set (a new company's). */
+  locale: Locale | null;
 }
 
 export interface InviteContext {

@@ -11870,7 +11870,8 @@ export interface operations {
                                 defaultCountry: string;
                                 /** @description Country whose public holidays deadlines skip; null: none */
                                 holidayCountry: string | null;
-                                locale: "en" | "pt-BR" | "es";
+                                /** @description Language of messages and pages after the form's and the respondent's own; null (a new company's): not set, English last */
+                                locale: ("en" | "pt-BR" | "es") | null;
                                 /** @description Invitation sender, "Name <address>"; on another domain than the deployment's it becomes Reply-To (docs/contract.md); null: the company name on the deployment's address */
                                 mailFrom: string | null;
                             };
@@ -11960,7 +11961,7 @@ export interface operations {
                     timeZone?: string;
                     defaultCountry?: string;
                     holidayCountry?: null | string;
-                    locale?: "en" | "pt-BR" | "es";
+                    locale?: null | ("en" | "pt-BR" | "es");
                     mailFrom?: null | string;
                 };
             };
@@ -11992,7 +11993,8 @@ export interface operations {
                                 defaultCountry: string;
                                 /** @description Country whose public holidays deadlines skip; null: none */
                                 holidayCountry: string | null;
-                                locale: "en" | "pt-BR" | "es";
+                                /** @description Language of messages and pages after the form's and the respondent's own; null (a new company's): not set, English last */
+                                locale: ("en" | "pt-BR" | "es") | null;
                                 /** @description Invitation sender, "Name <address>"; on another domain than the deployment's it becomes Reply-To (docs/contract.md); null: the company name on the deployment's address */
                                 mailFrom: string | null;
                             };

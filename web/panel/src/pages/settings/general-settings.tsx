@@ -22,7 +22,8 @@ interface Values {
   timeZone: string;
   defaultCountry: string;
   holidayCountry: string;
-  locale: Locale;
+  /** '' : not set (the form's language, else the respondent's, else English) */
+  locale: Locale | '';
   anonymityFloor: number | string;
 }
 const FIELDS = ['name', 'timeZone', 'defaultCountry', 'holidayCountry', 'locale', 'anonymityFloor'] as const;
@@ -35,7 +36,7 @@ function valuesOf({ company, settings }: CompanySettingsView): Values {
     timeZone: settings.timeZone,
     defaultCountry: settings.defaultCountry,
     holidayCountry: settings.holidayCountry ?? '',
-    locale: settings.locale,
+    locale: settings.locale ?? '',
     anonymityFloor: settings.anonymityFloor,
   };
 }
@@ -97,7 +98,7 @@ function CompanyForm({ view }: { view: CompanySettingsView }) {
             timeZone: values.timeZone.trim(),
             defaultCountry: values.defaultCountry.trim().toUpperCase(),
             holidayCountry: values.holidayCountry.trim() === '' ? null : values.holidayCountry.trim().toUpperCase(),
-            locale: values.locale,
+            locale: values.locale === '' ? null : values.locale,
             anonymityFloor: Number(values.anonymityFloor),
           },
         }),
@@ -157,11 +158,12 @@ function CompanyForm({ view }: { view: CompanySettingsView }) {
               render={({ field }) => (
                 <Select
                   label={t('general.locale')}
-                  data={LOCALES.map((value) => ({ value, label: t(`locales.${value}`) }))}
+                  description={t('general.localeHelp')}
+                  data={[{ value: '', label: t('locales.none') }, ...LOCALES.map((value) => ({ value, label: t(`locales.${value}`) }))]}
                   allowDeselect={false}
                   error={errors.locale?.message}
                   value={field.value}
-                  onChange={(value) => field.onChange(value ?? 'en')}
+                  onChange={(value) => field.onChange(value ?? '')}
                   onBlur={field.onBlur}
                   ref={field.ref}
                   name={field.name}
