@@ -4,6 +4,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { FormRecord } from '../../forms/index.js';
+import type { PageState } from './page-state.js';
 import { renderSection } from './render-section.js';
 import { pageLanguage, STRINGS, type PageStrings } from './strings.js';
 import type { LayoutView } from './templates.js';
@@ -36,6 +37,9 @@ export function withPreviewCard(context: PageContext, form: FormRecord, company:
 
 export const publicPath = (p: { companySlug: string; formSlug: string }) => `/f/${encodeURIComponent(p.companySlug)}/${encodeURIComponent(p.formSlug)}`;
 
+/** What a POST redirected the public link's GET to show again: the answers so far, the section's errors and fields as typed. */
+export type KeptSection = Pick<PageState, 'answers' | 'errors' | 'typed' | 'carried'>;
+
 export interface FreshSection {
   context: PageContext;
   form: FormRecord;
@@ -43,18 +47,25 @@ export interface FreshSection {
   sectionIndex: number;
   /** the page's one-time submission token; the preview has none, so nothing it shows can be submitted */
   submissionToken?: string;
+  /** the public link's step kept by its last POST; absent (the preview, a new page): nothing answered yet */
+  kept?: KeptSection | null;
 }
 
-export function renderFreshSection({ context, form, companySlug, sectionIndex, submissionToken }: FreshSection): string {
+/**
+ * A public link's section: the panel's preview and the public link's GET both render through
+ * here, so the page a form's author previews is the page its respondents get.
+ */
+export function renderFreshSection({ context, form, companySlug, sectionIndex, submissionToken, kept }: FreshSection): string {
   return renderSection({
     ...context,
     formName: form.name,
     content: form.content,
-    answers: {},
+    answers: kept?.answers ?? {},
     sectionIndex,
-    errors: [],
+    errors: kept?.errors ?? [],
+    typed: kept?.typed,
     action: publicPath({ companySlug, formSlug: form.slug }),
-    state: {},
+    state: kept?.carried ?? {},
     submissionToken,
   });
 }

@@ -31,7 +31,7 @@ import { noDeps } from '../../../lib/service.js';
 import { dropPageState, keepPageState, readPageState, typedFields, type PageState } from './page-state.js';
 import { renderSection } from './render-section.js';
 import { scriptAsset } from './script-asset.js';
-import { pageContext, publicPath, withPreviewCard, type PageContext } from './public-page.js';
+import { pageContext, publicPath, renderFreshSection, withPreviewCard, type PageContext } from './public-page.js';
 import { STRINGS, type PageStrings } from './strings.js';
 import { ICON } from './icon-asset.js';
 import { CSS_HASH, renderMessagePage, renderWelcomePage } from './templates.js';
@@ -318,21 +318,8 @@ export async function respondentPages(app: FastifyInstance) {
       const live = kept && keptToken && !keptToken.expired ? { ...kept, token: keptToken.token } : null;
       if (!live && form.description && !started(request)) return welcome(reply, context, form, link, request.query);
       const token = live?.token ?? issueSubmissionToken(app.ctx, { formId: form.id, prefill: prefill(request.query) }).token;
-      const answers = live?.answers ?? {};
-      return keptHeaders(reply, live).send(
-          renderSection({
-            ...context,
-            formName: form.name,
-            content: form.content,
-            answers,
-            sectionIndex: currentSection(form.content, answers, live?.sectionIndex ?? 0),
-            errors: live?.errors ?? [],
-            typed: live?.typed,
-            action: link,
-            state: live?.carried ?? {},
-            submissionToken: token,
-          }),
-        );
+      const sectionIndex = currentSection(form.content, live?.answers ?? {}, live?.sectionIndex ?? 0);
+      return keptHeaders(reply, live).send(renderFreshSection({ context, form, companySlug: company.slug, sectionIndex, submissionToken: token, kept: live }));
     } catch (error) {
       return sendRefusal(request, reply, error);
     }
