@@ -8,6 +8,7 @@ import { ApiError, validationError, type FieldError } from '../../lib/errors.js'
 import { changedFields, type FieldChange } from '../../lib/changed-fields.js';
 import { DEFAULT_COMPANY_SETTINGS, companyNameErrors } from './create-company.js';
 import type { SettingsConsumer } from './settings-consumer.js';
+import { BRAND_COLOR_RE, brandColorErrors } from './brand.js';
 
 export const LOCALES = ['en', 'pt-BR', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -25,6 +26,10 @@ export interface Settings {
   locale: Locale | null;
   /** "Name <addr>"; null: the deployment's MAIL_FROM. */
   mailFrom: string | null;
+  /** Accent of the respondent pages and e-mail, #RRGGBB with AA contrast on white (brand.ts); null: Quorum's blue. */
+  brandColor: string | null;
+  /** The uploaded logo's file name (brand.ts sets it; not part of a settings patch); null: none. */
+  logo: string | null;
 }
 
 export function companySettings(stored: CompanySettings): Settings {
@@ -37,10 +42,13 @@ export function companySettings(stored: CompanySettings): Settings {
     holidayCountry: typeof s.holidayCountry === 'string' ? (s.holidayCountry as CountryCode) : null,
     locale: LOCALES.includes(s.locale as Locale) ? (s.locale as Locale) : null,
     mailFrom: typeof s.mailFrom === 'string' ? s.mailFrom : null,
+    brandColor: typeof s.brandColor === 'string' && BRAND_COLOR_RE.test(s.brandColor) ? s.brandColor.toLowerCase() : null,
+    logo: typeof s.logo === 'string' ? s.logo : null,
   };
 }
 
-export type SettingsPatch = Partial<Settings>;
+/** What a settings change may name: every setting but the logo, which its own upload sets (brand.ts). */
+export type SettingsPatch = Partial<Omit<Settings, 'logo'>>;
 
 function isTimeZone(zone: string): boolean {
   try {
@@ -64,6 +72,7 @@ function patchErrors(patch: SettingsPatch): FieldError[] {
   if (patch.holidayCountry !== undefined && patch.holidayCountry !== null && !getCountries().includes(patch.holidayCountry)) bad('holidayCountry', 'must be a two-letter country code, e.g. BR, or null');
   if (patch.locale !== undefined && patch.locale !== null && !LOCALES.includes(patch.locale)) bad('locale', `must be one of ${LOCALES.join(', ')}, or null`);
   if (patch.mailFrom !== undefined && patch.mailFrom !== null && !MAIL_FROM_RE.test(patch.mailFrom)) bad('mailFrom', 'must be "Name <address>" or an address');
+  errors.push(...brandColorErrors(patch.brandColor));
   return errors;
 }
 

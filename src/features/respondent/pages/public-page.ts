@@ -13,6 +13,7 @@ interface Company {
   name: string;
   slug?: string;
   locale: string | null;
+  brand?: { color: string | null; logoUrl: string | null };
 }
 
 export interface PageContext {
@@ -23,7 +24,8 @@ export interface PageContext {
 export function pageContext(request: FastifyRequest, form: FormRecord | null, company: Company | null, script?: string): PageContext {
   const lang = pageLanguage(form?.language, company?.locale, request.headers['accept-language']);
   const strings = STRINGS[lang];
-  return { strings, layout: { lang, title: form?.name ?? strings.notFoundTitle, company: company?.name, script } };
+  const brand = { logo: company?.brand?.logoUrl ?? undefined, accent: company?.brand?.color ?? undefined };
+  return { strings, layout: { lang, title: form?.name ?? strings.notFoundTitle, company: company?.name, ...brand, script } };
 }
 
 const PREVIEW_CHARS = 200;

@@ -28,13 +28,14 @@ import { currentSection, step, type FlowOutcome } from './form-flow.js';
 import { readPost, type PostedSection } from './read-post.js';
 import { fieldNames, readSectionAnswers } from './read-answers.js';
 import { noDeps } from '../../../lib/service.js';
+import { readCompanyLogo } from '../../companies/index.js';
 import { dropPageState, keepPageState, readPageState, typedFields, type PageState } from './page-state.js';
 import { renderSection } from './render-section.js';
 import { scriptAsset } from './script-asset.js';
 import { pageContext, publicPath, renderFreshSection, withPreviewCard, type PageContext } from './public-page.js';
 import { STRINGS, type PageStrings } from './strings.js';
 import { ICON } from './icon-asset.js';
-import { CSS_HASH, renderMessagePage, renderWelcomePage } from './templates.js';
+import { renderMessagePage, renderWelcomePage, styleSources, type LayoutView } from './templates.js';
 
 interface Company {
   name: string;
@@ -50,7 +51,7 @@ const hidden = { hide: true };
 function welcome(reply: FastifyReply, context: PageContext, form: FormRecord, action: string, query: unknown, seenUrl?: string) {
   const params = Object.entries((query ?? {}) as Record<string, unknown>).flatMap(([name, value]) => (name !== 'start' && typeof value === 'string' ? [{ name, value }] : []));
   const view = { formName: form.name, description: form.description ?? '', action, query: params, seenUrl, startLabel: context.strings.start };
-  return pageHeaders(reply).send(renderWelcomePage(context.layout, view));
+  return pageHeaders(reply, context.layout).send(renderWelcomePage(context.layout, view));
 }
 
 /** The thank-you page: the form's own text (thankYou in its definition) when it has one. */
@@ -59,7 +60,7 @@ const thanks = (context: PageContext, form: FormRecord): [string, string] => [co
 const started = (request: FastifyRequest) => (request.query as Record<string, unknown> | undefined)?.start !== undefined;
 
 /** Headers of every page: no framing, no referrer (the token is in the URL), no caching of answers. */
-function pageHeaders(reply: FastifyReply): FastifyReply {
+function pageHeaders(reply: FastifyReply, layout: LayoutView): FastifyReply {
   return reply
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')
@@ -67,7 +68,7 @@ function pageHeaders(reply: FastifyReply): FastifyReply {
     .header('x-content-type-options', 'nosniff')
     .header(
       'content-security-policy',
-      `default-src 'none'; style-src ${CSS_HASH}; script-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+      `default-src 'none'; style-src ${styleSources(layout)}; script-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
     );
 }
 
@@ -81,7 +82,7 @@ const REFUSALS: Partial<Record<ApiError['code'], { status: number; page: (s: Pag
 };
 
 function sendMessage(reply: FastifyReply, context: PageContext, status: number, [heading, text]: [string, string]) {
-  return pageHeaders(reply).code(status).send(renderMessagePage({ ...context.layout, title: heading }, heading, text));
+  return pageHeaders(reply, context.layout).code(status).send(renderMessagePage({ ...context.layout, title: heading }, heading, text));
 }
 
 function sendRefusal(request: FastifyRequest, reply: FastifyReply, error: unknown, form: FormRecord | null = null, company: Company | null = null) {
@@ -134,9 +135,9 @@ async function uploadFiles(app: FastifyInstance, target: Pick<StoreUploadInput, 
 const refusedStatus = (limit: ApiError | null) => (limit ? { status: ERROR_STATUS[limit.code], retryAfter: limit.headers['retry-after'] } : { status: 422 });
 
 /** The status a kept state's GET answers with. */
-function keptHeaders(reply: FastifyReply, kept: PageState | null): FastifyReply {
+function keptHeaders(reply: FastifyReply, context: PageContext, kept: PageState | null): FastifyReply {
   if (kept?.retryAfter) reply.header('retry-after', kept.retryAfter);
-  return pageHeaders(reply).code(kept?.status ?? 200);
+  return pageHeaders(reply, context.layout).code(kept?.status ?? 200);
 }
 
 const seeOther = (reply: FastifyReply, location: string) => reply.code(303).header('location', location).send();
@@ -171,9 +172,9 @@ export async function respondentPages(app: FastifyInstance) {
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 20, fields: 500, fieldSize: 64 * 1024, parts: 520 } });
 
   // Every page that carries a token (or mints one) spends the respondent API's per-address budget,
-  // and says so as a page; only the static script is free.
+  // and says so as a page; only the static script and the companies' logos are free.
   app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.url === '/r/assets/:name') return;
+    if (request.routeOptions.url === '/r/assets/:name' || request.routeOptions.url === '/r/logos/:companyId/:file') return;
     const decision = await spendAddressBudget(app, request, reply);
     if (decision.allowed) return;
     const context = pageContext(request, null, null);
@@ -186,6 +187,19 @@ export async function respondentPages(app: FastifyInstance) {
     const script = await scriptAsset();
     if (request.url !== script.path) return sendMessage(reply, pageContext(request, null, null), 404, [STRINGS.en.notFoundTitle, STRINGS.en.notFoundText]);
     return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').send(script.body);
+  });
+
+  // A company's logo, by the content-addressed name its settings hold: cached for good, and a new
+  // logo is a new name. Served as an image only (nosniff, no script, no styles of its own).
+  app.get<{ Params: { companyId: string; file: string } }>('/r/logos/:companyId/:file', { schema: hidden }, async (request, reply) => {
+    const logo = await readCompanyLogo(app.ctx.db, noDeps, request.params);
+    if (!logo) return sendMessage(reply, pageContext(request, null, null), 404, [STRINGS.en.notFoundTitle, STRINGS.en.notFoundText]);
+    return reply
+      .type(logo.contentType)
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'; sandbox")
+      .send(logo.bytes);
   });
 
   // ---- personal link -------------------------------------------------------------------------
@@ -208,7 +222,7 @@ export async function respondentPages(app: FastifyInstance) {
     if (!kept && !opened.draft && opened.form.description && !started(request)) return welcome(reply, context, opened.form, owner.link, {}, seenUrl);
     const answers = kept?.answers ?? draft;
     const sectionIndex = currentSection(opened.form.content, answers, kept?.sectionIndex ?? opened.draft?.sectionIndex ?? 0);
-    return keptHeaders(reply, kept).send(
+    return keptHeaders(reply, context, kept).send(
         renderSection({
           ...context,
           formName: opened.form.name,
@@ -319,7 +333,7 @@ export async function respondentPages(app: FastifyInstance) {
       if (!live && form.description && !started(request)) return welcome(reply, context, form, link, request.query);
       const token = live?.token ?? issueSubmissionToken(app.ctx, { formId: form.id, prefill: prefill(request.query) }).token;
       const sectionIndex = currentSection(form.content, live?.answers ?? {}, live?.sectionIndex ?? 0);
-      return keptHeaders(reply, live).send(renderFreshSection({ context, form, companySlug: company.slug, sectionIndex, submissionToken: token, kept: live }));
+      return keptHeaders(reply, context, live).send(renderFreshSection({ context, form, companySlug: company.slug, sectionIndex, submissionToken: token, kept: live }));
     } catch (error) {
       return sendRefusal(request, reply, error);
     }
