@@ -1,6 +1,6 @@
 /**
  * The Company tab: this month's quota, read-only (the operator sets the monthly cap with `quorum
- * company set`), then the company's name and settings (PATCH /settings).
+ * company set`), then the company's name and settings (PATCH /settings), then its logo and colour.
  */
 import { Autocomplete, Button, Group, NumberInput, Paper, Progress, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -11,6 +11,7 @@ import { api } from '../../api/client';
 import { ApiProblem, applyFieldErrors, unwrap } from '../../api/errors';
 import { fieldText, problemText } from '../../ui/problem-text';
 import { FormOutcome, LoadError, Loading } from '../../ui/area-state';
+import { BrandSettings } from './brand-settings';
 import { companySettingsQuery, type CompanySettingsView } from './settings-api';
 import { NS } from './strings';
 
@@ -49,6 +50,7 @@ export function GeneralSettings() {
     <Stack gap="lg">
       <QuotaCard quota={query.data.quota} />
       <CompanyForm view={query.data} />
+      <BrandSettings view={query.data} />
     </Stack>
   );
 }
