@@ -5,7 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FormRecord } from '../../forms/index.js';
 import type { PageState } from './page-state.js';
-import { renderSection } from './render-section.js';
+import { renderSection, type SectionPage } from './render-section.js';
 import { pageLanguage, STRINGS, type PageStrings } from './strings.js';
 import type { LayoutView } from './templates.js';
 
@@ -51,13 +51,15 @@ export interface FreshSection {
   submissionToken?: string;
   /** the public link's step kept by its last POST; absent (the preview, a new page): nothing answered yet */
   kept?: KeptSection | null;
+  /** a note above the section (a saved draft's resume link) */
+  notice?: SectionPage['notice'];
 }
 
 /**
  * A public link's section: the panel's preview and the public link's GET both render through
  * here, so the page a form's author previews is the page its respondents get.
  */
-export function renderFreshSection({ context, form, companySlug, sectionIndex, submissionToken, kept }: FreshSection): string {
+export function renderFreshSection({ context, form, companySlug, sectionIndex, submissionToken, kept, notice }: FreshSection): string {
   return renderSection({
     ...context,
     formName: form.name,
@@ -69,5 +71,8 @@ export function renderFreshSection({ context, form, companySlug, sectionIndex, s
     action: publicPath({ companySlug, formSlug: form.slug }),
     state: kept?.carried ?? {},
     submissionToken,
+    // a page that can be submitted can be saved for later; the preview cannot be either
+    saveLater: submissionToken !== undefined,
+    notice,
   });
 }

@@ -30,6 +30,10 @@ export interface SectionPage {
   state?: Answers;
   /** public link: the page's one-time submission token (its prefill, its uploads, its one response) */
   submissionToken?: string;
+  /** public link: offers "save and continue later" (a resume link) */
+  saveLater?: boolean;
+  /** a note above the section: the answers saved (with the resume link), or a resume link that no longer works */
+  notice?: { text: string; url?: string };
 }
 
 export function renderSection(page: SectionPage): string {
@@ -67,5 +71,7 @@ export function renderSection(page: SectionPage): string {
     nextLabel: isLast ? s.submit : s.next,
     back: s.back,
     canBack: position > 0,
+    saveLater: page.saveLater ? s.saveLater : undefined,
+    notice: page.notice,
   });
 }

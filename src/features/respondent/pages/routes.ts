@@ -22,6 +22,8 @@ import { saveDraft } from '../save-draft.js';
 import { storeUpload, type StoreUploadInput } from '../store-upload.js';
 import { submitInvite } from '../submit-invite.js';
 import { submitPublic } from '../submit-public.js';
+import { resumePublicDraft } from '../resume-public-draft.js';
+import { savePublicDraft } from '../save-public-draft.js';
 import { issueSubmissionToken, readSubmissionToken, type LinkPrefill } from '../submission-token.js';
 import { MAX_UPLOAD_BYTES } from '../upload-type.js';
 import { currentSection, step, type FlowOutcome } from './form-flow.js';
@@ -33,7 +35,7 @@ import { dropPageState, keepPageState, readPageState, typedFields, type PageStat
 import { renderSection } from './render-section.js';
 import { scriptAsset } from './script-asset.js';
 import { pageContext, publicPath, renderFreshSection, withPreviewCard, type PageContext } from './public-page.js';
-import { STRINGS, type PageStrings } from './strings.js';
+import { fill, STRINGS, type PageStrings } from './strings.js';
 import { ICON } from './icon-asset.js';
 import { renderMessagePage, renderWelcomePage, styleSources, type LayoutView } from './templates.js';
 
@@ -155,7 +157,8 @@ function flow(content: ResolvedForm, previous: Answers, posted: PostedSection, f
     shown: posted.shown,
     posted: { ...read.answers, ...files.answers },
     readErrors: [...read.errors, ...files.errors],
-    action: posted.action,
+    // saving for later checks nothing, as going back does (a personal link autosaves and has no save)
+    action: posted.action === 'next' ? 'next' : 'back',
   });
 }
 
@@ -317,6 +320,28 @@ export async function respondentPages(app: FastifyInstance) {
 
   // ---- public link ---------------------------------------------------------------------------
 
+  /**
+   * A resume link (?resume=TOKEN): the saved answers on the saved section, in a new page with a new
+   * submission token carrying the saving page's prefill; just after saving (saved=1) the page says
+   * so and shows the link to keep. A link that no longer works starts the form afresh, saying so.
+   */
+  async function resume(reply: FastifyReply, context: PageContext, form: FormRecord, companySlug: string, asked: { token: string; saved: boolean }) {
+    const draft = await resumePublicDraft(app.ctx.db, app.ctx, { form, token: asked.token });
+    const { strings, layout } = context;
+    if (!draft) {
+      const submissionToken = issueSubmissionToken(app.ctx, { formId: form.id }).token;
+      const sectionIndex = currentSection(form.content, {}, 0);
+      return pageHeaders(reply, layout).send(renderFreshSection({ context, form, companySlug, sectionIndex, submissionToken, notice: { text: strings.resumeGone } }));
+    }
+    const submissionToken = issueSubmissionToken(app.ctx, { formId: form.id, prefill: draft.prefill }).token;
+    const sectionIndex = currentSection(form.content, draft.answers, draft.sectionIndex);
+    const url = new URL(`${publicPath({ companySlug, formSlug: form.slug })}?resume=${asked.token}`, app.ctx.config.publicFormUrl).toString();
+    const date = new Intl.DateTimeFormat(layout.lang, { dateStyle: 'long', timeZone: 'UTC' }).format(draft.expiresAt);
+    const notice = asked.saved ? { text: fill(strings.savedNotice, { date }), url } : undefined;
+    const kept = { answers: draft.answers, carried: draft.answers, errors: [] };
+    return pageHeaders(reply, layout).send(renderFreshSection({ context, form, companySlug, sectionIndex, submissionToken, kept, notice }));
+  }
+
   type PublicParams = { Params: { companySlug: string; formSlug: string } };
 
   // The link's prefill is sealed into the page's submission token here; the posts read it from the
@@ -326,6 +351,8 @@ export async function respondentPages(app: FastifyInstance) {
       const { form, company } = await loadPublicForm(app.ctx.db, app.ctx, request.params);
       const context = withPreviewCard(pageContext(request, form, company, (await scriptAsset()).path), form, company);
       const link = publicPath(request.params);
+      const query = (request.query ?? {}) as Record<string, unknown>;
+      if (typeof query.resume === 'string') return await resume(reply, context, form, company.slug, { token: query.resume, saved: query.saved !== undefined });
       // the step a POST redirected here to, while its page's token lasts; else a new page
       const kept = await readPageState(app.ctx.db, app.ctx, { request, owner: { companyId: form.companyId, formId: form.id, link, secure } });
       const keptToken = kept?.token ? readSubmissionToken(app.ctx, form.id, kept.token) : null;
@@ -358,6 +385,14 @@ export async function respondentPages(app: FastifyInstance) {
     const owner = { companyId: form.companyId, formId: form.id, link, secure };
     const keep = (state: PageState) => keepPageState(app.ctx.db, app.ctx, { request, reply, owner, state: { ...state, token: token.token }, expiresAt: token.expiresAt });
     try {
+      if (posted.action === 'save') {
+        // the answers so far that fit their questions (the section unchecked, as going back; what does
+        // not fit, an altered page's included, is left out; files too) behind a new resume link
+        const { answers } = flow(form.content, previous, posted, { answers: {}, errors: [] });
+        const saved = await savePublicDraft(app.ctx.db, app.ctx, { form, answers, sectionIndex: posted.sectionIndex, prefill: token.prefill });
+        await dropPageState(app.ctx.db, noDeps, { request, reply, owner });
+        return seeOther(reply, `${link}?resume=${saved.token}&saved=1`);
+      }
       const target = { form: { ...request.params, submissionToken: token.token }, source: request.ip };
       const files = await uploadFiles(app, target, form.content, posted, previous);
       const outcome = flow(form.content, previous, posted, files);

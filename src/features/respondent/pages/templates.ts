@@ -63,6 +63,8 @@ button{font:inherit;font-weight:600;padding:.7rem 1.4rem;border:2px solid var(--
 button.secondary{background:#fff;color:var(--accent)}
 :focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 [hidden]{display:none!important}
+.later{margin-top:1rem}
+.notice{border:2px solid var(--accent);border-radius:6px;padding:.5rem 1rem;margin:1rem 0}.resume{font-family:ui-monospace,monospace;font-size:.85rem;overflow-wrap:anywhere}
 .status{min-height:1.5rem;color:#4a5561;font-size:.9rem}
 .status:not(:empty){position:sticky;bottom:0;background:#fff;margin:0 -1rem;padding:.5rem 1rem;border-top:1px solid #d5d9de}`;
 
@@ -137,6 +139,7 @@ const WELCOME = `<h1>{{formName}}</h1>
 
 const FORM = `<h1>{{formName}}</h1>
 <div class="progress"><p class="step" id="step">{{stepText}}</p><progress max="100" value="{{percent}}" aria-labelledby="step">{{percent}}%</progress></div>
+{{#notice}}<div class="notice" role="status"><p>{{text}}</p>{{#url}}<p class="resume">{{url}}</p>{{/url}}</div>{{/notice}}
 {{#errorList.length}}<div class="summary" id="error-summary" tabindex="-1" role="alert" autofocus><p>{{errorSummary}}</p><ul>{{#errorList}}<li><a href="#{{anchor}}">{{label}}</a></li>{{/errorList}}</ul></div>{{/errorList.length}}
 <form method="post" action="{{action}}" enctype="{{enctype}}" novalidate id="quorum-form"{{#draftUrl}} data-draft="{{draftUrl}}"{{/draftUrl}}{{#seenUrl}} data-seen="{{seenUrl}}"{{/seenUrl}} data-section="{{sectionIndex}}" data-lang="{{lang}}" data-rules="{{rules}}" data-messages="{{messages}}">
 <h2>{{sectionName}}</h2>
@@ -145,7 +148,8 @@ const FORM = `<h1>{{formName}}</h1>
 <input type="hidden" name="_section" value="{{sectionIndex}}"><input type="hidden" name="_shown" value="{{shown}}">
 {{#state}}<input type="hidden" name="_answers" value="{{state}}">{{/state}}{{#submissionToken}}<input type="hidden" name="_token" value="{{submissionToken}}">{{/submissionToken}}
 {{#questions}}{{> question}}{{/questions}}
-<div class="nav"><button type="submit" name="_action" value="next">{{nextLabel}}</button>{{#canBack}}<button type="submit" name="_action" value="back" class="secondary">{{back}}</button>{{/canBack}}</div>
+<div class="nav"><button type="submit" name="_action" value="next">{{nextLabel}}</button>{{#canBack}}<button type="submit" name="_action" value="back" class="secondary">{{back}}</button>{{/canBack}}</div>{{#saveLater}}
+<div class="later"><button type="submit" name="_action" value="save" class="secondary">{{saveLater}}</button></div>{{/saveLater}}
 <p class="status" id="save-status" role="status" aria-live="polite"></p>
 </form>`;
 

@@ -146,7 +146,8 @@ function enhance(form: HTMLFormElement) {
       return;
     }
     const submitter = (event as SubmitEvent).submitter as HTMLButtonElement | null;
-    if (submitter?.value === 'back') {
+    // going back and saving for later (a public link's resume link) check nothing, as on the server
+    if (submitter?.value === 'back' || submitter?.value === 'save') {
       sending = true;
       return;
     }
