@@ -41,7 +41,9 @@ textarea{min-height:6rem}
 .scale input:checked+span{background:var(--accent);border-color:var(--accent);color:#fff}
 .stars input:focus-visible~.glyph,.scale input:focus-visible+span{outline:3px solid #f59e0b;outline-offset:2px;border-radius:6px}
 .ends{display:flex;justify-content:space-between;gap:1rem;margin:.25rem 0 0;color:#4a5561;font-size:.85rem}.ends span:last-child{text-align:right}
-.rank{display:flex;align-items:center;gap:.5rem;margin:.3rem 0}.rank select{width:auto;min-width:4.5rem}.rank label{flex:1}
+.rank{display:flex;align-items:center;gap:.5rem;margin:.3rem 0}.rank select{width:auto;min-width:4.5rem}.rank label{flex:1;min-width:0;overflow-wrap:anywhere}
+.grip{display:flex;align-items:center;justify-content:center;flex:none;width:2rem;min-height:44px;font-size:1.4rem;color:#4a5561;cursor:grab;touch-action:none;user-select:none}
+.rank.dragging{background:#eef2f6;border-radius:6px;outline:2px dashed var(--accent)}
 .moves{display:flex;gap:.25rem}.mv{padding:0;width:44px;font-size:1.1rem;background:#fff;color:var(--accent)}
 table{border-collapse:collapse;width:100%}
 th,td{padding:.35rem;text-align:center;border-bottom:1px solid #d5d9de}
@@ -116,7 +118,7 @@ const QUESTION = `{{#isText}}<div class="q" id="q-{{id}}" data-q="{{id}}"{{#hidd
 {{#isRanking}}<fieldset class="q" id="q-{{id}}" data-q="{{id}}"{{#hidden}} hidden{{/hidden}}{{#error}} aria-invalid="true"{{/error}} aria-describedby="{{describedBy}}">
 <legend id="{{inputId}}" tabindex="-1">{{name}}{{#mandatory}} <span class="req" aria-hidden="true">*</span><span class="sr">({{required}})</span>{{/mandatory}}</legend>
 {{#description}}<p class="desc" id="d-{{id}}">{{description}}</p>{{/description}}
-<div class="ranks">{{#ranks}}<div class="rank"><select id="{{inputId}}" name="{{field}}"><option value="">–</option>{{#positions}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/positions}}</select> <label for="{{inputId}}">{{label}}</label><span class="moves" hidden><button type="button" class="mv" data-move="-1" aria-label="{{up}}">↑</button><button type="button" class="mv" data-move="1" aria-label="{{down}}">↓</button></span></div>{{/ranks}}</div>
+<div class="ranks">{{#ranks}}<div class="rank"><span class="grip" aria-hidden="true" hidden>≡</span><select id="{{inputId}}" name="{{field}}"><option value="">–</option>{{#positions}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/positions}}</select> <label for="{{inputId}}">{{label}}</label><span class="moves" hidden><button type="button" class="mv" data-move="-1" aria-label="{{up}}">↑</button><button type="button" class="mv" data-move="1" aria-label="{{down}}">↓</button></span></div>{{/ranks}}</div>
 <p class="err" id="e-{{id}}"{{^error}} hidden{{/error}}>{{error}}</p></fieldset>{{/isRanking}}
 {{#isMatrix}}<fieldset class="q" id="q-{{id}}" data-q="{{id}}"{{#hidden}} hidden{{/hidden}}{{#error}} aria-invalid="true"{{/error}} aria-describedby="{{describedBy}}">
 <legend id="{{inputId}}" tabindex="-1">{{name}}{{#mandatory}} <span class="req" aria-hidden="true">*</span><span class="sr">({{required}})</span>{{/mandatory}}</legend>
