@@ -76,13 +76,12 @@ export async function setCompanyLogo(db: DbOrTx, deps: { clock: Clock }, input: 
   });
 }
 
-/** Removes the company's logo; answers whether there was one. */
-export async function removeCompanyLogo(db: DbOrTx, deps: { clock: Clock }, input: { companyId: string }): Promise<boolean> {
+/** Removes the company's logo (nothing to do when it has none). */
+export async function removeCompanyLogo(db: DbOrTx, deps: { clock: Clock }, input: { companyId: string }): Promise<void> {
   const { companyId } = input;
-  return db.transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     await tx.update(companies).set({ settings: sql`${companies.settings} - 'logo'`, updatedAt: deps.clock.now() }).where(eq(companies.id, companyId));
-    const removed = await tx.delete(companyLogos).where(eq(companyLogos.companyId, companyId)).returning({ file: companyLogos.file });
-    return removed.length > 0;
+    await tx.delete(companyLogos).where(eq(companyLogos.companyId, companyId));
   });
 }
 

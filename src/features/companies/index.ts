@@ -5,5 +5,5 @@ export {
 export { type SettingsConsumer } from './settings-consumer.js';
 export { createCompany, findCompanyBySlug } from './create-company.js';
 export { quotaExceeded, quotaPeriod, quotaSettlement, quotaStatus, reservationSql, settleQuota, type QuotaStatus } from './quota.js';
-export { BRAND_COLOR_RE, brandColorErrors, contrastWithWhite, logoPath, readCompanyLogo, removeCompanyLogo, setCompanyLogo, MAX_LOGO_BYTES } from './brand.js';
-export { seedDemoBrand, DEMO_BRAND_COLOR } from './seed-demo-brand.js';
+export { BRAND_COLOR_RE, logoPath, readCompanyLogo, setCompanyLogo } from './brand.js';
+export { seedDemoBrand } from './seed-demo-brand.js';
