@@ -65,6 +65,11 @@ describe('ensureDemo', () => {
 
     // Treatments: a flow on the library survey, with open, overdue and closed cases; Brazil's public holidays skipped.
     expect((await readCompanySettings(t.ctx.db, t.ctx, { companyId: first.company.id })).holidayCountry).toBe('BR');
+    // its look: the teal book logo and colour on its pages, served by Quorum; no forced language
+    const settings = await readCompanySettings(t.ctx.db, t.ctx, { companyId: first.company.id });
+    expect(settings).toMatchObject({ brandColor: '#0f766e', locale: null, logo: expect.stringMatching(/^[0-9a-f]{64}\.png$/) });
+    const logo = await t.app.inject({ url: `/r/logos/${first.company.id}/${settings.logo}` });
+    expect([logo.statusCode, logo.headers['content-type']]).toEqual([200, 'image/png']);
     const cases = (await t.get(first.token, '/v1/treatments?limit=100')).json().data as { status: string; overdue: boolean; outcome: string | null }[];
     expect(cases.filter((c) => c.status === 'closed').map((c) => c.outcome).sort()).toEqual(['duplicate', 'resolved']);
     expect(cases.filter((c) => c.status === 'open' && c.overdue).length).toBeGreaterThan(0);

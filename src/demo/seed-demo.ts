@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { companies } from '../platform/db/schema.js';
 import type { WorkerContext } from '../platform/jobs/define-task.js';
-import { createCompany, findCompanyBySlug } from '../features/companies/index.js';
+import { createCompany, findCompanyBySlug, seedDemoBrand } from '../features/companies/index.js';
 import { createKey } from '../features/keys/index.js';
 import { SCOPES } from '../features/keys/index.js';
 import { seedFormsAndEntities } from './seed-forms.js';
@@ -28,7 +28,7 @@ export interface DemoCompany {
 export type DemoSeeder = (ctx: WorkerContext, company: DemoCompany) => Promise<void>;
 
 /** Features add their seeders here so a newcomer sees every capability on the first start. */
-export const demoSeeders: DemoSeeder[] = [seedFormsAndEntities, seedDemoResponses, seedDemoRollups, seedDemoRoster, seedDemoInvites, seedDemoMail, seedDemoReminders, seedDemoTreatments, seedDemoGoals];
+export const demoSeeders: DemoSeeder[] = [seedDemoBrand, seedFormsAndEntities, seedDemoResponses, seedDemoRollups, seedDemoRoster, seedDemoInvites, seedDemoMail, seedDemoReminders, seedDemoTreatments, seedDemoGoals];
 
 export type DemoResult = { created: true; company: DemoCompany; token: string } | { created: false; company: DemoCompany };
 

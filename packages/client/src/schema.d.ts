@@ -1673,6 +1673,7 @@ export interface components {
         RespondentCompany: {
             name: string;
             slug: string;
+            /** @description The company's language, the last before English; en when the company sets none */
             locale: "en" | "pt-BR" | "es";
         };
         /** Personal link */

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
+import { companies } from '../../platform/db/schema.js';
 import { updateCompanySettings } from './company-settings.js';
 import { showCompany } from './show-company.js';
 import { reserveQuota } from './quota.js';
@@ -11,13 +13,24 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('company settings', () => {
-  it('shows the defaults and an empty quota of the current UTC month', async () => {
+  it('shows the defaults (no locale forced) and an empty quota of the current UTC month', async () => {
     const company = await t.company();
     expect(await showCompany(t.ctx.db, t.ctx, { companyId: company.id })).toMatchObject({
       company: { id: company.id, slug: company.slug },
-      settings: { monthlyQuota: 10_000, anonymityFloor: 5, timeZone: 'UTC', defaultCountry: 'BR', holidayCountry: null, locale: 'en', mailFrom: null },
+      settings: { monthlyQuota: 10_000, anonymityFloor: 5, timeZone: 'UTC', defaultCountry: 'BR', holidayCountry: null, locale: null, mailFrom: null },
       quota: { limit: 10_000, used: 0, reserved: 0, period: '2026-03' },
     });
+    const [row] = await t.ctx.db.select({ settings: companies.settings }).from(companies).where(eq(companies.id, company.id));
+    expect(row.settings).not.toHaveProperty('locale');
+  });
+
+  it('sets a locale and unsets it again with null', async () => {
+    const company = await t.company();
+    const set = await updateCompanySettings(t.ctx.db, t.ctx, { companyId: company.id, patch: { locale: 'es' } });
+    expect(set.changes).toEqual({ locale: { from: null, to: 'es' } });
+    const unset = await updateCompanySettings(t.ctx.db, t.ctx, { companyId: company.id, patch: { locale: null } });
+    expect(unset.changes).toEqual({ locale: { from: 'es', to: null } });
+    expect((await showCompany(t.ctx.db, t.ctx, { companyId: company.id })).settings.locale).toBeNull();
   });
 
   it('merges changes and keeps the other settings; the quota reflects the new limit', async () => {

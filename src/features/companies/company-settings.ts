@@ -8,6 +8,7 @@ import { ApiError, validationError, type FieldError } from '../../lib/errors.js'
 import { changedFields, type FieldChange } from '../../lib/changed-fields.js';
 import { DEFAULT_COMPANY_SETTINGS, companyNameErrors } from './create-company.js';
 import type { SettingsConsumer } from './settings-consumer.js';
+import { BRAND_COLOR_RE, brandColorErrors } from './brand.js';
 
 export const LOCALES = ['en', 'pt-BR', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -21,9 +22,14 @@ export interface Settings {
   defaultCountry: CountryCode;
   /** Country whose public holidays treatment deadlines skip; null (the default): none, Monday to Friday only. */
   holidayCountry: CountryCode | null;
-  locale: Locale;
+  /** The company's language, the last choice before English; null (a new company's): not set. */
+  locale: Locale | null;
   /** "Name <addr>"; null: the deployment's MAIL_FROM. */
   mailFrom: string | null;
+  /** Accent of the respondent pages and e-mail, #RRGGBB with AA contrast on white (brand.ts); null: Quorum's blue. */
+  brandColor: string | null;
+  /** The uploaded logo's file name (brand.ts sets it; not part of a settings patch); null: none. */
+  logo: string | null;
 }
 
 export function companySettings(stored: CompanySettings): Settings {
@@ -34,12 +40,15 @@ export function companySettings(stored: CompanySettings): Settings {
     timeZone: s.timeZone,
     defaultCountry: s.defaultCountry as CountryCode,
     holidayCountry: typeof s.holidayCountry === 'string' ? (s.holidayCountry as CountryCode) : null,
-    locale: s.locale as Locale,
+    locale: LOCALES.includes(s.locale as Locale) ? (s.locale as Locale) : null,
     mailFrom: typeof s.mailFrom === 'string' ? s.mailFrom : null,
+    brandColor: typeof s.brandColor === 'string' && BRAND_COLOR_RE.test(s.brandColor) ? s.brandColor.toLowerCase() : null,
+    logo: typeof s.logo === 'string' ? s.logo : null,
   };
 }
 
-export type SettingsPatch = Partial<Settings>;
+/** What a settings change may name: every setting but the logo, which its own upload sets (brand.ts). */
+export type SettingsPatch = Partial<Omit<Settings, 'logo'>>;
 
 function isTimeZone(zone: string): boolean {
   try {
@@ -61,8 +70,9 @@ function patchErrors(patch: SettingsPatch): FieldError[] {
   if (patch.timeZone !== undefined && !isTimeZone(patch.timeZone)) bad('timeZone', 'must be an IANA time zone, e.g. America/Sao_Paulo');
   if (patch.defaultCountry !== undefined && !getCountries().includes(patch.defaultCountry)) bad('defaultCountry', 'must be a two-letter country code, e.g. BR');
   if (patch.holidayCountry !== undefined && patch.holidayCountry !== null && !getCountries().includes(patch.holidayCountry)) bad('holidayCountry', 'must be a two-letter country code, e.g. BR, or null');
-  if (patch.locale !== undefined && !LOCALES.includes(patch.locale)) bad('locale', `must be one of ${LOCALES.join(', ')}`);
+  if (patch.locale !== undefined && patch.locale !== null && !LOCALES.includes(patch.locale)) bad('locale', `must be one of ${LOCALES.join(', ')}, or null`);
   if (patch.mailFrom !== undefined && patch.mailFrom !== null && !MAIL_FROM_RE.test(patch.mailFrom)) bad('mailFrom', 'must be "Name <address>" or an address');
+  errors.push(...brandColorErrors(patch.brandColor));
   return errors;
 }
 

@@ -6,12 +6,13 @@ import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
 
-export const DEFAULT_COMPANY_SETTINGS: Required<Pick<CompanySettings, 'monthlyQuota' | 'anonymityFloor' | 'timeZone' | 'defaultCountry' | 'locale'>> = {
+// No locale: a new company forces no language on its respondents (unset, the pages follow the
+// form's language, then the person's Accept-Language; messages the form's, then English).
+export const DEFAULT_COMPANY_SETTINGS: Required<Pick<CompanySettings, 'monthlyQuota' | 'anonymityFloor' | 'timeZone' | 'defaultCountry'>> = {
   monthlyQuota: 10_000,
   anonymityFloor: 5,
   timeZone: 'UTC',
   defaultCountry: 'BR',
-  locale: 'en',
 };
 
 export interface CreateCompanyInput {

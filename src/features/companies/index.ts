@@ -5,3 +5,5 @@ export {
 export { type SettingsConsumer } from './settings-consumer.js';
 export { createCompany, findCompanyBySlug } from './create-company.js';
 export { quotaExceeded, quotaPeriod, quotaSettlement, quotaStatus, reservationSql, settleQuota, type QuotaStatus } from './quota.js';
+export { BRAND_COLOR_RE, logoPath, readCompanyLogo, setCompanyLogo } from './brand.js';
+export { seedDemoBrand } from './seed-demo-brand.js';

@@ -28,7 +28,7 @@ describe('GET /panel/api/settings', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({
       company: { id: companyId },
-      settings: { monthlyQuota: 10_000, anonymityFloor: 5, timeZone: 'UTC', defaultCountry: 'BR', holidayCountry: null, locale: 'en', mailFrom: null },
+      settings: { monthlyQuota: 10_000, anonymityFloor: 5, timeZone: 'UTC', defaultCountry: 'BR', holidayCountry: null, locale: null, mailFrom: null },
       quota: { limit: 10_000, used: 3, reserved: 7, period: '2026-03' },
       defaultMailFrom: 'Quorum <no-reply@quorum.test>',
     });
@@ -55,7 +55,7 @@ describe('PATCH /panel/api/settings', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({
       company: { name: 'Escola Azul' },
-      settings: { timeZone: 'America/Sao_Paulo', holidayCountry: 'BR', mailFrom: 'Escola Azul <avisos@azul.test>', monthlyQuota: 10_000, locale: 'en' },
+      settings: { timeZone: 'America/Sao_Paulo', holidayCountry: 'BR', mailFrom: 'Escola Azul <avisos@azul.test>', monthlyQuota: 10_000, locale: null },
     });
     expect((await member.client.get(member, '/panel/api/settings')).json().data.settings.timeZone).toBe('America/Sao_Paulo');
     expect(await auditOf(t, companyId, 'settings.changed')).toEqual([
@@ -77,10 +77,13 @@ describe('PATCH /panel/api/settings', () => {
     ]);
     expect((await patch(member.client, member, { timeZone: 'America/Sao_Paulo', holidayCountry: 'BR' })).statusCode).toBe(200);
     t.clock.advance(1000); // audit records are read back in time order
-    expect((await patch(member.client, member, { holidayCountry: null, mailFrom: null })).json().data.settings).toMatchObject({ holidayCountry: null, mailFrom: null });
+    expect((await patch(member.client, member, { holidayCountry: null, mailFrom: null, locale: 'pt-BR' })).json().data.settings).toMatchObject({ holidayCountry: null, mailFrom: null, locale: 'pt-BR' });
+    t.clock.advance(1000);
+    expect((await patch(member.client, member, { locale: null })).json().data.settings).toMatchObject({ locale: null });
     expect((await auditOf(t, companyId, 'settings.changed')).map((r) => Object.keys((r.details as { changes: object }).changes).sort())).toEqual([
       ['holidayCountry', 'mailFrom', 'name', 'timeZone'],
-      ['holidayCountry', 'mailFrom'],
+      ['holidayCountry', 'locale', 'mailFrom'],
+      ['locale'],
     ]);
   });
 

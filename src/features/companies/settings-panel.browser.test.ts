@@ -1,11 +1,13 @@
 /**
  * The Settings area in Chromium against the real server: the company's time zone kept after a
  * reload, a refusal shown beside its field, the suppression list (add, search, remove), the
- * WhatsApp channel whose token never comes back; axe-clean at both sizes on every tab.
+ * WhatsApp channel whose token never comes back, the brand colour and logo; axe-clean at both
+ * sizes on every tab.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser } from '../../../test/panel-browser.js';
+import { PIXEL_PNG } from '../../../test/images.js';
 import { panelUser } from '../../../test/panel.js';
 
 describe.skipIf(!chromiumRuns('the settings browser tests'))('settings in Chromium', () => {
@@ -49,7 +51,7 @@ describe.skipIf(!chromiumRuns('the settings browser tests'))('settings in Chromi
 
     await zone.fill('America/Sao_Paulo');
     await page.keyboard.press('Escape');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     await page.reload();
     await expect.poll(() => page.getByRole('combobox', { name: 'Time zone' }).inputValue()).toBe('America/Sao_Paulo');
@@ -57,7 +59,7 @@ describe.skipIf(!chromiumRuns('the settings browser tests'))('settings in Chromi
     await page.getByRole('combobox', { name: 'Time zone' }).fill('Mars/Base');
     await page.keyboard.press('Escape');
     await page.getByRole('textbox', { name: 'Company name' }).fill('Escola do Teste');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     const refused = page.getByRole('combobox', { name: 'Time zone' });
     await expect.poll(() => refused.getAttribute('aria-invalid')).toBe('true');
     // the message sits in the field's own description, where a screen reader announces it
@@ -69,6 +71,38 @@ describe.skipIf(!chromiumRuns('the settings browser tests'))('settings in Chromi
     await page.reload();
     await expect.poll(() => page.getByRole('combobox', { name: 'Time zone' }).inputValue()).toBe('America/Sao_Paulo');
     expect(await page.getByRole('textbox', { name: 'Company name' }).inputValue()).not.toBe('Escola do Teste');
+    await close();
+  }, 180_000);
+
+  it('logo and colour: a colour too light for white text is refused beside its field, a dark one saved; a logo uploaded shows and is removed', async () => {
+    const { page, close } = await settingsPage();
+    const color = page.getByRole('textbox', { name: 'Brand colour' });
+    await color.waitFor();
+    await page.getByText('No logo.').waitFor();
+    await color.fill('#ffcc00');
+    await page.getByRole('button', { name: 'Save colour' }).click();
+    await expect.poll(() => color.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await color.getAttribute('aria-describedby')) ?? '';
+    const texts = await Promise.all(describedBy.split(' ').filter(Boolean).map((id) => page.locator(`[id="${id}"]`).textContent()));
+    expect(texts.join(' | ')).toContain('Too light: white text on this colour would be hard to read');
+    await checkPage(page, 'settings-brand-refused');
+    await color.fill('#0f766e');
+    await page.getByRole('button', { name: 'Save colour' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+
+    await page.locator('input[type=file]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PIXEL_PNG });
+    await page.getByRole('status').filter({ hasText: 'Logo saved.' }).waitFor();
+    const logo = page.getByRole('img', { name: 'Current logo' });
+    await expect.poll(() => logo.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(1);
+    await page.reload();
+    await expect.poll(() => page.getByRole('textbox', { name: 'Brand colour' }).inputValue()).toBe('#0f766e');
+    await page.getByRole('img', { name: 'Current logo' }).waitFor();
+    await checkPage(page, 'settings-brand');
+    await page.locator('input[type=file]').setInputFiles({ name: 'logo.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a....') });
+    await page.getByText('This file was not accepted: use a PNG, JPEG or WebP image of at most 100 KB.').waitFor();
+    await page.getByRole('button', { name: 'Remove logo' }).click();
+    await page.getByRole('status').filter({ hasText: 'Logo removed.' }).waitFor();
+    await page.getByText('No logo.').waitFor();
     await close();
   }, 180_000);
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { companyId, ts } from '../../platform/db/columns.js';
+import { bytea, companyId, ts } from '../../platform/db/columns.js';
 
 /** Drizzle mirror of the companies table (migration 0001; the migration is the source of truth). */
 export interface CompanySettings {
@@ -9,8 +9,10 @@ export interface CompanySettings {
   timeZone?: string;
   defaultCountry?: string;
   holidayCountry?: string | null;
-  locale?: string;
+  locale?: string | null;
   mailFrom?: string | null;
+  brandColor?: string | null;
+  logo?: string;
   [key: string]: unknown;
 }
 
@@ -34,3 +36,12 @@ export const quotaUsage = pgTable(
   },
   (t) => [primaryKey({ columns: [t.companyId, t.period] })],
 );
+
+/** Each company's logo, served by Quorum at /r/logos/{companyId}/{file} (migration 0031; brand.ts). */
+export const companyLogos = pgTable('company_logos', {
+  companyId: uuid('company_id').primaryKey(),
+  file: text('file').notNull(),
+  contentType: text('content_type').notNull(),
+  bytes: bytea('bytes').notNull(),
+  updatedAt: ts('updated_at').notNull(),
+});

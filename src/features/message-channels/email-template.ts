@@ -57,29 +57,29 @@ function withFallback(block: unknown, fallback: EmailTemplate): EmailTemplate {
 /** What a message is: the invitation, or a reminder of a schedule (features/reminders). */
 export type MessagePurpose = 'invitation' | 'reminder';
 
-/** The default reminder in each language a form may have; the same variables as the invitation. */
+/** The default reminder in each language a form may have: like the invitation, it says who asks (company), why and until when. */
 export const DEFAULT_REMINDER_TEMPLATES: Readonly<Record<FormLanguage, EmailTemplate>> = {
   en: {
-    subject: 'Reminder: {{formName}}',
+    subject: 'Reminder from {{company}}: {{formName}}',
     body:
       'Hello{{#name}} {{name}}{{/name}},\n\n' +
-      'We have not received your answer to "{{formName}}" yet. It takes a few minutes:\n\n{{url}}\n\n' +
+      '{{company}} has not received your answer to "{{formName}}" yet. It takes a few minutes:\n\n{{url}}\n\n' +
       '{{#expiresAt}}The link works until {{expiresAt}}.\n\n{{/expiresAt}}' +
       'The link is personal: please do not forward it.',
   },
   'pt-BR': {
-    subject: 'Lembrete: {{formName}}',
+    subject: 'Lembrete de {{company}}: {{formName}}',
     body:
       'Olá{{#name}} {{name}}{{/name}},\n\n' +
-      'Ainda não recebemos sua resposta para "{{formName}}". Leva poucos minutos:\n\n{{url}}\n\n' +
+      '{{company}} ainda não recebeu sua resposta para "{{formName}}". Leva poucos minutos:\n\n{{url}}\n\n' +
       '{{#expiresAt}}O link funciona até {{expiresAt}}.\n\n{{/expiresAt}}' +
       'O link é pessoal: por favor, não o encaminhe.',
   },
   es: {
-    subject: 'Recordatorio: {{formName}}',
+    subject: 'Recordatorio de {{company}}: {{formName}}',
     body:
       'Hola{{#name}} {{name}}{{/name}}:\n\n' +
-      'Todavía no hemos recibido tu respuesta a "{{formName}}". Solo lleva unos minutos:\n\n{{url}}\n\n' +
+      '{{company}} todavía no ha recibido tu respuesta a "{{formName}}". Solo lleva unos minutos:\n\n{{url}}\n\n' +
       '{{#expiresAt}}El enlace funciona hasta {{expiresAt}}.\n\n{{/expiresAt}}' +
       'El enlace es personal: por favor, no lo reenvíes.',
   },

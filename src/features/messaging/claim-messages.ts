@@ -33,6 +33,9 @@ export interface ClaimedMessage extends OutboundItem {
   /** WhatsApp: the company's channel as it is now (null when removed since the send); null for e-mail. */
   whatsapp: WhatsappChannel | null;
   mailFrom: string | null;
+  /** The company's colour (#RRGGBB, null: none) and logo file (null: none), shown in an e-mail. */
+  brandColor: string | null;
+  logo: string | null;
   suppressed: boolean;
 }
 
@@ -70,6 +73,7 @@ export async function claimMessages(ctx: WorkerContext, channel: MessageChannel,
     SELECT m.id, m.attempts AS attempt, m.company_id AS "companyId", m.invite_id AS "inviteId", m.channel, m.template, m.purpose,
            i.token, i.status AS "inviteStatus", i.email, i.phone, i.name, i.external_id AS "externalId", i.dims,
            i.expires_at AS "expiresAt", f.name AS "formName", co.settings->>'mailFrom' AS "mailFrom",
+           co.settings->>'brandColor' AS "brandColor", co.settings->>'logo' AS logo,
            co.name AS "companyName", coalesce(co.settings->>'timeZone', 'UTC') AS "timeZone",
            ${email ? sql`f.content->(CASE m.purpose WHEN 'reminder' THEN 'reminder' ELSE 'email' END)` : sql`NULL::jsonb`} AS "formEmail",
            coalesce(f.language, co.settings->>'locale', 'en') AS language,

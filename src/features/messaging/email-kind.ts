@@ -8,6 +8,7 @@ import { devMailbox } from './dev-mailbox.js';
 import { messageKind, messageVariables } from './message-kind.js';
 import type { MessageResult } from './record-messages.js';
 import { mailSender } from './mail-sender.js';
+import { logoPath } from '../companies/index.js';
 import { renderEmail } from './render-email.js';
 import { isTransientSmtpError, smtpMailer } from './smtp-mailer.js';
 
@@ -29,7 +30,8 @@ export function emailKind(ctx: WorkerContext, mailer: Mailer = ctx.mailer ?? (ct
   const formUrl = ctx.config.publicFormUrl;
   async function sendOne(item: ClaimedMessage): Promise<MessageResult> {
     const unsubscribe = unsubscribeUrl(formUrl, item.token);
-    const rendered = renderEmail(item.emailTemplate!, messageVariables(item, formUrl), unsubscribe, item.language);
+    const brand = { color: item.brandColor, logoUrl: item.logo === null ? null : new URL(logoPath(item.companyId, item.logo), formUrl).toString() };
+    const rendered = renderEmail(item.emailTemplate!, messageVariables(item, formUrl), unsubscribe, item.language, brand);
     try {
       const { messageId } = await mailer.send({
         ...mailSender({ name: item.companyName, mailFrom: item.mailFrom }, ctx.config.mailFrom),

@@ -126,6 +126,19 @@ describe('the invitation e-mail', () => {
     expect(mail.html).toContain(`<html lang="${language}">`);
   });
 
+  it('carries the company\'s logo (served by Quorum at the pages\' address, its name as alt text) and its colour on the button; the default blue without', async () => {
+    const { mail } = await invitation({ companyName: 'Escola Azul', settings: { brandColor: '#0f766e', logo: 'a'.repeat(64) + '.png' } });
+    const html = mail.html as string;
+    const companyId = /\/r\/logos\/([0-9a-f-]{36})\//.exec(html)?.[1];
+    expect(html).toContain(`<img src="http://localhost:3000/r/logos/${companyId}/${'a'.repeat(64)}.png" alt="Escola Azul" height="48"`);
+    expect(html).toContain('<td style="border-radius:4px;background:#0f766e">');
+    expect(mail.text).not.toContain('/r/logos/');
+    sink.received.length = 0;
+    const plain = (await invitation({ companyName: 'Blue School' })).mail.html as string;
+    expect(plain).not.toContain('<img');
+    expect(plain).toContain('<td style="border-radius:4px;background:#1d4ed8">');
+  });
+
   it('a form\'s own template may name {{company}}: the send-time check accepts it', async () => {
     const { mail, formName } = await invitation({ companyName: 'Escola Azul', email: { subject: '{{company}}: {{formName}}', body: 'De {{company}}: {{url}}' } });
     expect(mail.subject).toBe(`Escola Azul: ${formName}`);

@@ -1,6 +1,7 @@
 import Mustache from 'mustache';
 import { htmlEscaping } from '../../lib/html.js';
 import type { EmailTemplate } from '../message-channels/index.js';
+import { BRAND_COLOR_RE } from '../companies/index.js';
 
 export interface MessageVariables {
   /** The sending company's name. */
@@ -52,9 +53,10 @@ const LAYOUT = `<!DOCTYPE html>
 <div style="display:none;max-height:0;overflow:hidden;mso-hide:all">{{preheader}}</div>
 <table role="presentation" width="100%" cellspacing="0" cellpadding="0" border="0" style="background:#f4f5f7"><tr><td align="center" style="padding:24px 12px">
 <table role="presentation" width="600" cellspacing="0" cellpadding="0" border="0" style="max-width:600px;width:100%;background:#ffffff;border-radius:6px">
+{{#logoUrl}}<tr><td style="padding:24px 32px 0"><img src="{{logoUrl}}" alt="{{company}}" height="48" style="display:block;height:48px;width:auto;max-width:200px;border:0"></td></tr>{{/logoUrl}}
 <tr><td style="padding:32px 32px 8px;font-family:Arial,Helvetica,sans-serif;font-size:16px;line-height:24px;color:#1f2933">{{{bodyHtml}}}</td></tr>
 <tr><td align="center" style="padding:8px 32px 32px">
-<table role="presentation" cellspacing="0" cellpadding="0" border="0"><tr><td style="border-radius:4px;background:#1d4ed8">
+<table role="presentation" cellspacing="0" cellpadding="0" border="0"><tr><td style="border-radius:4px;background:{{accent}}">
 <a href="{{url}}" style="display:inline-block;padding:12px 24px;font-family:Arial,Helvetica,sans-serif;font-size:16px;color:#ffffff;text-decoration:none">{{button}}</a>
 </td></tr></table></td></tr>
 <tr><td style="padding:0 32px 24px;font-family:Arial,Helvetica,sans-serif;font-size:12px;line-height:18px;color:#6b7280">
@@ -81,15 +83,28 @@ function bodyHtml(template: string, vars: MessageVariables): string {
 
 const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
 
+/** The company's look in its messages: its colour (AA on white, checked when saved) and its logo's absolute URL. */
+export interface EmailBrand {
+  color: string | null;
+  logoUrl: string | null;
+}
+
+const DEFAULT_ACCENT = '#1d4ed8';
+
 /**
  * The message in `language` (en when unknown): the subject, a plain-text part and an HTML part of
- * the same words (the HTML adds only the hidden preheader and the link as a button).
+ * the same words (the HTML adds only the hidden preheader, the company's logo and the link as a
+ * button in the company's colour).
  */
-export function renderEmail(template: EmailTemplate, vars: MessageVariables, unsubscribeUrl: string, language = 'en'): RenderedEmail {
+export function renderEmail(template: EmailTemplate, vars: MessageVariables, unsubscribeUrl: string, language = 'en', brand: EmailBrand = { color: null, logoUrl: null }): RenderedEmail {
   const chrome = CHROME[language] ?? CHROME.en;
   const subject = oneLine(renderText(template.subject, vars));
   const preheader = oneLine(renderText(chrome.preheader, vars));
   const text = `${renderText(template.body, vars)}\n\n--\n${chrome.unsubscribe}: ${unsubscribeUrl}\n`;
-  const view = { lang: CHROME[language] ? language : 'en', subject, preheader, url: vars.url, unsubscribeUrl, button: chrome.button, unsubscribe: chrome.unsubscribe, bodyHtml: bodyHtml(template.body, vars) };
+  const accent = brand.color && BRAND_COLOR_RE.test(brand.color) ? brand.color : DEFAULT_ACCENT;
+  const view = {
+    lang: CHROME[language] ? language : 'en', subject, preheader, url: vars.url, unsubscribeUrl, button: chrome.button, unsubscribe: chrome.unsubscribe, bodyHtml: bodyHtml(template.body, vars),
+    company: vars.company, logoUrl: brand.logoUrl, accent,
+  };
   return { subject, text, html: Mustache.render(LAYOUT, view, {}, asHtml) };
 }

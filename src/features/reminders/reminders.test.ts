@@ -97,8 +97,8 @@ describe('reminder schedules', () => {
     await drain();
     expect(sink.received).toHaveLength(1);
     const mail = sink.received[0];
-    expect(mail.subject).toBe(`Reminder: ${c.survey.form.name}`);
-    expect(mail.text).toContain('We have not received your answer');
+    expect(mail.subject).toBe(`Reminder from ${c.company.name}: ${c.survey.form.name}`);
+    expect(mail.text).toContain(`${c.company.name} has not received your answer`);
     expect(mail.text).toContain(c.invites[0].url);
     expect((await facts(c.companyId)).sent).toBe(2);
     expect((await facts(c.companyId)).quota).toEqual({ used: 2, reserved: 0 });
@@ -120,7 +120,7 @@ describe('reminder schedules', () => {
     expect(f.messages).toEqual([{ purpose: 'invitation', status: 'sent', n: 1 }, { purpose: 'reminder', status: 'pending', n: 1 }, { purpose: 'reminder', status: 'sent', n: 1 }]);
     // The second leaves with the next drain (and is not left queued for the tests after this one).
     await drain();
-    expect(sink.received.map((m) => m.subject)).toEqual([`Reminder: ${c.survey.form.name}`, `Reminder: ${c.survey.form.name}`]);
+    expect(sink.received.map((m) => m.subject)).toEqual([`Reminder from ${c.company.name}: ${c.survey.form.name}`, `Reminder from ${c.company.name}: ${c.survey.form.name}`]);
   });
 
   it('sends a final reminder before expiresAt in the form\'s own reminder template and language; none after the expiry', async () => {
@@ -133,8 +133,8 @@ describe('reminder schedules', () => {
     at('2026-03-18T12:00:00Z');
     expect(await sweep(c.companyId)).toBe(1);
     await drain();
-    expect(sink.received.map((m) => m.subject)).toEqual([`Lembrete: ${c.survey.form.name}`]);
-    expect(sink.received[0].text).toContain('Ainda não recebemos sua resposta');
+    expect(sink.received.map((m) => m.subject)).toEqual([`Lembrete de ${c.company.name}: ${c.survey.form.name}`]);
+    expect(sink.received[0].text).toContain(`${c.company.name} ainda não recebeu sua resposta`);
     // The final one is the last: nothing more, before or after the expiry.
     at('2026-03-19T12:00:00Z');
     expect(await sweep(c.companyId)).toBe(0);

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/database.js';
 import { companies, forms, invites } from '../../platform/db/schema.js';
 import { ApiError, notFound } from '../../lib/errors.js';
-import { companySettings, type Locale } from '../companies/index.js';
+import { companySettings, logoPath, type Locale } from '../companies/index.js';
 import { formIsClosed, type FormRecord } from '../forms/index.js';
 import { effectiveStatus, type InviteRow } from '../invites/index.js';
 
@@ -13,7 +13,10 @@ export interface RespondentCompany {
   id: string;
   name: string;
   slug: string;
-  locale: Locale;
+  /** The company's language; null: not set (a new company's). */
+  locale: Locale | null;
+  /** The company's colour and logo (its pages' path) on its pages and e-mail; null: none set. */
+  brand: { color: string | null; logoUrl: string | null };
 }
 
 export interface InviteContext {
@@ -26,7 +29,9 @@ export interface InviteContext {
 const TOKEN_RE = /^[A-Za-z0-9_-]{43,100}$/;
 
 export function respondentCompany(row: typeof companies.$inferSelect): RespondentCompany {
-  return { id: row.id, name: row.name, slug: row.slug, locale: companySettings(row.settings).locale };
+  const settings = companySettings(row.settings);
+  const brand = { color: settings.brandColor, logoUrl: settings.logo === null ? null : logoPath(row.id, settings.logo) };
+  return { id: row.id, name: row.name, slug: row.slug, locale: settings.locale, brand };
 }
 
 /** The invite of a personal link with its form and company; an unknown token is NOT_FOUND, no hint given. */

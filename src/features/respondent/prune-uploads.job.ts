@@ -13,8 +13,8 @@ const BATCH = 500;
  * token has expired (PUBLIC_LINK_TOKEN_HOURS after the upload at the latest: nothing can claim it
  * then), a personal link's after a week unless its invite still has a saved draft (which may name
  * them). Rows go first, in batches claimed with SKIP LOCKED; their files follow once the rows are
- * gone, so no row ever names a missing file. Used submission tokens and the pages' kept states
- * (pages/page-state.ts) go once expired.
+ * gone, so no row ever names a missing file. Used submission tokens, the pages' kept states
+ * (pages/page-state.ts) and public links' saved drafts (save-public-draft.ts) go once expired.
  */
 export const pruneUploads = defineSweep({
   name: 'respondent.prune-uploads',
@@ -37,6 +37,7 @@ export const pruneUploads = defineSweep({
     });
     const { rowCount } = await ctx.db.execute(sql`DELETE FROM public_link_submissions WHERE expires_at < ${now.toISOString()}::timestamptz`);
     const states = await ctx.db.execute(sql`DELETE FROM respondent_page_states WHERE expires_at < ${now.toISOString()}::timestamptz`);
-    return files + (rowCount ?? 0) + (states.rowCount ?? 0);
+    const drafts = await ctx.db.execute(sql`DELETE FROM public_link_drafts WHERE expires_at < ${now.toISOString()}::timestamptz`);
+    return files + (rowCount ?? 0) + (states.rowCount ?? 0) + (drafts.rowCount ?? 0);
   },
 });

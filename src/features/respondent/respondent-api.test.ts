@@ -124,7 +124,7 @@ describe('personal link: open, draft, submit', () => {
     expect(person.headers['cache-control']).toBe('no-store');
     expect(person.headers['ratelimit-limit']).toBe(String(RESPONDENT_REQUESTS_PER_MIN));
     const body = person.json().data;
-    expect(body).toMatchObject({ status: 'open', respondent: { name: 'Ana Souza' }, draft: null, company: { name: tenant.company.name, slug: tenant.company.slug, locale: 'en' } });
+    expect(body).toMatchObject({ status: 'open', respondent: { name: 'Ana Souza' }, draft: null, company: { name: tenant.company.name, slug: tenant.company.slug, locale: 'en' } }); // no locale set: en, the last fallback
     expect(body.form).toMatchObject({ id: f.form.id, name: f.form.name, slug: f.form.slug });
     expect(body.form.content.sections).toHaveLength(3);
     expect(JSON.stringify(body)).not.toContain(inv.token);

@@ -47,3 +47,14 @@ export const respondentPageStates = pgTable('respondent_page_states', {
   state: jsonb('state').$type<Record<string, unknown>>().notNull(),
   expiresAt: ts('expires_at').notNull(),
 });
+
+/** A public link's saved answers behind a resume link (migration 0730; save-public-draft.ts). */
+export const publicLinkDrafts = pgTable('public_link_drafts', {
+  tokenHash: text('token_hash').primaryKey(),
+  companyId: companyId(),
+  formId: uuid('form_id').notNull(),
+  answers: jsonb('answers').$type<Record<string, unknown>>().notNull(),
+  sectionIndex: integer('section_index').notNull(),
+  prefill: jsonb('prefill').$type<Record<string, unknown>>().notNull(),
+  expiresAt: ts('expires_at').notNull(),
+});

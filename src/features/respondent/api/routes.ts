@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ok, successEnvelope } from '../../../platform/app/envelope.js';
 import type { ErrorCode } from '../../../lib/errors.js';
+import type { Locale } from '../../companies/index.js';
 import { loadPublicForm } from '../load-public-form.js';
 import { openInvite } from '../open-invite.js';
 import { saveDraft } from '../save-draft.js';
@@ -34,7 +35,9 @@ import {
 import { readOneFile } from './read-upload.js';
 
 const TAGS = ['Respondent'];
-const companyView = ({ name, slug, locale }: { name: string; slug: string; locale: 'en' | 'pt-BR' | 'es' }) => ({ name, slug, locale });
+// The published shape keeps locale a language: a company that sets none shows English, the
+// language its pages end on when neither the form nor the respondent names one.
+const companyView = ({ name, slug, locale }: { name: string; slug: string; locale: Locale | null }) => ({ name, slug, locale: locale ?? 'en' });
 
 /**
  * The respondent JSON API under /r/v1 (contract decisions, "The respondent surface"): the

@@ -25,7 +25,7 @@ export const RespondentForm = Type.Object(
 );
 
 export const RespondentCompany = Type.Object(
-  { name: Type.String(), slug: Type.String(), locale: OneOf(LOCALES) },
+  { name: Type.String(), slug: Type.String(), locale: { ...OneOf(LOCALES), description: "The company's language, the last before English; en when the company sets none" } },
   { $id: 'RespondentCompany', title: 'Company (as a respondent sees it)' },
 );
 

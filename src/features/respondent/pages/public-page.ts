@@ -4,7 +4,8 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { FormRecord } from '../../forms/index.js';
-import { renderSection } from './render-section.js';
+import type { PageState } from './page-state.js';
+import { renderSection, type SectionPage } from './render-section.js';
 import { pageLanguage, STRINGS, type PageStrings } from './strings.js';
 import type { LayoutView } from './templates.js';
 
@@ -12,6 +13,7 @@ interface Company {
   name: string;
   slug?: string;
   locale: string | null;
+  brand?: { color: string | null; logoUrl: string | null };
 }
 
 export interface PageContext {
@@ -22,7 +24,8 @@ export interface PageContext {
 export function pageContext(request: FastifyRequest, form: FormRecord | null, company: Company | null, script?: string): PageContext {
   const lang = pageLanguage(form?.language, company?.locale, request.headers['accept-language']);
   const strings = STRINGS[lang];
-  return { strings, layout: { lang, title: form?.name ?? strings.notFoundTitle, company: company?.name, script } };
+  const brand = { logo: company?.brand?.logoUrl ?? undefined, accent: company?.brand?.color ?? undefined };
+  return { strings, layout: { lang, title: form?.name ?? strings.notFoundTitle, company: company?.name, ...brand, script } };
 }
 
 const PREVIEW_CHARS = 200;
@@ -36,6 +39,9 @@ export function withPreviewCard(context: PageContext, form: FormRecord, company:
 
 export const publicPath = (p: { companySlug: string; formSlug: string }) => `/f/${encodeURIComponent(p.companySlug)}/${encodeURIComponent(p.formSlug)}`;
 
+/** What a POST redirected the public link's GET to show again: the answers so far, the section's errors and fields as typed. */
+export type KeptSection = Pick<PageState, 'answers' | 'errors' | 'typed' | 'carried'>;
+
 export interface FreshSection {
   context: PageContext;
   form: FormRecord;
@@ -43,18 +49,36 @@ export interface FreshSection {
   sectionIndex: number;
   /** the page's one-time submission token; the preview has none, so nothing it shows can be submitted */
   submissionToken?: string;
+  /** the public link's step kept by its last POST; absent (the preview, a new page): nothing answered yet */
+  kept?: KeptSection | null;
+  /** a note above the section (a saved draft's resume link) */
+  notice?: SectionPage['notice'];
+  /** the visitor's order of shuffled sections; absent (the preview): the file's order */
+  order?: SectionPage['order'];
+  /** what the pipes read; absent (the preview): references shown as written */
+  piping?: SectionPage['piping'];
 }
 
-export function renderFreshSection({ context, form, companySlug, sectionIndex, submissionToken }: FreshSection): string {
+/**
+ * A public link's section: the panel's preview and the public link's GET both render through
+ * here, so the page a form's author previews is the page its respondents get.
+ */
+export function renderFreshSection({ context, form, companySlug, sectionIndex, submissionToken, kept, notice, order, piping }: FreshSection): string {
   return renderSection({
     ...context,
     formName: form.name,
     content: form.content,
-    answers: {},
+    answers: kept?.answers ?? {},
     sectionIndex,
-    errors: [],
+    errors: kept?.errors ?? [],
+    typed: kept?.typed,
     action: publicPath({ companySlug, formSlug: form.slug }),
-    state: {},
+    state: kept?.carried ?? {},
     submissionToken,
+    // a page that can be submitted can be saved for later; the preview cannot be either
+    saveLater: submissionToken !== undefined,
+    notice,
+    order,
+    piping,
   });
 }

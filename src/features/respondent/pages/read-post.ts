@@ -13,7 +13,8 @@ export interface PostedFile {
 
 export interface PostedSection {
   sectionIndex: number;
-  action: 'next' | 'back';
+  /** save: a public link's "save and continue later" (no check of the section, like back) */
+  action: 'next' | 'back' | 'save';
   shown: Set<string>;
   values: FieldValues;
   files: PostedFile[];
@@ -67,7 +68,7 @@ export async function readPost(request: FastifyRequest, content: ResolvedForm): 
   const sectionIndex = Number.isInteger(asked) && asked >= 0 && asked < content.sections.length ? asked : 0;
   return {
     sectionIndex,
-    action: one('_action') === 'back' ? 'back' : 'next',
+    action: one('_action') === 'back' ? 'back' : one('_action') === 'save' ? 'save' : 'next',
     shown: new Set((one('_shown') ?? '').split(',').filter(Boolean)),
     values: (name) => fields.get(name) ?? [],
     files,

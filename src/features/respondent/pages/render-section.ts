@@ -36,6 +36,10 @@ export interface SectionPage {
   order?: PresentedOrder | null;
   /** what `{{respondent.name}}` and `{{dims.key}}` read as (answers come from `answers`); absent: references shown as written */
   piping?: PipingValues;
+  /** public link: offers "save and continue later" (a resume link) */
+  saveLater?: boolean;
+  /** a note above the section: the answers saved (with the resume link), or a resume link that no longer works */
+  notice?: { text: string; url?: string };
 }
 
 export function renderSection(page: SectionPage): string {
@@ -75,5 +79,7 @@ export function renderSection(page: SectionPage): string {
     nextLabel: isLast ? s.submit : s.next,
     back: s.back,
     canBack: position > 0,
+    saveLater: page.saveLater ? s.saveLater : undefined,
+    notice: page.notice,
   });
 }

@@ -599,9 +599,15 @@ describe('status pages', () => {
     const invite = await createInvite(t, token, form.id);
     expect((await t.app.inject({ url: `/i/${invite.token}` })).body).toContain('Siguiente');
 
-    // a form without a language: the browser's, then the company's (set to es here)
-    await t.ctx.db.execute(sql`UPDATE companies SET settings = settings || '{"locale":"es"}'::jsonb WHERE id = ${company.id}`);
+    // a form without a language at a new company (no locale set): the browser's, else English
     await createSteppedForm(t, company.id, { slug: 'any-language', settings: { isPublic: true } });
+    const fresh = (acceptLanguage?: string) => t.app.inject({ url: `/f/${company.slug}/any-language`, headers: acceptLanguage ? { 'accept-language': acceptLanguage } : {} });
+    expect((await fresh('es-AR,es;q=0.9')).body).toContain('<html lang="es">');
+    expect((await fresh()).body).toContain('<html lang="en">');
+    expect((await fresh('de-DE')).body).toContain('<html lang="en">');
+
+    // then the company's (set to es here)
+    await t.ctx.db.execute(sql`UPDATE companies SET settings = settings || '{"locale":"es"}'::jsonb WHERE id = ${company.id}`);
     const page = (acceptLanguage?: string) => t.app.inject({ url: `/f/${company.slug}/any-language`, headers: acceptLanguage ? { 'accept-language': acceptLanguage } : {} });
     const portuguese = await page('de-DE,de;q=0.9,pt-BR;q=0.8,en;q=0.5');
     expect(portuguese.body).toContain('<html lang="pt-BR">');

@@ -22,22 +22,25 @@ import { saveDraft } from '../save-draft.js';
 import { storeUpload, type StoreUploadInput } from '../store-upload.js';
 import { submitInvite } from '../submit-invite.js';
 import { submitPublic } from '../submit-public.js';
+import { resumePublicDraft } from '../resume-public-draft.js';
+import { savePublicDraft } from '../save-public-draft.js';
 import { issueSubmissionToken, readSubmissionToken, type LinkPrefill } from '../submission-token.js';
 import { MAX_UPLOAD_BYTES } from '../upload-type.js';
 import { currentSection, step, type FlowOutcome } from './form-flow.js';
 import { readPost, type PostedSection } from './read-post.js';
 import { fieldNames, readSectionAnswers } from './read-answers.js';
 import { noDeps } from '../../../lib/service.js';
+import { readCompanyLogo } from '../../companies/index.js';
 import { dropPageState, keepPageState, readPageState, typedFields, type PageState } from './page-state.js';
 import { renderSection } from './render-section.js';
 import { scriptAsset } from './script-asset.js';
 import { presentedOrder } from '../presented-order.js';
 import { hiddenFieldValues } from '../hidden-fields.js';
 import { pipingDims } from '../piping-dims.js';
-import { pageContext, publicPath, withPreviewCard, type PageContext } from './public-page.js';
-import { STRINGS, type PageStrings } from './strings.js';
+import { pageContext, publicPath, renderFreshSection, withPreviewCard, type PageContext } from './public-page.js';
+import { fill, STRINGS, type PageStrings } from './strings.js';
 import { ICON } from './icon-asset.js';
-import { CSS_HASH, renderMessagePage, renderWelcomePage } from './templates.js';
+import { renderMessagePage, renderWelcomePage, styleSources, type LayoutView } from './templates.js';
 
 interface Company {
   name: string;
@@ -53,7 +56,7 @@ const hidden = { hide: true };
 function welcome(reply: FastifyReply, context: PageContext, form: FormRecord, action: string, query: unknown, seenUrl?: string) {
   const params = Object.entries((query ?? {}) as Record<string, unknown>).flatMap(([name, value]) => (name !== 'start' && typeof value === 'string' ? [{ name, value }] : []));
   const view = { formName: form.name, description: form.description ?? '', action, query: params, seenUrl, startLabel: context.strings.start };
-  return pageHeaders(reply).send(renderWelcomePage(context.layout, view));
+  return pageHeaders(reply, context.layout).send(renderWelcomePage(context.layout, view));
 }
 
 /** The thank-you page: the form's own text (thankYou in its definition) when it has one. */
@@ -62,7 +65,7 @@ const thanks = (context: PageContext, form: FormRecord): [string, string] => [co
 const started = (request: FastifyRequest) => (request.query as Record<string, unknown> | undefined)?.start !== undefined;
 
 /** Headers of every page: no framing, no referrer (the token is in the URL), no caching of answers. */
-function pageHeaders(reply: FastifyReply): FastifyReply {
+function pageHeaders(reply: FastifyReply, layout: LayoutView): FastifyReply {
   return reply
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')
@@ -70,7 +73,7 @@ function pageHeaders(reply: FastifyReply): FastifyReply {
     .header('x-content-type-options', 'nosniff')
     .header(
       'content-security-policy',
-      `default-src 'none'; style-src ${CSS_HASH}; script-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+      `default-src 'none'; style-src ${styleSources(layout)}; script-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
     );
 }
 
@@ -84,7 +87,7 @@ const REFUSALS: Partial<Record<ApiError['code'], { status: number; page: (s: Pag
 };
 
 function sendMessage(reply: FastifyReply, context: PageContext, status: number, [heading, text]: [string, string]) {
-  return pageHeaders(reply).code(status).send(renderMessagePage({ ...context.layout, title: heading }, heading, text));
+  return pageHeaders(reply, context.layout).code(status).send(renderMessagePage({ ...context.layout, title: heading }, heading, text));
 }
 
 function sendRefusal(request: FastifyRequest, reply: FastifyReply, error: unknown, form: FormRecord | null = null, company: Company | null = null) {
@@ -137,9 +140,9 @@ async function uploadFiles(app: FastifyInstance, target: Pick<StoreUploadInput, 
 const refusedStatus = (limit: ApiError | null) => (limit ? { status: ERROR_STATUS[limit.code], retryAfter: limit.headers['retry-after'] } : { status: 422 });
 
 /** The status a kept state's GET answers with. */
-function keptHeaders(reply: FastifyReply, kept: PageState | null): FastifyReply {
+function keptHeaders(reply: FastifyReply, context: PageContext, kept: PageState | null): FastifyReply {
   if (kept?.retryAfter) reply.header('retry-after', kept.retryAfter);
-  return pageHeaders(reply).code(kept?.status ?? 200);
+  return pageHeaders(reply, context.layout).code(kept?.status ?? 200);
 }
 
 const seeOther = (reply: FastifyReply, location: string) => reply.code(303).header('location', location).send();
@@ -157,7 +160,8 @@ function flow(content: ResolvedForm, previous: Answers, posted: PostedSection, f
     shown: posted.shown,
     posted: { ...read.answers, ...files.answers },
     readErrors: [...read.errors, ...files.errors],
-    action: posted.action,
+    // saving for later checks nothing, as going back does (a personal link autosaves and has no save)
+    action: posted.action === 'next' ? 'next' : 'back',
   });
 }
 
@@ -174,9 +178,9 @@ export async function respondentPages(app: FastifyInstance) {
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 20, fields: 500, fieldSize: 64 * 1024, parts: 520 } });
 
   // Every page that carries a token (or mints one) spends the respondent API's per-address budget,
-  // and says so as a page; only the static script is free.
+  // and says so as a page; only the static script and the companies' logos are free.
   app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.url === '/r/assets/:name') return;
+    if (request.routeOptions.url === '/r/assets/:name' || request.routeOptions.url === '/r/logos/:companyId/:file') return;
     const decision = await spendAddressBudget(app, request, reply);
     if (decision.allowed) return;
     const context = pageContext(request, null, null);
@@ -189,6 +193,19 @@ export async function respondentPages(app: FastifyInstance) {
     const script = await scriptAsset();
     if (request.url !== script.path) return sendMessage(reply, pageContext(request, null, null), 404, [STRINGS.en.notFoundTitle, STRINGS.en.notFoundText]);
     return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').send(script.body);
+  });
+
+  // A company's logo, by the content-addressed name its settings hold: cached for good, and a new
+  // logo is a new name. Served as an image only (nosniff, no script, no styles of its own).
+  app.get<{ Params: { companyId: string; file: string } }>('/r/logos/:companyId/:file', { schema: hidden }, async (request, reply) => {
+    const logo = await readCompanyLogo(app.ctx.db, noDeps, request.params);
+    if (!logo) return sendMessage(reply, pageContext(request, null, null), 404, [STRINGS.en.notFoundTitle, STRINGS.en.notFoundText]);
+    return reply
+      .type(logo.contentType)
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'; sandbox")
+      .send(logo.bytes);
   });
 
   // ---- personal link -------------------------------------------------------------------------
@@ -211,7 +228,7 @@ export async function respondentPages(app: FastifyInstance) {
     if (!kept && !opened.draft && opened.form.description && !started(request)) return welcome(reply, context, opened.form, owner.link, {}, seenUrl);
     const answers = kept?.answers ?? draft;
     const sectionIndex = currentSection(opened.form.content, answers, kept?.sectionIndex ?? opened.draft?.sectionIndex ?? 0);
-    return keptHeaders(reply, kept).send(
+    return keptHeaders(reply, context, kept).send(
         renderSection({
           ...context,
           formName: opened.form.name,
@@ -308,6 +325,37 @@ export async function respondentPages(app: FastifyInstance) {
 
   // ---- public link ---------------------------------------------------------------------------
 
+  /**
+   * A resume link (?resume=TOKEN): the saved answers on the saved section, in a new page with a new
+   * submission token carrying the saving page's prefill; just after saving (saved=1) the page says
+   * so and shows the link to keep. A link that no longer works starts the form afresh, saying so.
+   */
+  async function resume(reply: FastifyReply, context: PageContext, form: FormRecord, companySlug: string, asked: { token: string; saved: boolean }) {
+    const draft = await resumePublicDraft(app.ctx.db, app.ctx, { form, token: asked.token });
+    const { strings, layout } = context;
+    if (!draft) {
+      const page = issueSubmissionToken(app.ctx, { formId: form.id });
+      const sectionIndex = currentSection(form.content, {}, 0);
+      const seen = await respondentView(form, page);
+      return pageHeaders(reply, layout).send(renderFreshSection({ context, form, companySlug, sectionIndex, submissionToken: page.token, notice: { text: strings.resumeGone }, ...seen }));
+    }
+    const page = issueSubmissionToken(app.ctx, { formId: form.id, prefill: draft.prefill });
+    const submissionToken = page.token;
+    const sectionIndex = currentSection(form.content, draft.answers, draft.sectionIndex);
+    const url = new URL(`${publicPath({ companySlug, formSlug: form.slug })}?resume=${asked.token}`, app.ctx.config.publicFormUrl).toString();
+    const date = new Intl.DateTimeFormat(layout.lang, { dateStyle: 'long', timeZone: 'UTC' }).format(draft.expiresAt);
+    const notice = asked.saved ? { text: fill(strings.savedNotice, { date }), url } : undefined;
+    const kept = { answers: draft.answers, carried: draft.answers, errors: [] };
+    const seen = await respondentView(form, page);
+    return pageHeaders(reply, layout).send(renderFreshSection({ context, form, companySlug, sectionIndex, submissionToken, kept, notice, ...seen }));
+  }
+
+  /** What a public page's visitor sees of the form: the order its token's nonce seeds, and the pipes its prefill fills. */
+  async function respondentView(form: FormRecord, page: { nonce: string; prefill: LinkPrefill }) {
+    const dims = await pipingDims(app.ctx.db, noDeps, { form, dims: page.prefill.dims });
+    return { order: presentedOrder(form.content, page.nonce), piping: { respondentName: page.prefill.respondent?.name, dims } };
+  }
+
   type PublicParams = { Params: { companySlug: string; formSlug: string } };
 
   // The link's prefill is sealed into the page's submission token here; the posts read it from the
@@ -317,6 +365,8 @@ export async function respondentPages(app: FastifyInstance) {
       const { form, company } = await loadPublicForm(app.ctx.db, app.ctx, request.params);
       const context = withPreviewCard(pageContext(request, form, company, (await scriptAsset()).path), form, company);
       const link = publicPath(request.params);
+      const query = (request.query ?? {}) as Record<string, unknown>;
+      if (typeof query.resume === 'string') return await resume(reply, context, form, company.slug, { token: query.resume, saved: query.saved !== undefined });
       // the step a POST redirected here to, while its page's token lasts; else a new page
       const kept = await readPageState(app.ctx.db, app.ctx, { request, owner: { companyId: form.companyId, formId: form.id, link, secure } });
       const keptToken = kept?.token ? readSubmissionToken(app.ctx, form.id, kept.token) : null;
@@ -324,23 +374,9 @@ export async function respondentPages(app: FastifyInstance) {
       if (!live && form.description && !started(request)) return welcome(reply, context, form, link, request.query);
       // the page's token: its nonce also seeds the visitor's order of shuffled sections
       const page = live && keptToken ? keptToken : issueSubmissionToken(app.ctx, { formId: form.id, prefill: prefill(request.query, form.content.hiddenFields) });
-      const answers = live?.answers ?? {};
-      return keptHeaders(reply, live).send(
-          renderSection({
-            ...context,
-            formName: form.name,
-            content: form.content,
-            answers,
-            sectionIndex: currentSection(form.content, answers, live?.sectionIndex ?? 0),
-            errors: live?.errors ?? [],
-            typed: live?.typed,
-            action: link,
-            state: live?.carried ?? {},
-            submissionToken: page.token,
-            order: presentedOrder(form.content, page.nonce),
-            piping: { respondentName: page.prefill.respondent?.name, dims: await pipingDims(app.ctx.db, noDeps, { form, dims: page.prefill.dims }) },
-          }),
-        );
+      const sectionIndex = currentSection(form.content, live?.answers ?? {}, live?.sectionIndex ?? 0);
+      const seen = await respondentView(form, page);
+      return keptHeaders(reply, context, live).send(renderFreshSection({ context, form, companySlug: company.slug, sectionIndex, submissionToken: page.token, kept: live, ...seen }));
     } catch (error) {
       return sendRefusal(request, reply, error);
     }
@@ -365,6 +401,14 @@ export async function respondentPages(app: FastifyInstance) {
     const owner = { companyId: form.companyId, formId: form.id, link, secure };
     const keep = (state: PageState) => keepPageState(app.ctx.db, app.ctx, { request, reply, owner, state: { ...state, token: token.token }, expiresAt: token.expiresAt });
     try {
+      if (posted.action === 'save') {
+        // the answers so far that fit their questions (the section unchecked, as going back; what does
+        // not fit, an altered page's included, is left out; files too) behind a new resume link
+        const { answers } = flow(form.content, previous, posted, { answers: {}, errors: [] });
+        const saved = await savePublicDraft(app.ctx.db, app.ctx, { form, answers, sectionIndex: posted.sectionIndex, prefill: token.prefill });
+        await dropPageState(app.ctx.db, noDeps, { request, reply, owner });
+        return seeOther(reply, `${link}?resume=${saved.token}&saved=1`);
+      }
       const target = { form: { ...request.params, submissionToken: token.token }, source: request.ip };
       const files = await uploadFiles(app, target, form.content, posted, previous);
       const outcome = flow(form.content, previous, posted, files);

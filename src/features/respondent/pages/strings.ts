@@ -13,6 +13,12 @@ export interface PageStrings {
   /** the welcome screen's button */
   start: string;
   back: string;
+  /** a public link's button that keeps the answers behind a resume link */
+  saveLater: string;
+  /** shown on the page a resume link opens just after saving; {date}: until when it works */
+  savedNotice: string;
+  /** a resume link that is unknown, expired or of another form: the form starts afresh */
+  resumeGone: string;
   submit: string;
   step: string;
   errorSummary: string;
@@ -57,6 +63,9 @@ const en: PageStrings = {
   next: 'Next',
   start: 'Start',
   back: 'Back',
+  saveLater: 'Save and continue later',
+  savedNotice: 'Your answers are saved until {date}. To continue later, keep this page’s address (bookmark it) or copy this link:',
+  resumeGone: 'This link to saved answers has expired or no longer works, so the form starts afresh.',
   submit: 'Send answers',
   step: 'Step {n} of {total}',
   errorSummary: 'Please correct the answers marked below.',
@@ -119,6 +128,9 @@ const ptBR: PageStrings = {
   next: 'Avançar',
   start: 'Começar',
   back: 'Voltar',
+  saveLater: 'Salvar e continuar depois',
+  savedNotice: 'Suas respostas estão salvas até {date}. Para continuar depois, guarde o endereço desta página (nos favoritos) ou copie este link:',
+  resumeGone: 'Este link para respostas salvas expirou ou não funciona mais; o formulário começa do início.',
   submit: 'Enviar respostas',
   step: 'Etapa {n} de {total}',
   errorSummary: 'Corrija as respostas indicadas abaixo.',
@@ -181,6 +193,9 @@ const es: PageStrings = {
   next: 'Siguiente',
   start: 'Empezar',
   back: 'Atrás',
+  saveLater: 'Guardar y continuar más tarde',
+  savedNotice: 'Tus respuestas están guardadas hasta el {date}. Para continuar más tarde, guarda la dirección de esta página (en marcadores) o copia este enlace:',
+  resumeGone: 'Este enlace a respuestas guardadas caducó o ya no funciona; el formulario empieza de nuevo.',
   submit: 'Enviar respuestas',
   step: 'Paso {n} de {total}',
   errorSummary: 'Corrija las respuestas indicadas abajo.',

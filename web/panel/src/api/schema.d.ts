@@ -1417,6 +1417,27 @@ export interface paths {
         patch: operations["updateCompanySettings"];
         trace?: never;
     };
+    "/settings/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upload the company’s logo
+         * @description Shown on the respondent pages (served by Quorum, no request to another site) and in the invitation e-mail. PNG, JPEG or WebP, recognised by its bytes; at most 100 KB. Audited as settings.changed.
+         */
+        put: operations["setCompanyLogo"];
+        post?: never;
+        /** Remove the company’s logo */
+        delete: operations["removeCompanyLogo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/forms/{id}/reminders": {
         parameters: {
             query?: never;
@@ -11917,9 +11938,16 @@ export interface operations {
                                 defaultCountry: string;
                                 /** @description Country whose public holidays deadlines skip; null: none */
                                 holidayCountry: string | null;
-                                locale: "en" | "pt-BR" | "es";
+                                /** @description Language of messages and pages after the form's and the respondent's own; null (a new company's): not set, English last */
+                                locale: ("en" | "pt-BR" | "es") | null;
                                 /** @description Invitation sender, "Name <address>"; on another domain than the deployment's it becomes Reply-To (docs/contract.md); null: the company name on the deployment's address */
                                 mailFrom: string | null;
+                                /** @description Accent of the respondent pages and e-mail, #RRGGBB, at least 4.5:1 against white (WCAG AA); null: the default blue */
+                                brandColor: string | null;
+                                /** @description The uploaded logo's file name (PUT /settings/logo); null: none */
+                                logo: string | null;
+                                /** @description Where the respondent pages serve the logo (same origin as the pages) */
+                                logoUrl: string | null;
                             };
                             quota: {
                                 limit: number;
@@ -12007,8 +12035,9 @@ export interface operations {
                     timeZone?: string;
                     defaultCountry?: string;
                     holidayCountry?: null | string;
-                    locale?: "en" | "pt-BR" | "es";
+                    locale?: null | ("en" | "pt-BR" | "es");
                     mailFrom?: null | string;
+                    brandColor?: null | string;
                 };
             };
         };
@@ -12039,9 +12068,257 @@ export interface operations {
                                 defaultCountry: string;
                                 /** @description Country whose public holidays deadlines skip; null: none */
                                 holidayCountry: string | null;
-                                locale: "en" | "pt-BR" | "es";
+                                /** @description Language of messages and pages after the form's and the respondent's own; null (a new company's): not set, English last */
+                                locale: ("en" | "pt-BR" | "es") | null;
                                 /** @description Invitation sender, "Name <address>"; on another domain than the deployment's it becomes Reply-To (docs/contract.md); null: the company name on the deployment's address */
                                 mailFrom: string | null;
+                                /** @description Accent of the respondent pages and e-mail, #RRGGBB, at least 4.5:1 against white (WCAG AA); null: the default blue */
+                                brandColor: string | null;
+                                /** @description The uploaded logo's file name (PUT /settings/logo); null: none */
+                                logo: string | null;
+                                /** @description Where the respondent pages serve the logo (same origin as the pages) */
+                                logoUrl: string | null;
+                            };
+                            quota: {
+                                limit: number;
+                                /** @description Messages sent this month */
+                                used: number;
+                                /** @description Messages queued this month, not yet sent */
+                                reserved: number;
+                                /** @description YYYY-MM (UTC) */
+                                period: string;
+                            };
+                            /** @description The deployment's sender, used while mailFrom is null */
+                            defaultMailFrom: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    setCompanyLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A PNG, JPEG or WebP image of at most 100 KB, base64 */
+                    image: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The company, its settings and this month’s message quota */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            company: {
+                                id: string;
+                                name: string;
+                                slug: string;
+                            };
+                            settings: {
+                                /** @description Messages per UTC month; set by the operator (quorum company set --monthly-quota), read-only here */
+                                monthlyQuota: number;
+                                /** @description Smallest cut a report on an anonymous form may show */
+                                anonymityFloor: number;
+                                /** @description IANA time zone of working days and deadlines */
+                                timeZone: string;
+                                /** @description Country of phone numbers written without + */
+                                defaultCountry: string;
+                                /** @description Country whose public holidays deadlines skip; null: none */
+                                holidayCountry: string | null;
+                                /** @description Language of messages and pages after the form's and the respondent's own; null (a new company's): not set, English last */
+                                locale: ("en" | "pt-BR" | "es") | null;
+                                /** @description Invitation sender, "Name <address>"; on another domain than the deployment's it becomes Reply-To (docs/contract.md); null: the company name on the deployment's address */
+                                mailFrom: string | null;
+                                /** @description Accent of the respondent pages and e-mail, #RRGGBB, at least 4.5:1 against white (WCAG AA); null: the default blue */
+                                brandColor: string | null;
+                                /** @description The uploaded logo's file name (PUT /settings/logo); null: none */
+                                logo: string | null;
+                                /** @description Where the respondent pages serve the logo (same origin as the pages) */
+                                logoUrl: string | null;
+                            };
+                            quota: {
+                                limit: number;
+                                /** @description Messages sent this month */
+                                used: number;
+                                /** @description Messages queued this month, not yet sent */
+                                reserved: number;
+                                /** @description YYYY-MM (UTC) */
+                                period: string;
+                            };
+                            /** @description The deployment's sender, used while mailFrom is null */
+                            defaultMailFrom: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error codes: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    removeCompanyLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company, its settings and this month’s message quota */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            company: {
+                                id: string;
+                                name: string;
+                                slug: string;
+                            };
+                            settings: {
+                                /** @description Messages per UTC month; set by the operator (quorum company set --monthly-quota), read-only here */
+                                monthlyQuota: number;
+                                /** @description Smallest cut a report on an anonymous form may show */
+                                anonymityFloor: number;
+                                /** @description IANA time zone of working days and deadlines */
+                                timeZone: string;
+                                /** @description Country of phone numbers written without + */
+                                defaultCountry: string;
+                                /** @description Country whose public holidays deadlines skip; null: none */
+                                holidayCountry: string | null;
+                                /** @description Language of messages and pages after the form's and the respondent's own; null (a new company's): not set, English last */
+                                locale: ("en" | "pt-BR" | "es") | null;
+                                /** @description Invitation sender, "Name <address>"; on another domain than the deployment's it becomes Reply-To (docs/contract.md); null: the company name on the deployment's address */
+                                mailFrom: string | null;
+                                /** @description Accent of the respondent pages and e-mail, #RRGGBB, at least 4.5:1 against white (WCAG AA); null: the default blue */
+                                brandColor: string | null;
+                                /** @description The uploaded logo's file name (PUT /settings/logo); null: none */
+                                logo: string | null;
+                                /** @description Where the respondent pages serve the logo (same origin as the pages) */
+                                logoUrl: string | null;
                             };
                             quota: {
                                 limit: number;

@@ -139,7 +139,8 @@ function enhance(form: HTMLFormElement) {
   // itself (no allow-forms), and its "Try it" must still show the errors this page shows.
   form.addEventListener('click', (event) => {
     const button = (event.target as Element | null)?.closest<HTMLButtonElement>('button[type="submit"]');
-    if (!button || button.value === 'back' || sending) return;
+    // going back and saving for later (a public link's resume link) check nothing, as on the server
+    if (!button || button.value === 'back' || button.value === 'save' || sending) return;
     applyVisibility(current().answers);
     const first = showErrors(sectionErrors(true));
     if (first) {

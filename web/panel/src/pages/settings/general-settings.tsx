@@ -1,6 +1,6 @@
 /**
  * The Company tab: this month's quota, read-only (the operator sets the monthly cap with `quorum
- * company set`), then the company's name and settings (PATCH /settings).
+ * company set`), then the company's name and settings (PATCH /settings), then its logo and colour.
  */
 import { Autocomplete, Button, Group, NumberInput, Paper, Progress, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -11,6 +11,7 @@ import { api } from '../../api/client';
 import { ApiProblem, applyFieldErrors, unwrap } from '../../api/errors';
 import { fieldText, problemText } from '../../ui/problem-text';
 import { FormOutcome, LoadError, Loading } from '../../ui/area-state';
+import { BrandSettings } from './brand-settings';
 import { companySettingsQuery, type CompanySettingsView } from './settings-api';
 import { NS } from './strings';
 
@@ -22,7 +23,8 @@ interface Values {
   timeZone: string;
   defaultCountry: string;
   holidayCountry: string;
-  locale: Locale;
+  /** '' : not set (the form's language, else the respondent's, else English) */
+  locale: Locale | '';
   anonymityFloor: number | string;
 }
 const FIELDS = ['name', 'timeZone', 'defaultCountry', 'holidayCountry', 'locale', 'anonymityFloor'] as const;
@@ -35,7 +37,7 @@ function valuesOf({ company, settings }: CompanySettingsView): Values {
     timeZone: settings.timeZone,
     defaultCountry: settings.defaultCountry,
     holidayCountry: settings.holidayCountry ?? '',
-    locale: settings.locale,
+    locale: settings.locale ?? '',
     anonymityFloor: settings.anonymityFloor,
   };
 }
@@ -48,6 +50,7 @@ export function GeneralSettings() {
     <Stack gap="lg">
       <QuotaCard quota={query.data.quota} />
       <CompanyForm view={query.data} />
+      <BrandSettings view={query.data} />
     </Stack>
   );
 }
@@ -97,7 +100,7 @@ function CompanyForm({ view }: { view: CompanySettingsView }) {
             timeZone: values.timeZone.trim(),
             defaultCountry: values.defaultCountry.trim().toUpperCase(),
             holidayCountry: values.holidayCountry.trim() === '' ? null : values.holidayCountry.trim().toUpperCase(),
-            locale: values.locale,
+            locale: values.locale === '' ? null : values.locale,
             anonymityFloor: Number(values.anonymityFloor),
           },
         }),
@@ -157,11 +160,12 @@ function CompanyForm({ view }: { view: CompanySettingsView }) {
               render={({ field }) => (
                 <Select
                   label={t('general.locale')}
-                  data={LOCALES.map((value) => ({ value, label: t(`locales.${value}`) }))}
+                  description={t('general.localeHelp')}
+                  data={[{ value: '', label: t('locales.none') }, ...LOCALES.map((value) => ({ value, label: t(`locales.${value}`) }))]}
                   allowDeselect={false}
                   error={errors.locale?.message}
                   value={field.value}
-                  onChange={(value) => field.onChange(value ?? 'en')}
+                  onChange={(value) => field.onChange(value ?? '')}
                   onBlur={field.onBlur}
                   ref={field.ref}
                   name={field.name}

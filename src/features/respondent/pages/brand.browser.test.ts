@@ -1,0 +1,84 @@
+/**
+ * The company's logo and colour on its respondent pages in Chromium: the header logo loads from
+ * Quorum itself (no request leaves the service's origin), the buttons take the brand colour, and
+ * axe finds nothing at 320, 390 and 1366 px, with and without JavaScript. Screenshots go to
+ * artifacts/screenshots/.
+ */
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations, chromiumRuns, launchChromium } from '../../../../test/chromium.js';
+import { startTestApp, type TestApp } from '../../../../test/harness.js';
+import { PIXEL_PNG } from '../../../../test/images.js';
+import { createInvite, createSteppedForm } from '../../../../test/respondent-pages.js';
+import { updateCompanySettings } from '../../companies/company-settings.js';
+import { setCompanyLogo } from '../../companies/index.js';
+
+const SCREENSHOTS = 'artifacts/screenshots';
+
+describe.skipIf(!chromiumRuns('the respondent brand browser tests'))('a company brand on the respondent pages in Chromium', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let origin: string;
+  let publicUrl: string;
+  let personalUrl: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+    const { company, token } = await t.tenant();
+    await updateCompanySettings(t.ctx.db, t.ctx, { companyId: company.id, patch: { brandColor: '#0f766e' } });
+    await setCompanyLogo(t.ctx.db, t.ctx, { companyId: company.id, bytes: PIXEL_PNG });
+    const { form } = await createSteppedForm(t, company.id, { slug: 'branded', settings: { isPublic: true } });
+    publicUrl = `${origin}/f/${company.slug}/branded`;
+    personalUrl = `${origin}/i/${(await createInvite(t, token, form.id)).token}`;
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it.each([
+    [320, true],
+    [390, true],
+    [1366, true],
+    [320, false],
+    [1366, false],
+  ] as const)('at %i px (JavaScript: %s): the logo from Quorum, buttons in the brand colour, a section sent back still AA; axe clean', async (width, javaScriptEnabled) => {
+    const context = await browser.newContext({ viewport: { width, height: 800 }, javaScriptEnabled, locale: 'en-US' });
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    // axe runs in the page: a page without JavaScript is audited as a copy of its markup in a scripted one, at the same size
+    const audit = async (name: string) => {
+      if (javaScriptEnabled) return expect(await axeViolations(page), name).toEqual([]);
+      const copy = await browser.newContext({ viewport: { width, height: 800 }, locale: 'en-US' });
+      const audited = await copy.newPage();
+      await audited.setContent(await page.content());
+      expect(await axeViolations(audited), name).toEqual([]);
+      await copy.close();
+    };
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    for (const url of [publicUrl, personalUrl]) {
+      await page.goto(url);
+      await page.getByText('Step 1 of 3').waitFor();
+      const logo = page.locator('header img');
+      await expect.poll(() => logo.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth)).toBe(1);
+      expect(await page.getByRole('button', { name: 'Next' }).evaluate((button) => getComputedStyle(button).backgroundColor)).toBe('rgb(15, 118, 110)');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await audit(`${url} at ${width}`);
+    }
+    await page.screenshot({ path: `${SCREENSHOTS}/brand-${width}-${javaScriptEnabled ? 'js' : 'nojs'}.png`, fullPage: true });
+    // a section sent back with its errors keeps the brand and stays AA (the error colours beside the accent)
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.locator('[aria-invalid="true"]').first().waitFor();
+    await audit(`errors at ${width}`);
+    expect(requests.length).toBeGreaterThan(0);
+    expect(requests.filter((url) => !url.startsWith(origin))).toEqual([]);
+    await context.close();
+  }, 120_000);
+});

@@ -1,0 +1,110 @@
+/**
+ * The ranking dragged in Chromium: by mouse at desktop size and by a finger on a phone (touch
+ * events through the DevTools protocol, as a touchscreen sends them), the order written into the
+ * position selects the page posts; the keyboard's up and down buttons still there; the grip only
+ * with the page script (without it, the plain selects). axe clean; screenshots kept.
+ */
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations, chromiumRuns, launchChromium } from '../../../../test/chromium.js';
+import { startTestApp, type TestApp } from '../../../../test/harness.js';
+import { createSteppedForm } from '../../../../test/respondent-pages.js';
+
+const SCREENSHOTS = 'artifacts/screenshots';
+
+describe.skipIf(!chromiumRuns('the ranking drag browser tests'))('ranking by drag and drop in Chromium', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let origin: string;
+  let companyId: string;
+  let companySlug: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+    const tenant = await t.tenant();
+    companyId = tenant.company.id;
+    companySlug = tenant.company.slug;
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  /** The stepped form's ranking section, reached through its first section. */
+  async function rankingSection(page: Page, slug: string) {
+    await createSteppedForm(t, companyId, { slug, settings: { isPublic: true } });
+    await page.goto(`${origin}/f/${companySlug}/${slug}`);
+    await page.getByLabel('North campus').check();
+    await page.getByLabel('Yes', { exact: true }).check();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Step 2 of 2').waitFor();
+    // the pointer works in the viewport: the ranking in view, whole
+    await page.locator('.ranks').evaluate((list) => list.scrollIntoView({ block: 'center' }));
+  }
+
+  const order = (page: Page) => page.locator('.ranks .rank label').allTextContents();
+  const positions = (page: Page) => page.locator('.ranks select').evaluateAll((selects) => selects.map((s) => (s as HTMLSelectElement).value));
+  const centre = async (locator: Locator) => {
+    const box = (await locator.boundingBox())!;
+    return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  };
+
+  it.each([1366, 390])('by mouse at %i px: the last row dragged to the top; the positions follow; axe clean', async (width) => {
+    const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'en-US' });
+    const page = await context.newPage();
+    await rankingSection(page, `drag-mouse-${width}`);
+    expect(await order(page)).toEqual(['Position of Theory', 'Position of Labs', 'Position of Projects']);
+    const from = await centre(page.locator('.rank').nth(2).locator('.grip'));
+    const to = await centre(page.locator('.rank').nth(0));
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(to.x, to.y - 10, { steps: 8 });
+    await page.mouse.up();
+    expect(await order(page)).toEqual(['Position of Projects', 'Position of Theory', 'Position of Labs']);
+    // each select names its option's position: what the page posts
+    const selects = await page.locator('.ranks select').evaluateAll((all) => all.map((s) => `${(s.nextElementSibling as HTMLElement).textContent}=${(s as HTMLSelectElement).value}`));
+    expect(selects).toEqual(['Position of Projects=1', 'Position of Theory=2', 'Position of Labs=3']);
+    // the keyboard's buttons still move it
+    await page.getByRole('button', { name: /Move Projects down/ }).click();
+    expect(await order(page)).toEqual(['Position of Theory', 'Position of Projects', 'Position of Labs']);
+    await page.screenshot({ path: `${SCREENSHOTS}/ranking-drag-${width}.png`, fullPage: true });
+    expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it('by a finger on a phone at 320 px: touch drag reorders without scrolling the page away', async () => {
+    const context = await browser.newContext({ viewport: { width: 320, height: 700 }, locale: 'en-US', hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    await rankingSection(page, 'drag-touch');
+    const cdp = await context.newCDPSession(page);
+    const scrolled = await page.evaluate(() => window.scrollY);
+    const from = await centre(page.locator('.rank').nth(0).locator('.grip'));
+    const to = await centre(page.locator('.rank').nth(2));
+    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', point?: { x: number; y: number }) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: point ? [{ x: point.x, y: point.y }] : [] });
+    await touch('touchStart', from);
+    for (let i = 1; i <= 8; i += 1) await touch('touchMove', { x: from.x, y: from.y + ((to.y + 10 - from.y) * i) / 8 });
+    await touch('touchEnd');
+    await expect.poll(() => order(page)).toEqual(['Position of Labs', 'Position of Projects', 'Position of Theory']);
+    expect(await positions(page)).toEqual(['1', '2', '3']);
+    expect(await page.evaluate(() => window.scrollY)).toBe(scrolled); // the grip takes the finger, the page stays
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    await page.screenshot({ path: `${SCREENSHOTS}/ranking-drag-touch-320.png`, fullPage: true });
+    expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it('without JavaScript: no grip, the plain position selects', async () => {
+    const context = await browser.newContext({ viewport: { width: 320, height: 700 }, locale: 'en-US', javaScriptEnabled: false });
+    const page = await context.newPage();
+    await rankingSection(page, 'drag-nojs');
+    expect(await page.locator('.grip').first().isVisible()).toBe(false);
+    expect(await page.locator('.ranks select').first().isVisible()).toBe(true);
+    await context.close();
+  }, 120_000);
+});
