@@ -1,4 +1,9 @@
-import type { TestApp } from './harness.js';
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { axeViolations, launchChromium } from './chromium.js';
+import { startTestApp, type TestApp, type TestAppOptions } from './harness.js';
 import { findForm, type FormRecord } from '../src/features/forms/find-form.js';
 import { importForm } from '../src/features/forms/import-form.js';
 
@@ -104,4 +109,50 @@ export async function follow(t: TestApp, res: { statusCode: number; headers: Rec
   if (res.statusCode !== 303) throw new Error(`expected 303 from the POST, got ${res.statusCode}`);
   const cookie = cookiesOf(res);
   return t.app.inject({ url: String(res.headers.location), headers: cookie ? { cookie } : {} });
+}
+
+/** Where the respondent pages' browser tests keep their screenshots. */
+export const SCREENSHOTS = 'artifacts/screenshots';
+
+export interface RespondentBrowser {
+  t: TestApp;
+  browser: Browser;
+  /** The listening app's origin, http://127.0.0.1:PORT. */
+  origin: string;
+  /** A company with an all-scopes key. */
+  tenant: Awaited<ReturnType<TestApp['tenant']>>;
+  close(): Promise<void>;
+}
+
+/** The respondent pages' browser bench: the real app listening on a free port, Debian's Chromium and a company. */
+export async function startRespondentBrowser(options: TestAppOptions = {}): Promise<RespondentBrowser> {
+  const t = await startTestApp(options);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  const browser = await launchChromium();
+  const tenant = await t.tenant();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return {
+    t,
+    browser,
+    origin,
+    tenant,
+    async close() {
+      await browser.close();
+      await t.close();
+    },
+  };
+}
+
+/**
+ * axe finds nothing on a respondent page. axe runs as a script in the page, so a page without
+ * JavaScript is audited as a copy of its markup in a scripted page of the same size.
+ */
+export async function expectAxeClean(browser: Browser, page: Page, name: string, javaScriptEnabled: boolean): Promise<void> {
+  if (javaScriptEnabled) return expect(await axeViolations(page), name).toEqual([]);
+  const copy = await browser.newContext({ viewport: page.viewportSize() ?? undefined, locale: 'en-US' });
+  const audited = await copy.newPage();
+  await audited.setContent(await page.content());
+  expect(await axeViolations(audited), name).toEqual([]);
+  await copy.close();
 }

@@ -4,20 +4,18 @@
  * axe finds nothing at 320, 390 and 1366 px, with and without JavaScript. Screenshots go to
  * artifacts/screenshots/.
  */
-import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, chromiumRuns, launchChromium } from '../../../../test/chromium.js';
-import { startTestApp, type TestApp } from '../../../../test/harness.js';
+import { chromiumRuns } from '../../../../test/chromium.js';
+import type { TestApp } from '../../../../test/harness.js';
 import { PIXEL_PNG } from '../../../../test/images.js';
-import { createInvite, createSteppedForm } from '../../../../test/respondent-pages.js';
+import { createInvite, createSteppedForm, SCREENSHOTS, expectAxeClean, startRespondentBrowser, type RespondentBrowser } from '../../../../test/respondent-pages.js';
 import { updateCompanySettings } from '../../companies/company-settings.js';
 import { setCompanyLogo } from '../../companies/index.js';
 
-const SCREENSHOTS = 'artifacts/screenshots';
 
 describe.skipIf(!chromiumRuns('the respondent brand browser tests'))('a company brand on the respondent pages in Chromium', () => {
+  let bed: RespondentBrowser;
   let t: TestApp;
   let browser: Browser;
   let origin: string;
@@ -25,22 +23,16 @@ describe.skipIf(!chromiumRuns('the respondent brand browser tests'))('a company 
   let personalUrl: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
-    const { company, token } = await t.tenant();
+    bed = await startRespondentBrowser();
+    ({ t, browser, origin } = bed);
+    const { company, token } = bed.tenant;
     await updateCompanySettings(t.ctx.db, t.ctx, { companyId: company.id, patch: { brandColor: '#0f766e' } });
     await setCompanyLogo(t.ctx.db, t.ctx, { companyId: company.id, bytes: PIXEL_PNG });
     const { form } = await createSteppedForm(t, company.id, { slug: 'branded', settings: { isPublic: true } });
     publicUrl = `${origin}/f/${company.slug}/branded`;
     personalUrl = `${origin}/i/${(await createInvite(t, token, form.id)).token}`;
-    mkdirSync(SCREENSHOTS, { recursive: true });
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(async () => bed?.close());
 
   it.each([
     [320, true],
@@ -52,15 +44,7 @@ describe.skipIf(!chromiumRuns('the respondent brand browser tests'))('a company 
     const context = await browser.newContext({ viewport: { width, height: 800 }, javaScriptEnabled, locale: 'en-US' });
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
-    // axe runs in the page: a page without JavaScript is audited as a copy of its markup in a scripted one, at the same size
-    const audit = async (name: string) => {
-      if (javaScriptEnabled) return expect(await axeViolations(page), name).toEqual([]);
-      const copy = await browser.newContext({ viewport: { width, height: 800 }, locale: 'en-US' });
-      const audited = await copy.newPage();
-      await audited.setContent(await page.content());
-      expect(await axeViolations(audited), name).toEqual([]);
-      await copy.close();
-    };
+    const audit = (name: string) => expectAxeClean(browser, page, name, javaScriptEnabled);
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
     for (const url of [publicUrl, personalUrl]) {

@@ -3,19 +3,18 @@
  * by axe-core (WCAG 2.1 A and AA rules) in every page state, with 360 px screenshots written to
  * artifacts/screenshots/ (kept by CI). Skips only where /usr/bin/chromium is absent outside CI.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, chromiumRuns, launchChromium } from '../../../../test/chromium.js';
-import { startTestApp, type TestApp } from '../../../../test/harness.js';
+import { axeViolations, chromiumRuns } from '../../../../test/chromium.js';
+import type { TestApp } from '../../../../test/harness.js';
 import { keyedForm } from '../../../../test/respondent.js';
-import { createInvite, createSteppedForm, openState, walkedAnswers } from '../../../../test/respondent-pages.js';
+import { createInvite, createSteppedForm, openState, walkedAnswers, SCREENSHOTS, startRespondentBrowser, type RespondentBrowser } from '../../../../test/respondent-pages.js';
 
-const SCREENSHOTS = 'artifacts/screenshots';
 
 describe.skipIf(!chromiumRuns('the respondent browser tests'))('respondent pages in Chromium', () => {
+  let bed: RespondentBrowser;
   let t: TestApp;
   let browser: Browser;
   let origin: string;
@@ -23,19 +22,13 @@ describe.skipIf(!chromiumRuns('the respondent browser tests'))('respondent pages
   let companyId: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
-    const tenant = await t.tenant();
+    bed = await startRespondentBrowser();
+    ({ t, browser, origin } = bed);
+    const tenant = bed.tenant;
     apiToken = tenant.token;
     companyId = tenant.company.id;
-    mkdirSync(SCREENSHOTS, { recursive: true });
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(async () => bed?.close());
 
   async function phone(javaScriptEnabled = true): Promise<{ context: BrowserContext; page: Page; requests: string[] }> {
     const context = await browser.newContext({ viewport: { width: 360, height: 740 }, javaScriptEnabled, locale: 'en-US' });

@@ -3,17 +3,17 @@
  * names the invite's course, the respondent (a name with a script tag, shown as text, never run)
  * and the first section's answers; axe clean at phone and desktop sizes.
  */
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, chromiumRuns, launchChromium } from '../../../../test/chromium.js';
-import { startTestApp, type TestApp } from '../../../../test/harness.js';
+import { chromiumRuns } from '../../../../test/chromium.js';
+import type { TestApp } from '../../../../test/harness.js';
 import { pipedForm } from '../../../../test/piped-form.js';
-import { createInvite } from '../../../../test/respondent-pages.js';
+import { createInvite, expectAxeClean, startRespondentBrowser, type RespondentBrowser } from '../../../../test/respondent-pages.js';
 import { importEntityFile } from '../../entities/index.js';
 import { importForm } from '../../forms/import-form.js';
 
 describe.skipIf(!chromiumRuns('the piping browser tests'))('piping in Chromium', () => {
+  let bed: RespondentBrowser;
   let t: TestApp;
   let browser: Browser;
   let origin: string;
@@ -21,29 +21,14 @@ describe.skipIf(!chromiumRuns('the piping browser tests'))('piping in Chromium',
   let companyId: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
-    const tenant = await t.tenant();
+    bed = await startRespondentBrowser();
+    ({ t, browser, origin } = bed);
+    const tenant = bed.tenant;
     apiToken = tenant.token;
     companyId = tenant.company.id;
     await importEntityFile(t.ctx.db, t.ctx, { companyId, text: 'kind,code,name\ncourse,HIST101,História Antiga\n', format: 'csv' });
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
-  /** axe in a scripted page: a page without JavaScript is audited as a copy of its markup. */
-  async function axeClean(page: Page, name: string, javaScriptEnabled: boolean) {
-    if (javaScriptEnabled) return expect(await axeViolations(page), name).toEqual([]);
-    const copy = await browser.newContext({ viewport: page.viewportSize() ?? undefined });
-    const audited = await copy.newPage();
-    await audited.setContent(await page.content());
-    expect(await axeViolations(audited), name).toEqual([]);
-    await copy.close();
-  }
+  afterAll(async () => bed?.close());
 
   it.each([
     [360, true],
@@ -66,7 +51,7 @@ describe.skipIf(!chromiumRuns('the piping browser tests'))('piping in Chromium',
     await page.getByText('Olá, Ana <script>window.piped = 1</script>!').waitFor();
     await page.getByLabel('Por que Online? Frequentou: Sim, 12,5 horas.').waitFor();
     if (javaScriptEnabled) expect(await page.evaluate(() => (window as { piped?: number }).piped)).toBeUndefined();
-    await axeClean(page, `piped ${width} ${javaScriptEnabled}`, javaScriptEnabled);
+    await expectAxeClean(browser, page, `piped ${width} ${javaScriptEnabled}`, javaScriptEnabled);
     await context.close();
   });
 });

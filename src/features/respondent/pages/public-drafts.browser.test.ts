@@ -4,17 +4,15 @@
  * browser context closed), and opens the resume link in a new one: the answers are there, on the
  * section they left. axe clean on the saved page; screenshots in artifacts/screenshots/.
  */
-import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, chromiumRuns, launchChromium } from '../../../../test/chromium.js';
-import { startTestApp, type TestApp } from '../../../../test/harness.js';
-import { createSteppedForm } from '../../../../test/respondent-pages.js';
+import { chromiumRuns } from '../../../../test/chromium.js';
+import type { TestApp } from '../../../../test/harness.js';
+import { createSteppedForm, SCREENSHOTS, expectAxeClean, startRespondentBrowser, type RespondentBrowser } from '../../../../test/respondent-pages.js';
 
-const SCREENSHOTS = 'artifacts/screenshots';
 
 describe.skipIf(!chromiumRuns('the save-and-resume browser tests'))('save and resume on a public link in Chromium', () => {
+  let bed: RespondentBrowser;
   let t: TestApp;
   let browser: Browser;
   let origin: string;
@@ -22,29 +20,13 @@ describe.skipIf(!chromiumRuns('the save-and-resume browser tests'))('save and re
   let companySlug: string;
 
   beforeAll(async () => {
-    t = await startTestApp({ config: { publicFormUrl: 'http://127.0.0.1:1/' } });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
-    const tenant = await t.tenant();
+    bed = await startRespondentBrowser({ config: { publicFormUrl: 'http://127.0.0.1:1/' } });
+    ({ t, browser, origin } = bed);
+    const tenant = bed.tenant;
     companyId = tenant.company.id;
     companySlug = tenant.company.slug;
-    mkdirSync(SCREENSHOTS, { recursive: true });
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
-  /** axe in the page; without JavaScript, on a copy of its markup in a scripted page of the same size. */
-  async function audit(page: Page, width: number, javaScriptEnabled: boolean, name: string) {
-    if (javaScriptEnabled) return expect(await axeViolations(page), name).toEqual([]);
-    const copy = await browser.newContext({ viewport: { width, height: 800 }, locale: 'en-US' });
-    const audited = await copy.newPage();
-    await audited.setContent(await page.content());
-    expect(await axeViolations(audited), name).toEqual([]);
-    await copy.close();
-  }
+  afterAll(async () => bed?.close());
 
   it.each([
     [320, true],
@@ -73,7 +55,7 @@ describe.skipIf(!chromiumRuns('the save-and-resume browser tests'))('save and re
     expect(link).toMatch(/\?resume=[\w-]{43}$/);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     await page.screenshot({ path: `${SCREENSHOTS}/resume-saved-${width}-${javaScriptEnabled ? 'js' : 'nojs'}.png`, fullPage: true });
-    await audit(page, width, javaScriptEnabled, `saved at ${width}`);
+    await expectAxeClean(browser, page, `saved at ${width}`, javaScriptEnabled);
     await first.close();
 
     const later = await browser.newContext(options);

@@ -4,17 +4,17 @@
  * and the person comes back to it, and the order seen is the one stored with the response; axe clean at
  * phone and desktop sizes.
  */
-import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, chromiumRuns, launchChromium } from '../../../../test/chromium.js';
-import { startTestApp, type TestApp } from '../../../../test/harness.js';
-import { createInvite, idsByKey } from '../../../../test/respondent-pages.js';
+import { chromiumRuns } from '../../../../test/chromium.js';
+import type { TestApp } from '../../../../test/harness.js';
+import { createInvite, idsByKey, expectAxeClean, startRespondentBrowser, type RespondentBrowser } from '../../../../test/respondent-pages.js';
 import { shuffledForm } from '../../../../test/shuffled-form.js';
 import { findForm } from '../../forms/find-form.js';
 import { importForm } from '../../forms/import-form.js';
 
 describe.skipIf(!chromiumRuns('the randomisation browser tests'))('randomisation in Chromium', () => {
+  let bed: RespondentBrowser;
   let t: TestApp;
   let browser: Browser;
   let origin: string;
@@ -22,18 +22,13 @@ describe.skipIf(!chromiumRuns('the randomisation browser tests'))('randomisation
   let companyId: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
-    const tenant = await t.tenant();
+    bed = await startRespondentBrowser();
+    ({ t, browser, origin } = bed);
+    const tenant = bed.tenant;
     apiToken = tenant.token;
     companyId = tenant.company.id;
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(async () => bed?.close());
 
   /** What the person sees: the questions' ids top to bottom, and each choice list's option ids. */
   const shownOrder = async (page: Page, pick: string, many: string) => {
@@ -44,16 +39,6 @@ describe.skipIf(!chromiumRuns('the randomisation browser tests'))('randomisation
       many: await values(`#q-${many} input`),
     };
   };
-
-  /** axe in a scripted page: a page without JavaScript is audited as a copy of its markup. */
-  async function axeClean(page: Page, name: string, javaScriptEnabled: boolean) {
-    if (javaScriptEnabled) return expect(await axeViolations(page), name).toEqual([]);
-    const copy = await browser.newContext({ viewport: page.viewportSize() ?? undefined });
-    const audited = await copy.newPage();
-    await audited.setContent(await page.content());
-    expect(await axeViolations(audited), name).toEqual([]);
-    await copy.close();
-  }
 
   it.each([
     [360, true],
@@ -74,7 +59,7 @@ describe.skipIf(!chromiumRuns('the randomisation browser tests'))('randomisation
     expect([...first.questions].sort()).toEqual(form.content.sections[0].questions.map((x) => x.id).sort());
     expect(first.pick.at(-1)).toBe(option('pick', 'other'));
     expect(first.many.at(-1)).toBe(option('many', 'none'));
-    await axeClean(page, `shuffled ${width} ${javaScriptEnabled}`, javaScriptEnabled);
+    await expectAxeClean(browser, page, `shuffled ${width} ${javaScriptEnabled}`, javaScriptEnabled);
 
     await page.reload();
     expect(await shownOrder(page, q('pick'), q('many'))).toEqual(first);

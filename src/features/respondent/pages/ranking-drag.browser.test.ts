@@ -4,17 +4,15 @@
  * position selects the page posts; the keyboard's up and down buttons still there; the grip only
  * with the page script (without it, the plain selects). axe clean; screenshots kept.
  */
-import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, chromiumRuns, launchChromium } from '../../../../test/chromium.js';
-import { startTestApp, type TestApp } from '../../../../test/harness.js';
-import { createSteppedForm } from '../../../../test/respondent-pages.js';
+import { axeViolations, chromiumRuns } from '../../../../test/chromium.js';
+import type { TestApp } from '../../../../test/harness.js';
+import { createSteppedForm, SCREENSHOTS, startRespondentBrowser, type RespondentBrowser } from '../../../../test/respondent-pages.js';
 
-const SCREENSHOTS = 'artifacts/screenshots';
 
 describe.skipIf(!chromiumRuns('the ranking drag browser tests'))('ranking by drag and drop in Chromium', () => {
+  let bed: RespondentBrowser;
   let t: TestApp;
   let browser: Browser;
   let origin: string;
@@ -22,19 +20,13 @@ describe.skipIf(!chromiumRuns('the ranking drag browser tests'))('ranking by dra
   let companySlug: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
-    const tenant = await t.tenant();
+    bed = await startRespondentBrowser();
+    ({ t, browser, origin } = bed);
+    const tenant = bed.tenant;
     companyId = tenant.company.id;
     companySlug = tenant.company.slug;
-    mkdirSync(SCREENSHOTS, { recursive: true });
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(async () => bed?.close());
 
   /** The stepped form's ranking section, reached through its first section. */
   async function rankingSection(page: Page, slug: string) {
