@@ -1,13 +1,7 @@
-/**
- * A form's invites as a native table over the API's cursor: TanStack Virtual renders only the
- * rows in view (spacer rows keep one table, aria-rowcount and aria-rowindex tell a screen reader
- * where it is in the whole list), and the next page is read when the view nears the last loaded
- * row, so 100,000 invites cost what is on screen.
- */
-import { Box, Button, Checkbox, CopyButton, Group, Loader, Table, Text } from '@mantine/core';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef } from 'react';
+/** A form's invites as one native table over the API's cursor (ui/cursor-rows): 100,000 invites cost what is on screen. */
+import { Box, Button, Checkbox, CopyButton, Group, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { LoadingMore, SpacerRow, useCursorRows } from '../../ui/cursor-rows';
 import { formatWhen } from '../integrations/format';
 import type { Invite } from './invites-api';
 import { StatusBadge } from './status-badge';
@@ -34,17 +28,8 @@ interface Props {
 
 export function InviteTable({ formName, invites, total, pages, selected, allLoaded, onToggle, onSelectAll, onTimeline }: Props) {
   const { t, i18n } = useTranslation(NS);
-  const scroller = useRef<HTMLDivElement>(null);
-  const virtual = useVirtualizer({ count: invites.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
-  const items = virtual.getVirtualItems();
-  const lastIndex = items.at(-1)?.index ?? 0;
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
-  useEffect(() => {
-    if (hasNextPage && !isFetchingNextPage && lastIndex >= invites.length - READ_AHEAD) void fetchNextPage();
-  }, [lastIndex, invites.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
-
-  const before = items[0]?.start ?? 0;
-  const after = virtual.getTotalSize() - (items.at(-1)?.end ?? 0);
+  const { scroller, items, before, after } = useCursorRows({ count: invites.length, rowHeight: ROW_HEIGHT, overscan: 10, readAhead: READ_AHEAD, pages });
+  const { hasNextPage, isFetchingNextPage } = pages;
   const caption = t('table.caption', { form: formName });
   const number = (n: number) => n.toLocaleString(i18n.language);
   return (
@@ -66,11 +51,7 @@ export function InviteTable({ formName, invites, total, pages, selected, allLoad
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {before > 0 && (
-              <tr aria-hidden>
-                <td colSpan={COLUMNS} style={{ height: before, padding: 0 }} />
-              </tr>
-            )}
+            <SpacerRow height={before} span={COLUMNS} />
             {items.map((item) => {
               const invite = invites[item.index];
               const contact = invite.email ?? invite.phone ?? '';
@@ -107,20 +88,11 @@ export function InviteTable({ formName, invites, total, pages, selected, allLoad
                 </Table.Tr>
               );
             })}
-            {after > 0 && (
-              <tr aria-hidden>
-                <td colSpan={COLUMNS} style={{ height: after, padding: 0 }} />
-              </tr>
-            )}
+            <SpacerRow height={after} span={COLUMNS} />
           </Table.Tbody>
         </Table>
       </Box>
-      {isFetchingNextPage && (
-        <Group gap="xs" mt="xs" role="status">
-          <Loader size="xs" aria-hidden />
-          <Text size="sm">{t('loadingMore')}</Text>
-        </Group>
-      )}
+      <LoadingMore shown={isFetchingNextPage} text={t('loadingMore')} />
     </Box>
   );
 }

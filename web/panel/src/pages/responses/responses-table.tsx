@@ -4,15 +4,15 @@
  * readers), and the next page is read when the view nears the last loaded row, so a million
  * responses cost what is on screen.
  */
-import { Anchor, Box, Group, Loader, Table, Text } from '@mantine/core';
+import { Anchor, Box, Group, Table, Text } from '@mantine/core';
 import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { LoadError, Loading } from '../../ui/area-state';
+import { LoadingMore, SpacerRow, useCursorRows } from '../../ui/cursor-rows';
 import { answerText } from './answer-text';
 import { questionsOf, scanPage, type Cut, type DescribedForm, type ResponseItem } from './responses-api';
 import { RESPONSES_NS } from './strings';
@@ -79,22 +79,13 @@ export function ResponsesTable({ form, cut, chosen, onError }: { form: Described
   const columns = useColumns(form, chosen);
   const table = useTable({ features, columns, data: rows, getRowId: (row) => row.id });
 
-  const scroller = useRef<HTMLDivElement>(null);
-  const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
-  const items = virtual.getVirtualItems();
-  const lastIndex = items.at(-1)?.index ?? 0;
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = scan;
-  useEffect(() => {
-    if (hasNextPage && !isFetchingNextPage && lastIndex >= rows.length - 20) void fetchNextPage();
-  }, [lastIndex, rows.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const { scroller, items, before, after } = useCursorRows({ count: rows.length, rowHeight: ROW_HEIGHT, overscan: 12, readAhead: 20, pages: scan });
 
   if (scan.isPending) return <Loading />;
   if (scan.isError) return <LoadError error={scan.error} retry={() => void scan.refetch()} />;
   if (rows.length === 0) return <Text role="status">{t('table.empty')}</Text>;
 
   const modelRows = table.getRowModel().rows;
-  const before = items[0]?.start ?? 0;
-  const after = virtual.getTotalSize() - (items.at(-1)?.end ?? 0);
   const span = Math.max(columns.length, 1);
   return (
     <Box>
@@ -120,11 +111,7 @@ export function ResponsesTable({ form, cut, chosen, onError }: { form: Described
             ))}
           </Table.Thead>
           <Table.Tbody>
-            {before > 0 && (
-              <tr aria-hidden>
-                <td colSpan={span} style={{ height: before, padding: 0 }} />
-              </tr>
-            )}
+            <SpacerRow height={before} span={span} />
             {items.map((item) => {
               const row = modelRows[item.index];
               return (
@@ -137,20 +124,11 @@ export function ResponsesTable({ form, cut, chosen, onError }: { form: Described
                 </Table.Tr>
               );
             })}
-            {after > 0 && (
-              <tr aria-hidden>
-                <td colSpan={span} style={{ height: after, padding: 0 }} />
-              </tr>
-            )}
+            <SpacerRow height={after} span={span} />
           </Table.Tbody>
         </Table>
       </Box>
-      {isFetchingNextPage && (
-        <Group gap="xs" mt="xs" role="status">
-          <Loader size="xs" aria-hidden />
-          <Text size="sm">{t('table.loadingMore')}</Text>
-        </Group>
-      )}
+      <LoadingMore shown={scan.isFetchingNextPage} text={t('table.loadingMore')} />
     </Box>
   );
 }
