@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { panelUser } from './panel.js';
-import { checkPage, chromiumRuns, SIZES, compileRouteFiles, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
+import { checkPage, chromiumRuns, SIZES, compileRouteFiles, startPanelBrowser, type PanelBrowser, signIn } from './panel-browser.js';
 import { importForm } from '../src/features/forms/import-form.js';
 
 describe.skipIf(!chromiumRuns('the form builder browser tests'))('The form builder by keyboard', () => {
@@ -24,11 +24,7 @@ describe.skipIf(!chromiumRuns('the form builder browser tests'))('The form build
     const context = await bed.browser.newContext({ viewport: SIZES[0], locale: 'en-US', timezoneId: 'America/Sao_Paulo' });
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
-    await page.goto(`${bed.origin}/panel/sign-in`);
-    await page.getByLabel('E-mail').fill(user.email);
-    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: /^Hello, / }).waitFor();
+    await signIn(page, bed.origin, user);
     await page.goto(`${bed.origin}/panel/forms/${id}`);
     await page.getByRole('heading', { name: 'Twelve', level: 1 }).waitFor();
 

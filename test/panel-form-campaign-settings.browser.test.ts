@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { panelUser } from './panel.js';
-import { checkPage, chromiumRuns, SIZES, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
+import { checkPage, chromiumRuns, SIZES, startPanelBrowser, type PanelBrowser, signIn } from './panel-browser.js';
 import { importForm } from '../src/features/forms/import-form.js';
 
 describe.skipIf(!chromiumRuns('the campaign settings browser tests'))('Shuffling and hidden fields in the form editor', () => {
@@ -26,11 +26,7 @@ describe.skipIf(!chromiumRuns('the campaign settings browser tests'))('Shuffling
     const context = await bed.browser.newContext({ viewport: SIZES[0], locale: 'en-US' });
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
-    await page.goto(`${bed.origin}/panel/sign-in`);
-    await page.getByLabel('E-mail').fill(user.email);
-    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: /^Hello, / }).waitFor();
+    await signIn(page, bed.origin, user);
     await page.goto(`${bed.origin}/panel/forms/${id}`);
     await page.getByRole('heading', { name: 'Shuffle', level: 1 }).waitFor();
 

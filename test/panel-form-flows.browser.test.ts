@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { panelUser } from './panel.js';
-import { checkPage, chromiumRuns, compileRouteFiles, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
+import { checkPage, chromiumRuns, compileRouteFiles, startPanelBrowser, type PanelBrowser, signIn } from './panel-browser.js';
 import { importForm } from '../src/features/forms/import-form.js';
 
 const FORM = { slug: 'followed', name: 'Followed form', sections: [{ key: 'main', name: 'Main', questions: [{ key: 'rating', name: 'Rate us', type: 'NPS' }] }] };
@@ -22,11 +22,7 @@ describe.skipIf(!chromiumRuns('the treatment flow browser tests'))('Treatment fl
     const user = await panelUser(bed.t, { permissions: ['forms', 'responses'] });
     const { id } = await importForm(bed.t.ctx.db, bed.t.ctx, { companyId: user.companyId!, rawJson: FORM });
     const { context, page } = await bed.open();
-    await page.goto(`${bed.origin}/panel/sign-in`);
-    await page.getByLabel('E-mail').fill(user.email);
-    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: /^Hello, / }).waitFor();
+    await signIn(page, bed.origin, user);
     await page.goto(`${bed.origin}/panel/forms/${id}`);
     await page.getByRole('tab', { name: 'Treatment flows' }).click();
     await page.getByText('No treatment flows').waitFor();

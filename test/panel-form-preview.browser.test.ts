@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { panelUser } from './panel.js';
-import { checkPage, chromiumRuns, compileRouteFiles, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
+import { checkPage, chromiumRuns, compileRouteFiles, startPanelBrowser, type PanelBrowser, signIn } from './panel-browser.js';
 import { importForm } from '../src/features/forms/import-form.js';
 
 const FORM = {
@@ -45,11 +45,7 @@ describe.skipIf(!chromiumRuns('the form preview browser tests'))('The builder pr
     page.on('request', (request) => {
       if (request.method() !== 'GET' && !request.url().includes('/panel/api/')) posts.push(`${request.method()} ${request.url()}`);
     });
-    await page.goto(`${bed.origin}/panel/sign-in`);
-    await page.getByLabel('E-mail').fill(user.email);
-    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: /^Hello, / }).waitFor();
+    await signIn(page, bed.origin, user);
     await page.goto(`${bed.origin}/panel/forms/${id}`);
     await page.getByRole('heading', { name: 'Previewed form', level: 1 }).waitFor();
 

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { panelUser } from './panel.js';
-import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
+import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser, signIn as signInPage } from './panel-browser.js';
 import { importForm } from '../src/features/forms/import-form.js';
 import { findForm } from '../src/features/forms/find-form.js';
 import { recordResponse } from '../src/features/responses/record-response.js';
@@ -40,11 +40,7 @@ describe.skipIf(!chromiumRuns('the Forms browser tests'))('Forms in the panel', 
   async function signIn(permissions: Permission[], companyId?: string) {
     const user = await panelUser(bed.t, { permissions, ...(companyId ? { companyId } : {}) });
     const { context, page } = await bed.open();
-    await page.goto(`${bed.origin}/panel/sign-in`);
-    await page.getByLabel('E-mail').fill(user.email);
-    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: /^Hello, / }).waitFor();
+    await signInPage(page, bed.origin, user);
     return { context, page, companyId: user.companyId! };
   }
 

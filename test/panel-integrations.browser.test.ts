@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from './eventually.js';
 import { panelUser } from './panel.js';
-import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
+import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser, signIn as signInPage } from './panel-browser.js';
 import { startReceiver, verifiesWith, type Receiver } from './webhooks.js';
 import { startDeliveryLoop, type DeliveryLoop } from '../src/features/webhooks/deliver-loop.js';
 import { createSubscription } from '../src/features/webhooks/create-subscription.js';
@@ -35,11 +35,7 @@ describe.skipIf(!chromiumRuns('the Integrations browser tests'))('Integrations i
   async function signIn(permissions: Parameters<typeof panelUser>[1] = { permissions: ['integrations'] }, allowed = true) {
     const { email, password, companyId } = await panelUser(bed.t, permissions);
     const { context, page, cspErrors } = await bed.open();
-    await page.goto(`${bed.origin}/panel/sign-in`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: /^Hello, / }).waitFor();
+    await signInPage(page, bed.origin, { email, password });
     await page.goto(`${bed.origin}/panel/integrations`);
     if (allowed) await page.getByRole('heading', { name: 'Integrations', level: 1 }).waitFor();
     return { context, page, cspErrors, companyId: companyId! };

@@ -18,7 +18,7 @@ import { emailKind } from '../src/features/messaging/email-kind.js';
 import { startOutboundLoop } from '../src/platform/outbound/loop.js';
 import { minimalForm } from './forms.js';
 import { panelUser } from './panel.js';
-import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
+import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser, signIn as signInPage } from './panel-browser.js';
 
 /** Invites of the scrolling test: a few thousand, 30 pages of the API's largest page. */
 const MANY = 3000;
@@ -44,11 +44,7 @@ describe.skipIf(!chromiumRuns('the Invites browser tests'))('Invites in the pane
   async function signIn(permissions: Permission[]) {
     const { email, password, companyId } = await panelUser(bed.t, { permissions });
     const { context, page } = await bed.open();
-    await page.goto(`${bed.origin}/panel/sign-in`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: /^Hello, / }).waitFor();
+    await signInPage(page, bed.origin, { email, password });
     return { context, page, companyId: companyId! };
   }
 
@@ -141,17 +137,24 @@ describe.skipIf(!chromiumRuns('the Invites browser tests'))('Invites in the pane
     await context.close();
   }, 120_000);
 
-  it('a long import shows its progress while parts are under way', async () => {
-    const { context, page, companyId } = await signIn(['invites']);
-    const { id: formId } = await importForm(bed.t.ctx.db, bed.t.ctx, { companyId, rawJson: minimalForm('progress', { name: 'Progress survey', settings: { language: 'en' } }) });
-    // The written parts after the first (they name its batch) wait here until the test lets them through.
+  /**
+   * A long list imported into a new form while the written parts after the first (they name its
+   * batch) wait in `held` until the test lets them through.
+   */
+  async function heldImport(page: Page, companyId: string, slug: string, name: string) {
+    const { id: formId } = await importForm(bed.t.ctx.db, bed.t.ctx, { companyId, rawJson: minimalForm(slug, { name, settings: { language: 'en' } }) });
     const held: Route[] = [];
     await page.route(`**/panel/api/forms/${formId}/invites/import`, async (route) => {
       const body = route.request().postDataJSON() as { batchId?: string };
       if (body.batchId) held.push(route);
       else await route.continue();
     });
-    const dialog = await importLongList(page, `${bed.origin}/panel/invites?form=${formId}`);
+    return { dialog: await importLongList(page, `${bed.origin}/panel/invites?form=${formId}`), held };
+  }
+
+  it('a long import shows its progress while parts are under way', async () => {
+    const { context, page, companyId } = await signIn(['invites']);
+    const { dialog, held } = await heldImport(page, companyId, 'progress', 'Progress survey');
 
     // The first part is written; the next two are sent together and held: the bar stands at a third.
     await dialog.getByText('Imported 2000 of 6000 rows…').waitFor();
@@ -168,14 +171,7 @@ describe.skipIf(!chromiumRuns('the Invites browser tests'))('Invites in the pane
 
   it('a part that fails stops the import and says so, after the part under way has come back', async () => {
     const { context, page, companyId } = await signIn(['invites']);
-    const { id: formId } = await importForm(bed.t.ctx.db, bed.t.ctx, { companyId, rawJson: minimalForm('failing', { name: 'Failing import', settings: { language: 'en' } }) });
-    const held: Route[] = [];
-    await page.route(`**/panel/api/forms/${formId}/invites/import`, async (route) => {
-      const body = route.request().postDataJSON() as { batchId?: string };
-      if (body.batchId) held.push(route);
-      else await route.continue();
-    });
-    const dialog = await importLongList(page, `${bed.origin}/panel/invites?form=${formId}`);
+    const { dialog, held } = await heldImport(page, companyId, 'failing', 'Failing import');
     await expect.poll(() => held.length).toBe(2);
     // the second part fails; the third, sent beside it, is written and comes back afterwards
     const [second, third] = held.splice(0);

@@ -12,7 +12,7 @@ import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDemo } from '../src/demo/seed-demo.js';
 import { panelUser } from './panel.js';
-import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
+import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser, signIn as signInPage } from './panel-browser.js';
 
 type Choice = { id: string; name: string };
 type Question = { id: string; name: string; type: string; options: Choice[]; rows?: Choice[]; columns?: Choice[] };
@@ -55,11 +55,7 @@ describe.skipIf(!chromiumRuns('the Responses browser tests'))('Responses and Sta
   async function signIn() {
     const { email, password } = await panelUser(bed.t, { companyId, permissions: ['responses'] });
     const { context, page, cspErrors } = await bed.open();
-    await page.goto(`${bed.origin}/panel/sign-in`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: /^Hello, / }).waitFor();
+    await signInPage(page, bed.origin, { email, password });
     return { context, page, cspErrors };
   }
 

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importRoster, type ImportRosterInput } from '../src/features/rosters/import-roster.js';
 import { panelUser } from './panel.js';
-import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
+import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser, signIn as signInPage } from './panel-browser.js';
 import { registerSchool, rosterPayload, studentId } from './rosters.js';
 
 describe.skipIf(!chromiumRuns('the Rosters browser tests'))('Rosters in the panel', () => {
@@ -24,11 +24,7 @@ describe.skipIf(!chromiumRuns('the Rosters browser tests'))('Rosters in the pane
   async function signIn() {
     const { email, password, companyId } = await panelUser(bed.t, { permissions: ['rosters'] });
     const { context, page } = await bed.open();
-    await page.goto(`${bed.origin}/panel/sign-in`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: /^Hello, / }).waitFor();
+    await signInPage(page, bed.origin, { email, password });
     return { context, page, companyId: companyId! };
   }
 

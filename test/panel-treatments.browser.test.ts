@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { panelUser } from './panel.js';
-import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
+import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser, signIn as signInPage } from './panel-browser.js';
 import { createFlowSurvey, respond } from './treatments.js';
 
 describe.skipIf(!chromiumRuns('the Treatments browser tests'))('Treatments in the panel', () => {
@@ -21,11 +21,7 @@ describe.skipIf(!chromiumRuns('the Treatments browser tests'))('Treatments in th
   async function signIn(permissions: NonNullable<Parameters<typeof panelUser>[1]>['permissions']) {
     const { email, password, companyId } = await panelUser(bed.t, { permissions });
     const { context, page } = await bed.open();
-    await page.goto(`${bed.origin}/panel/sign-in`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: /^Hello, / }).waitFor();
+    await signInPage(page, bed.origin, { email, password });
     return { context, page, companyId: companyId! };
   }
 

@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser } from '../../../test/panel-browser.js';
+import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser, signIn } from '../../../test/panel-browser.js';
 import { PIXEL_PNG } from '../../../test/images.js';
 import { panelUser } from '../../../test/panel.js';
 
@@ -23,11 +23,7 @@ describe.skipIf(!chromiumRuns('the settings browser tests'))('settings in Chromi
   async function settingsPage(): Promise<{ page: Page; close: () => Promise<void> }> {
     const { email, password } = await panelUser(p.t, { permissions: ['settings'] });
     const { context, page } = await p.open();
-    await page.goto(`${p.origin}/panel/sign-in`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: /^Hello, / }).waitFor();
+    await signIn(page, p.origin, { email, password });
     await page.goto(`${p.origin}/panel/settings`);
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     return { page, close: () => context.close() };

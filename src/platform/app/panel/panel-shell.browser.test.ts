@@ -6,7 +6,7 @@
  */
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser } from '../../../../test/panel-browser.js';
+import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser, signIn } from '../../../../test/panel-browser.js';
 import { panelUser } from '../../../../test/panel.js';
 
 const COMPANY = { id: '0190f0c4-0000-7000-8000-000000000001', name: 'Escola Norte' };
@@ -173,11 +173,7 @@ describe.skipIf(!chromiumRuns('the panel browser tests'))('panel shell in Chromi
   it('signs in through the real panel API, cookie and all', async () => {
     const { email, password } = await panelUser(p.t, { permissions: ['integrations'], name: 'Rita Real' });
     const { context, page } = await p.open();
-    await page.goto(`${p.origin}/panel/sign-in`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: /^Hello, / }).waitFor();
+    await signIn(page, p.origin, { email, password });
     expect((await context.cookies()).find((cookie) => cookie.name === 'quorum_session')).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/panel' });
     await context.close();
   }, 240_000);
