@@ -5,7 +5,7 @@ import { auditPanelAct } from '../../platform/app/panel/panel-audit.js';
 import { panelErrorResponses } from '../../platform/app/panel/panel-envelope.js';
 import { closed, Nullable, OneOf } from '../../lib/schema-pieces.js';
 import { clearReminderSchedule } from './clear-schedule.js';
-import { REMINDER_CHANNELS, type ReminderChannel } from './schedule-input.js';
+import { REMINDER_CHANNELS } from './schedule-input.js';
 import { ReminderSchedule } from './schemas.js';
 import { setReminderSchedule } from './set-schedule.js';
 import { showReminderSchedules } from './show-schedule.js';
@@ -76,7 +76,7 @@ export async function reminderPanelRoutes(panel: FastifyInstance): Promise<void>
       const { id: formId, channel } = request.params;
       const settings = { ...request.body, template: request.body.template ?? null };
       await ctx.db.transaction(async (tx) => {
-        await setReminderSchedule(tx, ctx, { companyId, formId, channel: channel as ReminderChannel, ...settings });
+        await setReminderSchedule(tx, ctx, { companyId, formId, channel, ...settings });
         await auditPanelAct(tx, ctx, { request, action: 'form.reminders.set', details: { formId, channel, ...settings } });
       });
       return ok(await schedules(companyId, formId));
@@ -99,7 +99,7 @@ export async function reminderPanelRoutes(panel: FastifyInstance): Promise<void>
       const { companyId } = request.panel;
       const { id: formId, channel } = request.params;
       await ctx.db.transaction(async (tx) => {
-        await clearReminderSchedule(tx, ctx, { companyId, formId, channel: channel as ReminderChannel });
+        await clearReminderSchedule(tx, ctx, { companyId, formId, channel });
         await auditPanelAct(tx, ctx, { request, action: 'form.reminders.cleared', details: { formId, channel } });
       });
       return ok(await schedules(companyId, formId));

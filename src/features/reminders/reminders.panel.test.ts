@@ -62,6 +62,20 @@ describe('/panel/api/forms/{id}/reminders', () => {
     expect((await panel.get(staff, `/panel/api/forms/${formId}/reminders`)).json().data).toEqual([]);
   });
 
+  it('keeps a WhatsApp schedule\'s template and refuses one with unknown or over-long fields', async () => {
+    const formId = (await createSurvey(t, companyId)).form.id;
+    const url = `/panel/api/forms/${formId}/reminders/whatsapp`;
+    const template = { name: 'survey_reminder', language: 'pt_BR' };
+    expect((await panel.put(staff, url, { ...SCHEDULE, template })).statusCode).toBe(200);
+    const { rows } = await t.ctx.pool.query('SELECT template FROM reminder_schedules WHERE form_id = $1 AND channel = $2', [formId, 'whatsapp']);
+    expect(rows[0].template).toEqual(template);
+    for (const bad of [{ ...template, variables: { 1: '{{name}}' } }, { ...template, name: 'x'.repeat(513) }]) {
+      const res = await panel.put(staff, url, { ...SCHEDULE, template: bad });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.code).toBe('VALIDATION_ERROR');
+    }
+  });
+
   it("treats another company's form as missing", async () => {
     const other = await t.company();
     const formId = (await createSurvey(t, other.id)).form.id;
