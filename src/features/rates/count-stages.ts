@@ -38,8 +38,8 @@ const COUNTS = ['invited', ...STAGES] as const;
 /** The sums of the 0/1 stage columns of relation `n` (a constant alias written here, never input). */
 const stageSums = (n: string) => sql.raw(COUNTS.map((stage) => `coalesce(sum(${n}.${stage}), 0)::int AS "${stage}"`).join(', '));
 
-/** Each count summed over relation `n` times its `times` column (the extra counts of a person). */
-const timesSums = (n: string) => sql.raw(COUNTS.map((stage) => `sum(${n}.times * pp.${stage}) AS "${stage}"`).join(', '));
+/** Each count of a class set (relation `n`) times the repeats `x.times` of its persons in one group. */
+const timesSums = (n: string) => sql.raw(COUNTS.map((stage) => `sum(x.times * ${n}.${stage}) AS "${stage}"`).join(', '));
 
 /** Per group: the sum over its classes less the extra counts (g and x, constant aliases). */
 const netCounts = sql.raw(COUNTS.map((stage) => `(g.${stage} - coalesce(x.${stage}, 0))::int AS "${stage}"`).join(', '));
@@ -59,24 +59,24 @@ export async function countStages(db: DbOrTx, _deps: NoDeps, input: { companyId:
     // and JIT compiling this statement costs more than running it (bench/README.md, rates).
     await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
     await tx.execute(sql`SET LOCAL jit = off`);
+    // The planner sorts the roster and the per-person counts for a merge join; hashing is cheaper.
+    await tx.execute(sql`SET LOCAL enable_mergejoin = off`);
     const { rows } = await tx.execute<StageRow>(sql`
-    WITH invited AS MATERIALIZED (
-      SELECT i.external_id, ${STAGE} AS stage
-        FROM invites i
+    -- One row per external id (a person may hold several invites of the form), counts in columns;
+    -- grouped on the invites' own column so the planner knows how many rows follow. OFFSET 0 keeps
+    -- the stage worked out once an invite, not once per count.
+    WITH per_external AS MATERIALIZED (
+      SELECT i.external_id, count(*) AS invited, count(*) FILTER (WHERE s.stage >= 1) AS sent,
+             count(*) FILTER (WHERE s.stage >= 2) AS delivered, count(*) FILTER (WHERE s.stage >= 3) AS opened,
+             count(*) FILTER (WHERE s.stage >= 4) AS started, count(*) FILTER (WHERE s.stage >= 5) AS responded
+        FROM invites i CROSS JOIN LATERAL (SELECT ${STAGE} AS stage OFFSET 0) AS s
        WHERE i.company_id = ${companyId} AND i.form_id = ${formId} AND i.status <> 'revoked'
+       GROUP BY i.external_id
     ),
-    -- One row per invite (counted in their 0/1 columns), so a person's invites are summed per group.
-    per_invite AS (
-      SELECT external_id, 1 AS invited, (stage >= 1)::int AS sent, (stage >= 2)::int AS delivered,
-             (stage >= 3)::int AS opened, (stage >= 4)::int AS started, (stage >= 5)::int AS responded
-        FROM invited
-    ),
-    -- Keyed by person (the roster's own key), so the per-group distinct below stays narrow.
+    -- Keyed by the roster's person (external ids are unique among a company's people).
     per_person AS MATERIALIZED (
-      SELECT p.id AS person_id, sum(o.invited) AS invited, sum(o.sent) AS sent, sum(o.delivered) AS delivered,
-             sum(o.opened) AS opened, sum(o.started) AS started, sum(o.responded) AS responded
-        FROM per_invite o JOIN people p ON p.company_id = ${companyId} AND p.external_id = o.external_id
-       GROUP BY p.id
+      SELECT p.id AS person_id, o.invited, o.sent, o.delivered, o.opened, o.started, o.responded
+        FROM per_external o JOIN people p ON p.company_id = ${companyId} AND p.external_id = o.external_id
     ),
     roster AS MATERIALIZED (
       SELECT e.person_id, e.class_id
@@ -108,17 +108,31 @@ export async function countStages(db: DbOrTx, _deps: NoDeps, input: { companyId:
         FROM class_keys k JOIN class_counts cc ON cc.class_id = k.class_id
        GROUP BY k.kind, k.key
     ),
-    -- A person in n > 1 classes of one group was summed n times: n - 1 of them are extra.
-    extra_pairs AS (
-      SELECT k.kind, k.key, r.person_id, count(*) - 1 AS times
-        FROM roster r JOIN class_keys k ON k.class_id = r.class_id AND k.kind <> 'class'
+    -- A person in n > 1 classes of one group was summed n times: n - 1 of them are extra. Persons
+    -- are taken by the set of classes they are in (a cohort shares one), so each set's shared
+    -- groups are found once, not once per person.
+    class_sets AS MATERIALIZED (
+      SELECT r.person_id, array_agg(r.class_id ORDER BY r.class_id) AS classes
+        FROM roster r
        WHERE r.person_id IN (SELECT person_id FROM roster GROUP BY person_id HAVING count(*) > 1)
-       GROUP BY k.kind, k.key, r.person_id
+       GROUP BY r.person_id
+    ),
+    per_set AS MATERIALIZED (
+      SELECT s.classes, count(*) AS persons, count(pp.person_id) AS invited_persons, ${stageSums('pp')}
+        FROM class_sets s LEFT JOIN per_person pp ON pp.person_id = s.person_id
+       GROUP BY s.classes
+    ),
+    set_repeats AS (
+      SELECT ps.classes, k.kind, k.key, count(*) - 1 AS times
+        FROM per_set ps CROSS JOIN LATERAL unnest(ps.classes) AS c(id)
+        JOIN class_keys k ON k.class_id = c.id AND k.kind <> 'class'
+       GROUP BY ps.classes, k.kind, k.key
       HAVING count(*) > 1
     ),
     extra AS (
-      SELECT x.kind, x.key, sum(x.times) AS enrolled, coalesce(sum(x.times) FILTER (WHERE pp.person_id IS NOT NULL), 0) AS invited_persons, ${timesSums('x')}
-        FROM extra_pairs x LEFT JOIN per_person pp ON pp.person_id = x.person_id
+      SELECT x.kind, x.key, sum(x.times * ps.persons) AS enrolled, sum(x.times * ps.invited_persons) AS invited_persons,
+             ${timesSums('ps')}
+        FROM set_repeats x JOIN per_set ps ON ps.classes = x.classes
        GROUP BY x.kind, x.key
     ),
     groups AS (
@@ -128,7 +142,7 @@ export async function countStages(db: DbOrTx, _deps: NoDeps, input: { companyId:
        WHERE g.invited_persons - coalesce(x.invited_persons, 0) > 0
     )
     SELECT 'overall' AS kind, '' AS key, NULL AS code, NULL AS name, NULL::int AS enrolled, ${stageSums('o')}
-      FROM per_invite o
+      FROM per_external o
     UNION ALL
     SELECT g.kind, g.key::text, coalesce(c.code, cg.code, en.code), coalesce(c.name, cg.name, en.name), g.enrolled,
            g.invited, g.sent, g.delivered, g.opened, g.started, g.responded
