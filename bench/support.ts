@@ -69,9 +69,9 @@ export interface MeasuredLoad extends LoadResult {
 
 const TICKS = 100; // USER_HZ on Linux
 
-/** utime + stime, in seconds, of each backend connected to `database` (from /proc). */
+/** utime + stime, in seconds, of each backend connected to `database` (from /proc), the asking one included: it may be the one doing the work. */
 async function backendCpu(admin: pg.Pool, database: string): Promise<Map<number, number>> {
-  const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
+  const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database]);
   const cpu = new Map<number, number>();
   for (const { pid } of rows) {
     try {
@@ -84,21 +84,34 @@ async function backendCpu(admin: pg.Pool, database: string): Promise<Map<number,
   return cpu;
 }
 
+/** CPU seconds spent by this process and by the database's backends between `meterCpu` and the call of what it returns. */
+export async function meterCpu(database: { pool: pg.Pool; name: string }): Promise<() => Promise<{ processCpuS: number; databaseCpuS: number }>> {
+  const before = await backendCpu(database.pool, database.name);
+  const cpu = process.cpuUsage();
+  return async () => {
+    const used = process.cpuUsage(cpu);
+    const after = await backendCpu(database.pool, database.name);
+    return {
+      processCpuS: (used.user + used.system) / 1e6,
+      databaseCpuS: [...after].reduce((sum, [pid, s]) => sum + s - (before.get(pid) ?? 0), 0),
+    };
+  };
+}
+
 /**
  * Load from a child process (bench/load-child.ts) against a server in this process, with the CPU
  * this process and the database's backends spent meanwhile: throughput per CPU-second holds on
  * a machine shared with other work, where wall-clock throughput does not.
  */
 export async function measuredLoad(plan: ChildLoadPlan, database?: { pool: pg.Pool; name: string }): Promise<MeasuredLoad> {
-  const before = database ? await backendCpu(database.pool, database.name) : new Map<number, number>();
   const cpu = process.cpuUsage();
+  const stop = database ? await meterCpu(database) : null;
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', new URL('./load-child.ts', import.meta.url).pathname, JSON.stringify(plan)], {
     maxBuffer: 1 << 20,
   });
   const used = process.cpuUsage(cpu);
-  const after = database ? await backendCpu(database.pool, database.name) : new Map<number, number>();
   const serverCpuS = (used.user + used.system) / 1e6;
-  const databaseCpuS = [...after].reduce((sum, [pid, s]) => sum + s - (before.get(pid) ?? 0), 0);
+  const databaseCpuS = stop ? (await stop()).databaseCpuS : 0;
   const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as LoadResult & { total: number };
   return { ...result, serverCpuS, databaseCpuS, perCpuSecond: result.total / (serverCpuS + databaseCpuS) };
 }
