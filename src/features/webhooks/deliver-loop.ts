@@ -10,7 +10,7 @@ import { DELIVERIES_CHANNEL } from './queue-deliveries.js';
 import { secretBox } from '../../lib/secret-box.js';
 
 export interface DeliveryLoopOptions extends Omit<OutboundLoopOptions, 'perTarget'> {
-  /** Requests under way per subscription in this process: a slow endpoint only slows itself. */
+  /** Requests under way per subscription in this process (SUBSCRIPTION_CONCURRENCY): a slow endpoint only slows itself. */
   perSubscription?: number;
   /** Whole attempt timeout. */
   timeoutMs?: number;
@@ -19,6 +19,13 @@ export interface DeliveryLoopOptions extends Omit<OutboundLoopOptions, 'perTarge
 }
 
 export type DeliveryLoop = OutboundLoop;
+
+/**
+ * Requests under way per subscription in one worker, by default. At 4, a subscription's ceiling
+ * was 4 ÷ round-trip time: on a busy machine (10 ms round trips) 400/s, and a steady stream at that
+ * rate queued for seconds (bench/README.md, webhooks). Deliveries carry no ordering guarantee.
+ */
+export const SUBSCRIPTION_CONCURRENCY = 16;
 
 export interface WebhookKindOptions {
   timeoutMs: number;
@@ -45,7 +52,7 @@ export function webhookKind(ctx: WorkerContext, options: WebhookKindOptions): Ou
 
 /** Webhooks as the worker runs them (options: startDeliveryLoop's). */
 export function webhookLane(ctx: WorkerContext, options: DeliveryLoopOptions = {}): OutboundLane {
-  const { perSubscription, timeoutMs = 10_000, random = Math.random, ...loop } = options;
+  const { perSubscription = SUBSCRIPTION_CONCURRENCY, timeoutMs = 10_000, random = Math.random, ...loop } = options;
   const log = loop.log ?? (() => undefined);
   return { kind: webhookKind(ctx, { timeoutMs, random, log }), options: { ...loop, perTarget: perSubscription } };
 }
