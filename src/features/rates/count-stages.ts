@@ -38,6 +38,9 @@ const COUNTS = ['invited', ...STAGES] as const;
 /** The sums of the 0/1 stage columns of relation `n` (a constant alias written here, never input). */
 const stageSums = (n: string) => sql.raw(COUNTS.map((stage) => `coalesce(sum(${n}.${stage}), 0)::int AS "${stage}"`).join(', '));
 
+/** Each count of relation `n` summed over a group's classes (0 where none of them has an invite). */
+const groupSums = (n: string) => sql.raw(COUNTS.map((stage) => `coalesce(sum(${n}.${stage}), 0) AS "${stage}"`).join(', '));
+
 /** Each count of a class set (relation `n`) times the repeats `x.times` of its persons in one group. */
 const timesSums = (n: string) => sql.raw(COUNTS.map((stage) => `sum(x.times * ${n}.${stage}) AS "${stage}"`).join(', '));
 
@@ -55,35 +58,29 @@ const netCounts = sql.raw(COUNTS.map((stage) => `(g.${stage} - coalesce(x.${stag
 export async function countStages(db: DbOrTx, _deps: NoDeps, input: { companyId: string; formId: string }): Promise<StageRow[]> {
   const { companyId, formId } = input;
   return db.transaction(async (tx) => {
-    // The distinct (group, person) pairs of a large roster spill to disk at the default work_mem,
-    // and JIT compiling this statement costs more than running it (bench/README.md, rates).
+    // Hash tables of a large roster spill to disk at the default work_mem, and JIT compiling this
+    // statement costs more than running it (bench/README.md, rates).
     await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
     await tx.execute(sql`SET LOCAL jit = off`);
-    // The planner sorts the roster and the per-person counts for a merge join; hashing is cheaper.
+    // The planner sorts the roster and the invites for a merge join; hashing is cheaper.
     await tx.execute(sql`SET LOCAL enable_mergejoin = off`);
     const { rows } = await tx.execute<StageRow>(sql`
-    -- One row per external id (a person may hold several invites of the form), counts in columns;
-    -- grouped on the invites' own column so the planner knows how many rows follow. OFFSET 0 keeps
-    -- the stage worked out once an invite, not once per count.
-    WITH per_external AS MATERIALIZED (
-      SELECT i.external_id, count(*) AS invited, count(*) FILTER (WHERE s.stage >= 1) AS sent,
-             count(*) FILTER (WHERE s.stage >= 2) AS delivered, count(*) FILTER (WHERE s.stage >= 3) AS opened,
-             count(*) FILTER (WHERE s.stage >= 4) AS started, count(*) FILTER (WHERE s.stage >= 5) AS responded
+    -- Each invite's 0/1 stage columns with its roster person (null outside the roster). OFFSET 0
+    -- keeps the stage worked out once an invite, not once per column.
+    WITH inv AS MATERIALIZED (
+      SELECT p.id AS person_id, 1 AS invited, (s.stage >= 1)::int AS sent, (s.stage >= 2)::int AS delivered,
+             (s.stage >= 3)::int AS opened, (s.stage >= 4)::int AS started, (s.stage >= 5)::int AS responded
         FROM invites i CROSS JOIN LATERAL (SELECT ${STAGE} AS stage OFFSET 0) AS s
+        LEFT JOIN people p ON p.company_id = ${companyId} AND p.external_id = i.external_id
        WHERE i.company_id = ${companyId} AND i.form_id = ${formId} AND i.status <> 'revoked'
-       GROUP BY i.external_id
-    ),
-    -- Keyed by the roster's person (external ids are unique among a company's people).
-    per_person AS MATERIALIZED (
-      SELECT p.id AS person_id, o.invited, o.sent, o.delivered, o.opened, o.started, o.responded
-        FROM per_external o JOIN people p ON p.company_id = ${companyId} AND p.external_id = o.external_id
     ),
     roster AS MATERIALIZED (
       SELECT e.person_id, e.class_id
         FROM enrollments e
        WHERE e.company_id = ${companyId} AND e.status <> 'dropped'
     ),
-    -- Every group a class of the roster counts for, itself included (each once).
+    -- Every group each of the company's classes counts for, itself included (each once); classes
+    -- without an active enrollment drop out at the join with class_counts.
     class_keys AS MATERIALIZED (
       SELECT DISTINCT keyed.class_id, keyed.kind, keyed.key FROM classes c
       CROSS JOIN LATERAL (
@@ -95,17 +92,18 @@ export async function countStages(db: DbOrTx, _deps: NoDeps, input: { companyId:
           FROM entities u, unnest(string_to_array(trim(both '/' from u.org_path), '/')) AS a(id)
          WHERE u.company_id = ${companyId} AND u.id = c.org_unit_id
       ) AS keyed
-       WHERE c.company_id = ${companyId} AND c.id IN (SELECT class_id FROM roster)
+       WHERE c.company_id = ${companyId}
     ),
     class_counts AS (
-      SELECT r.class_id, count(*) AS enrolled, count(pp.person_id) AS invited_persons, ${stageSums('pp')}
-        FROM roster r LEFT JOIN per_person pp ON pp.person_id = r.person_id
-       GROUP BY r.class_id
+      SELECT r.class_id, count(*) AS enrolled FROM roster r GROUP BY r.class_id
+    ),
+    class_invites AS (
+      SELECT r.class_id, ${stageSums('v')} FROM roster r JOIN inv v ON v.person_id = r.person_id GROUP BY r.class_id
     ),
     summed AS (
-      SELECT k.kind, k.key, sum(cc.enrolled) AS enrolled, sum(cc.invited_persons) AS invited_persons,
-             ${sql.raw(COUNTS.map((stage) => `sum(cc.${stage}) AS "${stage}"`).join(', '))}
+      SELECT k.kind, k.key, sum(cc.enrolled) AS enrolled, ${groupSums('ci')}
         FROM class_keys k JOIN class_counts cc ON cc.class_id = k.class_id
+        LEFT JOIN class_invites ci ON ci.class_id = k.class_id
        GROUP BY k.kind, k.key
     ),
     -- A person in n > 1 classes of one group was summed n times: n - 1 of them are extra. Persons
@@ -118,9 +116,10 @@ export async function countStages(db: DbOrTx, _deps: NoDeps, input: { companyId:
        GROUP BY r.person_id
     ),
     per_set AS MATERIALIZED (
-      SELECT s.classes, count(*) AS persons, count(pp.person_id) AS invited_persons, ${stageSums('pp')}
-        FROM class_sets s LEFT JOIN per_person pp ON pp.person_id = s.person_id
-       GROUP BY s.classes
+      SELECT s.classes, count(*) AS persons FROM class_sets s GROUP BY s.classes
+    ),
+    set_invites AS (
+      SELECT s.classes, ${stageSums('v')} FROM class_sets s JOIN inv v ON v.person_id = s.person_id GROUP BY s.classes
     ),
     set_repeats AS (
       SELECT ps.classes, k.kind, k.key, count(*) - 1 AS times
@@ -130,19 +129,20 @@ export async function countStages(db: DbOrTx, _deps: NoDeps, input: { companyId:
       HAVING count(*) > 1
     ),
     extra AS (
-      SELECT x.kind, x.key, sum(x.times * ps.persons) AS enrolled, sum(x.times * ps.invited_persons) AS invited_persons,
-             ${timesSums('ps')}
+      SELECT x.kind, x.key, sum(x.times * ps.persons) AS enrolled, ${timesSums('si')}
         FROM set_repeats x JOIN per_set ps ON ps.classes = x.classes
+        LEFT JOIN set_invites si ON si.classes = x.classes
        GROUP BY x.kind, x.key
     ),
     groups AS (
       SELECT g.kind, g.key, (g.enrolled - coalesce(x.enrolled, 0))::int AS enrolled, ${netCounts}
         FROM summed g LEFT JOIN extra x ON x.kind = g.kind AND x.key = g.key
-      -- Only groups that hold an invited person: the company's other classes are no part of this form.
-       WHERE g.invited_persons - coalesce(x.invited_persons, 0) > 0
+      -- Only groups that hold an invited person (their net invites): the company's other classes are
+      -- no part of this form.
+       WHERE g.invited - coalesce(x.invited, 0) > 0
     )
     SELECT 'overall' AS kind, '' AS key, NULL AS code, NULL AS name, NULL::int AS enrolled, ${stageSums('o')}
-      FROM per_external o
+      FROM inv o
     UNION ALL
     SELECT g.kind, g.key::text, coalesce(c.code, cg.code, en.code), coalesce(c.name, cg.name, en.name), g.enrolled,
            g.invited, g.sent, g.delivered, g.opened, g.started, g.responded
