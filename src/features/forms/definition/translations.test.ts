@@ -59,6 +59,10 @@ describe('translations in a form definition', () => {
     ]);
   });
 
+  it('reserves the switch query parameter: no hidden field may be named lang', () => {
+    expect(errorsOf(translated({ hiddenFields: ['lang'] }))).toEqual([{ path: 'hiddenFields[0]', code: 'invalid_value' }]);
+  });
+
   it('needs the language of the form own texts once it has translations', () => {
     expect(errorsOf(translated({ settings: {} }))).toEqual([{ path: 'settings.language', code: 'required' }]);
   });

@@ -41,7 +41,7 @@ import { pageContext, publicPath, renderFreshSection, withPreviewCard, type Page
 import { fill, STRINGS, type PageStrings } from './strings.js';
 import { LANGUAGE_COOKIE } from './page-language.js';
 import { ICON } from './icon-asset.js';
-import { renderMessagePage, renderWelcomePage, styleSources, type LayoutView } from './templates.js';
+import { renderMessagePage, renderWelcomePage, styleSources } from './templates.js';
 
 interface Company {
   name: string;
