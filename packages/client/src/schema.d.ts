@@ -1067,6 +1067,17 @@ export interface components {
             content: {
                 sections: components["schemas"]["FormSection"][];
             };
+            /** @description Extension: the languages the form's respondents may choose, its own first (the language of name and content), then each complete translation. Absent when the form offers one language. */
+            languages?: ("en" | "pt-BR" | "es")[];
+            /** @description Extension: for each further language of `languages`, the name and content in it: the same ids in the same order, only the texts differ. Absent with `languages`. */
+            translations?: {
+                [key: string]: {
+                    name: string;
+                    content: {
+                        sections: components["schemas"]["FormSection"][];
+                    };
+                };
+            };
         };
         /** Uploaded file */
         FileRef: {

@@ -12,6 +12,7 @@ function parts(def: FormDefinition | null): Map<string, unknown> {
   map.set('dims', def.dims);
   map.set('email', def.email);
   for (const [flag, value] of Object.entries(def.settings)) map.set(`settings.${flag}`, value);
+  for (const [language, translation] of Object.entries(def.translations ?? {})) map.set(`translations.${language}`, translation);
   for (const { questions, ...section } of def.sections) {
     map.set(`section ${section.key}`, section);
     for (const { options, rows, columns, ...question } of questions) {

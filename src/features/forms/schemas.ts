@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { QUESTION_TYPES, type QuestionType } from './definition/vocabulary.js';
+import { FORM_LANGUAGES, QUESTION_TYPES, type FormLanguage, type QuestionType } from './definition/vocabulary.js';
 
 /** Shared ($id) schemas of the form routes, registered in build-app's sharedSchemas. */
 
@@ -63,11 +63,23 @@ export const FormSection = Type.Object(
   { $id: 'FormSection', title: 'Section' },
 );
 
+const FormLanguageName = Type.Unsafe<FormLanguage>({ type: 'string', enum: [...FORM_LANGUAGES] });
+
 export const FormDetail = Type.Object(
   {
     id: Type.String(),
     name: Type.String(),
     content: Type.Object({ sections: Type.Array(Type.Ref(FormSection)) }),
+    languages: Type.Optional(
+      Type.Array(FormLanguageName, { description: "Extension: the languages the form's respondents may choose, its own first (the language of name and content), then each complete translation. Absent when the form offers one language." }),
+    ),
+    translations: Type.Optional(
+      Type.Record(
+        Type.String(),
+        Type.Object({ name: Type.String(), content: Type.Object({ sections: Type.Array(Type.Ref(FormSection)) }) }),
+        { description: 'Extension: for each further language of `languages`, the name and content in it: the same ids in the same order, only the texts differ. Absent with `languages`.' },
+      ),
+    ),
   },
   {
     $id: 'FormDetail',

@@ -33,6 +33,7 @@ export function exportFormDefinition(resolved: ResolvedForm, meta: FormMeta): Fo
     ),
     email: resolved.email,
     reminder: resolved.reminder,
+    translations: resolved.translations,
   });
 }
 

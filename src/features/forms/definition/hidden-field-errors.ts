@@ -5,7 +5,7 @@ import { MAX_DIMS } from './schema.js';
 import { isRecord } from './tree.js';
 
 /** Query parameters the public link already reads for itself: a hidden field cannot take their name. */
-export const RESERVED_QUERY_NAMES = ['name', 'email', 'phone', 'externalId', 'start'];
+export const RESERVED_QUERY_NAMES = ['name', 'email', 'phone', 'externalId', 'start', 'lang'];
 
 export function hiddenFieldErrors(form: Record<string, unknown>): FieldError[] {
   if (!Array.isArray(form.hiddenFields)) return [];

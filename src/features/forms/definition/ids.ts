@@ -98,7 +98,7 @@ function buildResolvedForm(def: FormDefinition, previous: ResolvedForm | null, n
   // a hidden field is a text dim the public link sets: every reader of dims (responses, statistics, exports) knows it as one
   const hidden = (def.hiddenFields ?? []).map((key): ResolvedDim => ({ key, kind: 'text', source: 'link' }));
   const hiddenFields = def.hiddenFields && def.hiddenFields.length > 0 ? def.hiddenFields : undefined;
-  return compact({ version: 1 as const, dims: [...declared, ...hidden], sections, email: def.email, reminder: def.reminder, thankYou: def.thankYou, hiddenFields });
+  return compact({ version: 1 as const, dims: [...declared, ...hidden], sections, email: def.email, reminder: def.reminder, thankYou: def.thankYou, hiddenFields, translations: def.translations });
 }
 
 function resolveQuestion(question: QuestionDefinition, ids: PreviousIds, newId: () => string, visibleIf: ResolvedCondition | undefined): ResolvedQuestion {

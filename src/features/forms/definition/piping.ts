@@ -7,6 +7,7 @@
 import type { FieldError } from '../../../lib/errors.js';
 import { childPath, fieldError } from '../../../lib/field-errors.js';
 import { isRecord } from './tree.js';
+import type { FormTranslations } from './types.js';
 
 /** `{{ reference }}`, spaces inside the braces allowed. */
 export const PIPE_REFERENCE = /\{\{\s*([^{}]*?)\s*\}\}/g;
@@ -22,9 +23,13 @@ export function readReference(reference: string): PipeReference {
   return { kind: 'unknown' };
 }
 
-/** The dim keys the form's section and question texts pipe. */
-export function pipedDimKeys(content: { sections: { name: string; description?: string; questions: { name: string; description?: string }[] }[] }): Set<string> {
-  const texts = content.sections.flatMap((section) => [section.name, section.description, ...section.questions.flatMap((q) => [q.name, q.description])]);
+/** The dim keys the form's section and question texts pipe, in its own language or a translation. */
+export function pipedDimKeys(content: { sections: { name: string; description?: string; questions: { name: string; description?: string }[] }[]; translations?: FormTranslations }): Set<string> {
+  const translated = Object.values(content.translations ?? {}).flatMap((t) => [
+    ...Object.values(t?.sections ?? {}).flatMap((section) => [section.name, section.description]),
+    ...Object.values(t?.questions ?? {}).flatMap((question) => [question.name, question.description]),
+  ]);
+  const texts = [...content.sections.flatMap((section) => [section.name, section.description, ...section.questions.flatMap((q) => [q.name, q.description])]), ...translated];
   const keys = texts.flatMap((text) => (text?.includes('{{') ? [...text.matchAll(PIPE_REFERENCE)].map(([, inner]) => readReference(inner)) : []));
   return new Set(keys.flatMap((reference) => (reference.kind === 'dim' ? [reference.key] : [])));
 }
@@ -33,8 +38,13 @@ const HINT = 'use {{answer.<question key>}}, {{respondent.name}} or {{dims.<key>
 /** A MATRIX answer is several pairs: there is no one text to put in a sentence. */
 const UNPIPED_TYPES = new Set(['MATRIX']);
 
-/** One error per text and problem, naming the first reference at fault. */
-export function pipingErrors(form: Record<string, unknown>): FieldError[] {
+type PipeCheck = (text: unknown, path: string, sectionIndex: number) => FieldError[];
+
+/**
+ * The check of one text of the form's section `sectionIndex` (its own or a translation's): one
+ * error per text and problem, naming the first reference at fault.
+ */
+export function pipeChecker(form: Record<string, unknown>): PipeCheck {
   const sections = Array.isArray(form.sections) ? form.sections.filter(isRecord) : [];
   const sectionOf = new Map<string, { index: number; type: unknown }>();
   sections.forEach((section, index) => {
@@ -46,7 +56,7 @@ export function pipingErrors(form: Record<string, unknown>): FieldError[] {
     ...(Array.isArray(form.dims) ? form.dims.filter(isRecord).map((dim) => dim.key) : []),
     ...(Array.isArray(form.hiddenFields) ? form.hiddenFields : []),
   ]);
-  const check = (text: unknown, path: string, sectionIndex: number): FieldError[] => {
+  return (text, path, sectionIndex) => {
     if (typeof text !== 'string') return [];
     for (const [whole, inner] of text.matchAll(PIPE_REFERENCE)) {
       const reference = readReference(inner);
@@ -60,6 +70,12 @@ export function pipingErrors(form: Record<string, unknown>): FieldError[] {
     }
     return [];
   };
+}
+
+/** The piping errors of the form's own section and question texts. */
+export function pipingErrors(form: Record<string, unknown>): FieldError[] {
+  const sections = Array.isArray(form.sections) ? form.sections.filter(isRecord) : [];
+  const check = pipeChecker(form);
   return sections.flatMap((section, s) => {
     const sectionPath = childPath('sections', s);
     const questions = Array.isArray(section.questions) ? section.questions : [];

@@ -131,6 +131,37 @@ export const EmailSchema = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
+/** A translation of one section's texts (either may be left out: see translations.ts on completeness). */
+const SectionTranslation = Type.Object({ name: Type.Optional(humanText(500)), description: Type.Optional(Description) }, { additionalProperties: false });
+/** Choice key → its text in the language, bounded like the choice's own name. */
+const ChoiceTranslations = Type.Record(Type.String(), humanText(500));
+const QuestionTranslation = Type.Object(
+  {
+    name: Type.Optional(humanText(2000)),
+    description: Type.Optional(Description),
+    options: Type.Optional(ChoiceTranslations),
+    rows: Type.Optional(ChoiceTranslations),
+    columns: Type.Optional(ChoiceTranslations),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * The form's texts in one more language, keyed by the stable keys of the file (section keys,
+ * question keys, option, row and column keys); each text bounded like the one it translates.
+ * Keys and languages are checked by hand (translations.ts).
+ */
+export const TranslationSchema = Type.Object(
+  {
+    name: Type.Optional(humanText(200)),
+    description: Type.Optional(Description),
+    thankYou: Type.Optional(humanText(2000)),
+    sections: Type.Optional(Type.Record(Type.String(), SectionTranslation)),
+    questions: Type.Optional(Type.Record(Type.String(), QuestionTranslation)),
+  },
+  { additionalProperties: false },
+);
+
 /** JSON Schema of the authoring file (conditions are typed `unknown` here and checked by hand). */
 export const FormDefinitionSchema = Type.Object(
   {
@@ -154,6 +185,8 @@ export const FormDefinitionSchema = Type.Object(
     email: Type.Optional(EmailSchema),
     /** The reminder e-mail (reminder schedules), same shape and variables; absent parts use the default reminder in the form's language. */
     reminder: Type.Optional(EmailSchema),
+    /** language (en, pt-BR, es; not the form's own settings.language) → the form's texts in it */
+    translations: Type.Optional(Type.Record(Type.String(), TranslationSchema)),
   },
   { additionalProperties: false },
 );

@@ -1,8 +1,8 @@
 /** Types of the authoring definition (after defaults) and of the resolved (stored) form. */
 import type { Static } from '@sinclair/typebox';
 import type { FieldError } from '../../../lib/errors.js';
-import type { DimSchema, EmailSchema, FormDefinitionSchema, LeafConditionSchema, QuestionSchema, SectionSchema, SettingsSchema } from './schema.js';
-import type { DimKind, DimSource, QuestionType } from './vocabulary.js';
+import type { DimSchema, EmailSchema, FormDefinitionSchema, LeafConditionSchema, QuestionSchema, SectionSchema, SettingsSchema, TranslationSchema } from './schema.js';
+import type { DimKind, DimSource, FormLanguage, QuestionType } from './vocabulary.js';
 
 export type Operand = string | number | boolean;
 /** A condition tree; leaves differ between the authoring format (keys) and the stored form (ids). */
@@ -22,11 +22,16 @@ export type DimDefinition = Omit<Static<typeof DimSchema>, 'source'> & { source:
 type SettingsInput = Static<typeof SettingsSchema>;
 /** The flags with their defaults; language and closesAt stay optional (no default: the pages fall back, no closing date). */
 export type FormSettings = Required<Omit<SettingsInput, 'language' | 'closesAt'>> & Pick<SettingsInput, 'language' | 'closesAt'>;
+/** The form's texts in one more language, keyed by section, question and choice keys. */
+export type FormTranslation = Static<typeof TranslationSchema>;
+/** Language → its translation; never the form's own language (validate.ts refuses it). */
+export type FormTranslations = Partial<Record<FormLanguage, FormTranslation>>;
 /** A validated authoring file with defaults applied (settings, dims, mandatory, dim source). */
-export type FormDefinition = Omit<Static<typeof FormDefinitionSchema>, 'settings' | 'dims' | 'sections'> & {
+export type FormDefinition = Omit<Static<typeof FormDefinitionSchema>, 'settings' | 'dims' | 'sections' | 'translations'> & {
   settings: FormSettings;
   dims: DimDefinition[];
   sections: SectionDefinition[];
+  translations?: FormTranslations;
 };
 /** What the form record holds outside `content`; needed to export a stored form. */
 export type FormMeta = Pick<FormDefinition, 'slug' | 'name' | 'description' | 'settings'>;
@@ -108,6 +113,8 @@ export interface ResolvedForm {
   thankYou?: string;
   /** public-link hidden fields: each is also a dim { key, kind text, source link } in `dims` */
   hiddenFields?: string[];
+  /** the form's texts in other languages, stored as written (keyed by keys; name and description included) */
+  translations?: FormTranslations;
 }
 
 /** Answers keyed by question id. */

@@ -7,6 +7,7 @@ import { isUuid } from '../../../lib/ids.js';
 import { emailTemplateErrors } from './email-template-errors.js';
 import { hiddenFieldErrors } from './hidden-field-errors.js';
 import { pipingErrors } from './piping.js';
+import { translationErrors } from './translation-errors.js';
 import { CombinatorSchemas, FormDefinitionSchema, LeafConditionSchema } from './schema.js';
 import { isRecord, questionsOf } from './tree.js';
 import type { FormDefinition, LeafConditionDefinition, Operand, ResolvedChoice, ResolvedForm, Result } from './types.js';
@@ -115,6 +116,7 @@ function semanticErrors(form: Json): FieldError[] {
     ...closesAtErrors(form.settings),
     ...hiddenFieldErrors(form),
     ...pipingErrors(form),
+    ...translationErrors(form),
   ];
 }
 

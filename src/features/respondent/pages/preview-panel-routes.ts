@@ -53,9 +53,10 @@ export async function previewPanelRoutes(app: FastifyInstance) {
       const sections = form.content.sections;
       const asked = request.body.sectionIndex;
       const sectionIndex = asked === undefined ? currentSection(form.content, {}, 0) : Math.min(asked, sections.length - 1);
-      const context = withPreviewCard(pageContext(request, form, company, (await scriptAsset()).path), form, company);
+      // no link: the preview shows no language switch (its links would leave the panel)
+      const context = withPreviewCard(pageContext(request, form, company, { script: (await scriptAsset()).path }), company);
       return ok({
-        html: renderFreshSection({ context, form, companySlug: company.slug, sectionIndex }),
+        html: renderFreshSection({ context, form: context.form ?? form, companySlug: company.slug, sectionIndex }),
         sectionIndex,
         sections: sections.map((s) => ({ key: s.key, name: s.name })),
       });

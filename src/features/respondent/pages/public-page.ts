@@ -3,10 +3,11 @@
  * GET sends and the panel's preview shows, one rendering for both.
  */
 import type { FastifyRequest } from 'fastify';
-import type { FormRecord } from '../../forms/index.js';
+import { translateForm, type FormLanguage, type FormRecord } from '../../forms/index.js';
+import { choosePageLanguage } from './page-language.js';
 import type { PageState } from './page-state.js';
 import { renderSection, type SectionPage } from './render-section.js';
-import { pageLanguage, STRINGS, type PageStrings } from './strings.js';
+import { STRINGS, type PageStrings } from './strings.js';
 import type { LayoutView } from './templates.js';
 
 interface Company {
@@ -19,20 +20,39 @@ interface Company {
 export interface PageContext {
   layout: LayoutView;
   strings: PageStrings;
+  /** the form with its texts in the page's language (null: a page of no form) */
+  form: FormRecord | null;
+  /** a language the person just chose on the switch: kept in a cookie on this path */
+  remember?: { lang: FormLanguage; path: string; secure: boolean };
 }
 
-export function pageContext(request: FastifyRequest, form: FormRecord | null, company: Company | null, script?: string): PageContext {
-  const lang = pageLanguage(form?.language, company?.locale, request.headers['accept-language']);
+export interface PageOptions {
+  /** the page script's address */
+  script?: string;
+  /** the link's path (`/i/{token}`, `/f/{company}/{form}`): the page shows the language switch and keeps the choice there */
+  link?: string;
+  /** the cookie keeping the choice is Secure (the pages' public address is https) */
+  secure?: boolean;
+}
+
+/** The page's language, its strings and layout, and the form in that language. */
+export function pageContext(request: FastifyRequest, form: FormRecord | null, company: Company | null, options: PageOptions = {}): PageContext {
+  const language = choosePageLanguage(request, form, company?.locale, options.link !== undefined);
+  const { lang } = language;
   const strings = STRINGS[lang];
+  const translated = form && translateForm(form, lang);
   const brand = { logo: company?.brand?.logoUrl ?? undefined, accent: company?.brand?.color ?? undefined };
-  return { strings, layout: { lang, title: form?.name ?? strings.notFoundTitle, company: company?.name, ...brand, script } };
+  const languages = language.links && { label: strings.languageSwitch, links: language.links };
+  const layout = { lang, title: translated?.name ?? strings.notFoundTitle, company: company?.name, ...brand, script: options.script, languages };
+  const remember = language.remember && options.link ? { lang: language.remember, path: options.link, secure: options.secure ?? false } : undefined;
+  return { strings, layout, form: translated, remember };
 }
 
 const PREVIEW_CHARS = 200;
 
 /** A public link's preview card for chats and social sites: the form's name and the start of its description. */
-export function withPreviewCard(context: PageContext, form: FormRecord, company: Company): PageContext {
-  const text = (form.description ?? '').replace(/\s+/g, ' ').trim();
+export function withPreviewCard(context: PageContext, company: Company): PageContext {
+  const text = (context.form?.description ?? '').replace(/\s+/g, ' ').trim();
   const description = text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS - 1).trimEnd()}…` : text;
   return { ...context, layout: { ...context.layout, og: { description, siteName: company.name, locale: context.layout.lang.replace('-', '_') } } };
 }

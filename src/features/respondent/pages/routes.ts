@@ -39,8 +39,9 @@ import { hiddenFieldValues } from '../hidden-fields.js';
 import { pipingDims } from '../piping-dims.js';
 import { pageContext, publicPath, renderFreshSection, withPreviewCard, type PageContext } from './public-page.js';
 import { fill, STRINGS, type PageStrings } from './strings.js';
+import { LANGUAGE_COOKIE } from './page-language.js';
 import { ICON } from './icon-asset.js';
-import { renderMessagePage, renderWelcomePage, styleSources, type LayoutView } from './templates.js';
+import { renderMessagePage, renderWelcomePage, styleSources } from './templates.js';
 
 interface Company {
   name: string;
@@ -49,6 +50,9 @@ interface Company {
 
 const hidden = { hide: true };
 
+/** How long the switch's choice is kept: as long as a public link's saved answers (resume links). */
+const LANGUAGE_COOKIE_SECONDS = 30 * 24 * 60 * 60;
+
 /**
  * The welcome screen: a form with a description opens on it, until the person starts (a GET with
  * start=1, carrying the link's own query) or has answers (a draft, or a step kept for the link).
@@ -56,16 +60,21 @@ const hidden = { hide: true };
 function welcome(reply: FastifyReply, context: PageContext, form: FormRecord, action: string, query: unknown, seenUrl?: string) {
   const params = Object.entries((query ?? {}) as Record<string, unknown>).flatMap(([name, value]) => (name !== 'start' && typeof value === 'string' ? [{ name, value }] : []));
   const view = { formName: form.name, description: form.description ?? '', action, query: params, seenUrl, startLabel: context.strings.start };
-  return pageHeaders(reply, context.layout).send(renderWelcomePage(context.layout, view));
+  return pageHeaders(reply, context).send(renderWelcomePage(context.layout, view));
 }
 
 /** The thank-you page: the form's own text (thankYou in its definition) when it has one. */
-const thanks = (context: PageContext, form: FormRecord): [string, string] => [context.strings.thanksTitle, form.content.thankYou ?? context.strings.thanksText];
+const thanks = (context: PageContext): [string, string] => [context.strings.thanksTitle, context.form?.content.thankYou ?? context.strings.thanksText];
 
 const started = (request: FastifyRequest) => (request.query as Record<string, unknown> | undefined)?.start !== undefined;
 
-/** Headers of every page: no framing, no referrer (the token is in the URL), no caching of answers. */
-function pageHeaders(reply: FastifyReply, layout: LayoutView): FastifyReply {
+/**
+ * Headers of every page: no framing, no referrer (the token is in the URL), no caching of answers;
+ * and the language the person chose on the switch, kept for the link (page-language.ts).
+ */
+function pageHeaders(reply: FastifyReply, context: PageContext): FastifyReply {
+  const { layout, remember } = context;
+  if (remember) reply.setCookie(LANGUAGE_COOKIE, remember.lang, { path: remember.path, httpOnly: true, sameSite: 'lax', secure: remember.secure, maxAge: LANGUAGE_COOKIE_SECONDS });
   return reply
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')
@@ -87,7 +96,7 @@ const REFUSALS: Partial<Record<ApiError['code'], { status: number; page: (s: Pag
 };
 
 function sendMessage(reply: FastifyReply, context: PageContext, status: number, [heading, text]: [string, string]) {
-  return pageHeaders(reply, context.layout).code(status).send(renderMessagePage({ ...context.layout, title: heading }, heading, text));
+  return pageHeaders(reply, context).code(status).send(renderMessagePage({ ...context.layout, title: heading }, heading, text));
 }
 
 function sendRefusal(request: FastifyRequest, reply: FastifyReply, error: unknown, form: FormRecord | null = null, company: Company | null = null) {
@@ -142,7 +151,7 @@ const refusedStatus = (limit: ApiError | null) => (limit ? { status: ERROR_STATU
 /** The status a kept state's GET answers with. */
 function keptHeaders(reply: FastifyReply, context: PageContext, kept: PageState | null): FastifyReply {
   if (kept?.retryAfter) reply.header('retry-after', kept.retryAfter);
-  return pageHeaders(reply, context.layout).code(kept?.status ?? 200);
+  return pageHeaders(reply, context).code(kept?.status ?? 200);
 }
 
 const seeOther = (reply: FastifyReply, location: string) => reply.code(303).header('location', location).send();
@@ -217,22 +226,24 @@ export async function respondentPages(app: FastifyInstance) {
       // a page fetched is not a page seen: scanners fetch it too (the script or the first POST opens it)
       opener: { sign: 'fetch' },
     });
-    const context = pageContext(request, opened.form, opened.company, (await scriptAsset()).path);
+    const link = `/i/${token}`;
+    const context = pageContext(request, opened.form, opened.company, { script: (await scriptAsset()).path, link, secure });
     if (opened.status === 'responded') return sendMessage(reply, context, 200, [context.strings.answeredTitle, context.strings.answeredText]);
+    const form = context.form ?? opened.form;
     const draft = opened.draft?.answers ?? {};
-    const owner = { companyId: opened.form.companyId, formId: opened.form.id, link: `/i/${token}`, secure };
+    const owner = { companyId: form.companyId, formId: form.id, link, secure };
     // a section sent back, unless the draft changed since (the page script autosaves)
     const stored = await readPageState(app.ctx.db, app.ctx, { request, owner });
     const kept = stored && stored.draftSavedAt === (opened.draft?.savedAt.toISOString() ?? null) ? stored : null;
     const seenUrl = opened.invite.openedAt === null ? `/i/${token}/seen` : undefined;
-    if (!kept && !opened.draft && opened.form.description && !started(request)) return welcome(reply, context, opened.form, owner.link, {}, seenUrl);
+    if (!kept && !opened.draft && form.description && !started(request)) return welcome(reply, context, form, owner.link, {}, seenUrl);
     const answers = kept?.answers ?? draft;
-    const sectionIndex = currentSection(opened.form.content, answers, kept?.sectionIndex ?? opened.draft?.sectionIndex ?? 0);
+    const sectionIndex = currentSection(form.content, answers, kept?.sectionIndex ?? opened.draft?.sectionIndex ?? 0);
     return keptHeaders(reply, context, kept).send(
         renderSection({
           ...context,
-          formName: opened.form.name,
-          content: opened.form.content,
+          formName: form.name,
+          content: form.content,
           answers,
           sectionIndex,
           errors: kept?.errors ?? [],
@@ -241,8 +252,8 @@ export async function respondentPages(app: FastifyInstance) {
           draftUrl: `/r/v1/invites/${token}/draft`,
           seenUrl,
           state: kept?.carried ?? draft,
-          order: presentedOrder(opened.form.content, opened.invite.id),
-          piping: { respondentName: opened.respondent.name, dims: await pipingDims(app.ctx.db, noDeps, { form: opened.form, dims: opened.invite.dims }) },
+          order: presentedOrder(form.content, opened.invite.id),
+          piping: { respondentName: opened.respondent.name, dims: await pipingDims(app.ctx.db, noDeps, { form, dims: opened.invite.dims }) },
         }),
       );
   }
@@ -275,12 +286,14 @@ export async function respondentPages(app: FastifyInstance) {
     } catch (error) {
       return sendRefusal(request, reply, error);
     }
-    const { form, company } = opened;
-    const context = pageContext(request, form, company, (await scriptAsset()).path);
+    const link = `/i/${token}`;
+    const context = pageContext(request, opened.form, opened.company, { script: (await scriptAsset()).path, link, secure });
+    const { company } = opened;
+    const form = context.form ?? opened.form;
     if (opened.status === 'responded') return sendMessage(reply, context, 200, [context.strings.answeredTitle, context.strings.answeredText]);
     const previous = opened.draft?.answers ?? {};
     const posted = await readPost(request, form.content);
-    const owner = { companyId: form.companyId, formId: form.id, link: `/i/${token}`, secure };
+    const owner = { companyId: form.companyId, formId: form.id, link, secure };
     const now = app.ctx.clock.now();
     const expiresAt = new Date(now.getTime() + INVITE_STATE_MS);
     try {
@@ -316,8 +329,8 @@ export async function respondentPages(app: FastifyInstance) {
     try {
       const opened = await openInvite(app.ctx.db, app.ctx, { token: request.params.token, opener: { sign: 'fetch' } });
       if (opened.status !== 'responded') return reply.code(303).header('location', `/i/${request.params.token}`).send();
-      const context = pageContext(request, opened.form, opened.company);
-      return sendMessage(reply, context, 200, thanks(context, opened.form));
+      const context = pageContext(request, opened.form, opened.company, { link: `/i/${request.params.token}`, secure });
+      return sendMessage(reply, context, 200, thanks(context));
     } catch (error) {
       return sendRefusal(request, reply, error);
     }
@@ -337,7 +350,7 @@ export async function respondentPages(app: FastifyInstance) {
       const page = issueSubmissionToken(app.ctx, { formId: form.id });
       const sectionIndex = currentSection(form.content, {}, 0);
       const seen = await respondentView(form, page);
-      return pageHeaders(reply, layout).send(renderFreshSection({ context, form, companySlug, sectionIndex, submissionToken: page.token, notice: { text: strings.resumeGone }, ...seen }));
+      return pageHeaders(reply, context).send(renderFreshSection({ context, form, companySlug, sectionIndex, submissionToken: page.token, notice: { text: strings.resumeGone }, ...seen }));
     }
     const page = issueSubmissionToken(app.ctx, { formId: form.id, prefill: draft.prefill });
     const submissionToken = page.token;
@@ -347,7 +360,7 @@ export async function respondentPages(app: FastifyInstance) {
     const notice = asked.saved ? { text: fill(strings.savedNotice, { date }), url } : undefined;
     const kept = { answers: draft.answers, carried: draft.answers, errors: [] };
     const seen = await respondentView(form, page);
-    return pageHeaders(reply, layout).send(renderFreshSection({ context, form, companySlug, sectionIndex, submissionToken, kept, notice, ...seen }));
+    return pageHeaders(reply, context).send(renderFreshSection({ context, form, companySlug, sectionIndex, submissionToken, kept, notice, ...seen }));
   }
 
   /** What a public page's visitor sees of the form: the order its token's nonce seeds, and the pipes its prefill fills. */
@@ -362,9 +375,11 @@ export async function respondentPages(app: FastifyInstance) {
   // token only, so a page posted from elsewhere can neither add a prefill nor change it.
   app.get<PublicParams>('/f/:companySlug/:formSlug', { schema: hidden }, async (request, reply) => {
     try {
-      const { form, company } = await loadPublicForm(app.ctx.db, app.ctx, request.params);
-      const context = withPreviewCard(pageContext(request, form, company, (await scriptAsset()).path), form, company);
+      const loaded = await loadPublicForm(app.ctx.db, app.ctx, request.params);
+      const { company } = loaded;
       const link = publicPath(request.params);
+      const context = withPreviewCard(pageContext(request, loaded.form, company, { script: (await scriptAsset()).path, link, secure }), company);
+      const form = context.form ?? loaded.form;
       const query = (request.query ?? {}) as Record<string, unknown>;
       if (typeof query.resume === 'string') return await resume(reply, context, form, company.slug, { token: query.resume, saved: query.saved !== undefined });
       // the step a POST redirected here to, while its page's token lasts; else a new page
@@ -389,8 +404,9 @@ export async function respondentPages(app: FastifyInstance) {
     } catch (error) {
       return sendRefusal(request, reply, error);
     }
-    const { form, company } = loaded;
-    const context = pageContext(request, form, company, (await scriptAsset()).path);
+    const { company } = loaded;
+    const context = pageContext(request, loaded.form, company, { script: (await scriptAsset()).path, link: publicPath(request.params), secure });
+    const form = context.form ?? loaded.form;
     const posted = await readPost(request, form.content);
     // Only a page this service rendered for this form, and recently, may post: no token, no answers.
     // A browser that says the post comes from another site is refused even with a token (fetched by that site).
@@ -438,8 +454,8 @@ export async function respondentPages(app: FastifyInstance) {
   app.get<PublicParams>('/f/:companySlug/:formSlug/thanks', { schema: hidden }, async (request, reply) => {
     try {
       const { form, company } = await loadPublicForm(app.ctx.db, app.ctx, request.params);
-      const context = pageContext(request, form, company);
-      return sendMessage(reply, context, 200, thanks(context, form));
+      const context = pageContext(request, form, company, { link: publicPath(request.params), secure });
+      return sendMessage(reply, context, 200, thanks(context));
     } catch (error) {
       return sendRefusal(request, reply, error);
     }

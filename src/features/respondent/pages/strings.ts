@@ -54,6 +54,8 @@ export interface PageStrings {
   tooManyText: string;
   staleTitle: string;
   staleText: string;
+  /** the name of the language switch (a list of links, each language named in itself) */
+  languageSwitch: string;
   errors: Record<FieldErrorCode | 'file_too_large' | 'file_type', string>;
 }
 
@@ -100,6 +102,7 @@ const en: PageStrings = {
   tooManyText: 'Please wait a minute, then go back and send the page again. Your earlier steps are kept.',
   staleTitle: 'This page has expired',
   staleText: 'The page was open too long or did not come from this form. Open the link again to answer.',
+  languageSwitch: 'Language',
   errors: {
     required: 'Please answer this question.',
     unknown_field: 'This answer does not belong to the form.',
@@ -165,6 +168,7 @@ const ptBR: PageStrings = {
   tooManyText: 'Aguarde um minuto, volte e envie a página de novo. As etapas anteriores foram guardadas.',
   staleTitle: 'Esta página expirou',
   staleText: 'A página ficou aberta tempo demais ou não veio deste formulário. Abra o link de novo para responder.',
+  languageSwitch: 'Idioma',
   errors: {
     required: 'Responda esta pergunta.',
     unknown_field: 'Esta resposta não pertence ao formulário.',
@@ -230,6 +234,7 @@ const es: PageStrings = {
   tooManyText: 'Espere un minuto, vuelva atrás y envíe la página de nuevo. Los pasos anteriores se conservan.',
   staleTitle: 'Esta página caducó',
   staleText: 'La página estuvo abierta demasiado tiempo o no vino de este formulario. Abra el enlace de nuevo para responder.',
+  languageSwitch: 'Idioma',
   errors: {
     required: 'Responda esta pregunta.',
     unknown_field: 'Esta respuesta no pertenece al formulario.',
@@ -254,6 +259,9 @@ const es: PageStrings = {
 
 export const STRINGS: Record<FormLanguage, PageStrings> = { en, 'pt-BR': ptBR, es };
 
+/** Each language named in itself, as the language switch shows it. */
+export const LANGUAGE_NAMES: Record<FormLanguage, string> = { en: 'English', 'pt-BR': 'Português', es: 'Español' };
+
 /** A locale tag (pt-BR, pt_PT, es-419, EN) as one of the page languages, or null. */
 export function asPageLanguage(tag: string | null | undefined): FormLanguage | null {
   const primary = tag?.trim().toLowerCase().split(/[-_]/)[0];
@@ -261,8 +269,8 @@ export function asPageLanguage(tag: string | null | undefined): FormLanguage | n
   return FORM_LANGUAGES.find((language) => language === primary) ?? null;
 }
 
-/** The first supported language of an Accept-Language header, by q weight. */
-export function fromAcceptLanguage(header: string | undefined): FormLanguage | null {
+/** The first language of an Accept-Language header, by q weight, among `among` (default: every page language). */
+export function fromAcceptLanguage(header: string | undefined, among: readonly FormLanguage[] = FORM_LANGUAGES): FormLanguage | null {
   const ranked = (header ?? '')
     .split(',')
     .map((part, index) => {
@@ -274,7 +282,7 @@ export function fromAcceptLanguage(header: string | undefined): FormLanguage | n
     .sort((a, b) => b.q - a.q || a.index - b.index);
   for (const { tag } of ranked) {
     const language = asPageLanguage(tag);
-    if (language) return language;
+    if (language && among.includes(language)) return language;
   }
   return null;
 }

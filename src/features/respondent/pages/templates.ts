@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import Mustache from 'mustache';
 import { htmlEscaping } from '../../../lib/html.js';
 import { ICON } from './icon-asset.js';
+import type { LanguageLink } from './page-language.js';
 
 export const CSS = `:root{--accent:#1d4ed8}
 *{box-sizing:border-box}
@@ -68,6 +69,8 @@ button.secondary{background:#fff;color:var(--accent)}
 .later{margin-top:1rem}
 .notice{border:2px solid var(--accent);border-radius:6px;padding:.5rem 1rem;margin:1rem 0}.resume{font-family:ui-monospace,monospace;font-size:.85rem;overflow-wrap:anywhere}
 .status{min-height:1.5rem;color:#4a5561;font-size:.9rem}
+.langs ul{display:flex;flex-wrap:wrap;justify-content:flex-end;gap:0 .25rem;list-style:none;margin:0 -.5rem 0 0;padding:0;font-size:.9rem}
+.langs a,.langs span{display:inline-flex;align-items:center;min-height:44px;padding:0 .5rem}.langs a{color:var(--accent)}.langs span{font-weight:600}
 .status:not(:empty){position:sticky;bottom:0;background:#fff;margin:0 -1rem;padding:.5rem 1rem;border-top:1px solid #d5d9de}`;
 
 const styleHash = (css: string) => `'sha256-${createHash('sha256').update(css).digest('base64')}'`;
@@ -90,7 +93,7 @@ const LAYOUT = `<!DOCTYPE html>
 <title>{{title}}</title><link rel="icon" href="{{icon}}" type="image/svg+xml">{{#og}}
 <meta name="description" content="{{description}}"><meta property="og:type" content="website"><meta property="og:title" content="{{title}}"><meta property="og:description" content="{{description}}">{{#siteName}}<meta property="og:site_name" content="{{siteName}}">{{/siteName}}<meta property="og:locale" content="{{locale}}">{{/og}}
 <style>{{{css}}}</style>{{#accentCss}}<style>{{accentCss}}</style>{{/accentCss}}</head>
-<body>{{#company}}<header>{{#logo}}<img src="{{logo}}" alt="">{{/logo}}<span>{{company}}</span></header>{{/company}}<main>{{> body}}</main>{{#script}}<script src="{{script}}" defer></script>{{/script}}</body></html>`;
+<body>{{#company}}<header>{{#logo}}<img src="{{logo}}" alt="">{{/logo}}<span>{{company}}</span></header>{{/company}}<main>{{#languages}}<nav class="langs" aria-label="{{label}}"><ul>{{#links}}<li>{{#href}}<a href="{{href}}" lang="{{lang}}" hreflang="{{lang}}">{{name}}</a>{{/href}}{{^href}}<span lang="{{lang}}" aria-current="page">{{name}}</span>{{/href}}</li>{{/links}}</ul></nav>{{/languages}}{{> body}}</main>{{#script}}<script src="{{script}}" defer></script>{{/script}}</body></html>`;
 
 const MESSAGE = `<h1>{{heading}}</h1><p class="msg">{{text}}</p>`;
 
@@ -166,6 +169,8 @@ export interface LayoutView {
   script?: string;
   /** a public link's preview card (Open Graph); personal links have none */
   og?: { description: string; siteName?: string; locale: string };
+  /** the language switch: the form offers several languages (links, so it works without the script) */
+  languages?: { label: string; links: LanguageLink[] };
 }
 
 function renderPage(body: string, layout: LayoutView, view: object): string {

@@ -1,6 +1,8 @@
 /** The form's settings: name, description, link and privacy flags, closing date, the public link's hidden fields, language, the invitation e-mail. */
-import { Checkbox, Select, Stack, TagsInput, TextInput, Textarea } from '@mantine/core';
+import { Checkbox, Select, Stack, TagsInput, Text, TextInput, Textarea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { missingTranslations, offeredLanguages } from '../../../../../src/features/forms/definition/translate';
+import type { FormLanguage } from '../../../../../src/features/forms/definition/vocabulary';
 import type { Draft } from './definition';
 import { useFieldErrors } from './field-errors';
 import { NS } from './strings';
@@ -17,6 +19,28 @@ function toLocalInput(iso: string | undefined): string {
 function fromLocalInput(value: string): string | undefined {
   const at = new Date(value);
   return value === '' || Number.isNaN(at.getTime()) ? undefined : at.toISOString();
+}
+
+const languageName = (language: string) => LANGUAGES.find((l) => l.value === language)?.label ?? language;
+
+/** Which languages the respondents may choose (the form's own and each complete translation), and what an incomplete one lacks. */
+function Languages({ draft }: { draft: Draft }) {
+  const { t } = useTranslation(NS);
+  const translations = draft.translations ?? {};
+  if (Object.keys(translations).length === 0) return null;
+  const offered = offeredLanguages(draft.settings.language, draft, translations);
+  const incomplete = (Object.keys(translations) as FormLanguage[])
+    .filter((language) => language !== draft.settings.language)
+    .map((language) => ({ language, missing: missingTranslations(draft, translations[language]) }))
+    .filter(({ missing }) => missing.length > 0);
+  return (
+    <Stack gap={4} data-testid="form-languages">
+      {offered.length > 0 && <Text size="sm">{t('settings.languagesOffered', { list: offered.map(languageName).join(', ') })}</Text>}
+      {incomplete.map(({ language, missing }) => (
+        <Text size="sm" c="dimmed" key={language}>{t('settings.translationIncomplete', { language: languageName(language), count: missing.length, first: missing[0] })}</Text>
+      ))}
+    </Stack>
+  );
 }
 
 /** The variables the send fills (contract decisions); dims.<key> of the form's invite dims too. */
@@ -64,7 +88,9 @@ export function SettingsTab({ draft, edit }: { draft: Draft; edit: (change: (d: 
         value={draft.settings.language ?? ''}
         allowDeselect={false}
         onChange={(value) => setSetting({ language: (value || undefined) as Draft['settings']['language'] })}
+        error={errors.get('settings.language')}
       />
+      <Languages draft={draft} />
       <TextInput label={t('settings.emailSubject')} maxLength={255} value={draft.email?.subject ?? ''} onChange={(e) => setEmail('subject', e.currentTarget.value)} error={errors.get('email.subject')} description={t('settings.emailHelp', { list: variables, interpolation: { escapeValue: false } })} />
       <Textarea label={t('settings.emailBody')} autosize minRows={4} maxLength={10_000} value={draft.email?.body ?? ''} onChange={(e) => setEmail('body', e.currentTarget.value)} error={errors.get('email.body') ?? errors.get('email')} />
     </Stack>
