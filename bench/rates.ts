@@ -6,14 +6,15 @@ import { importForm } from '../src/features/forms/import-form.js';
 import { getResponseRates } from '../src/features/rates/get-response-rates.js';
 import { systemClock } from '../src/lib/clock.js';
 import { idGeneratorFor } from '../src/lib/ids.js';
-import { benchDatabase, printTable } from './support.js';
+import { benchDatabase, benchDatabaseUrl, meterCpu, printTable } from './support.js';
 
 /**
  * The whole response-rate breakdown (getResponseRates: overall and per class, class group, course,
  * teacher and unit subtree) of a form with 100,000 invites of 100,000 roster persons in 1,000
  * classes (a fifth of them in a second class), beside a baseline in the same run: the plain count
  * of the same invites per status, the least any rate figure must read. Seeded set-wise once and
- * reused (company slug bench-rates).
+ * reused (company slug bench-rates). Each read also in CPU milliseconds of this process and the
+ * database's backends, which hold on a machine shared with other work.
  */
 const CLASSES = 1_000;
 const PEOPLE = 100_000;
@@ -75,13 +76,30 @@ async function seed(db: Db): Promise<{ companyId: string; formId: string }> {
   return { companyId, formId };
 }
 
-async function timed(work: () => Promise<unknown>): Promise<number> {
+type Metered = Parameters<typeof meterCpu>[0];
+
+async function timed(metered: Metered, work: () => Promise<unknown>): Promise<{ ms: number; cpuMs: number }> {
+  const stop = await meterCpu(metered);
   const started = performance.now();
   await work();
-  return performance.now() - started;
+  const ms = performance.now() - started;
+  const used = await stop();
+  return { ms, cpuMs: (used.processCpuS + used.databaseCpuS) * 1000 };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+const row = (read: string, runs: { ms: number; cpuMs: number }[], base: { ms: number; cpuMs: number }[]) => {
+  const [ms, cpuMs] = [median(runs.map((r) => r.ms)), median(runs.map((r) => r.cpuMs))];
+  return {
+    read,
+    'ms (median of 3)': ms,
+    runs: runs.map((r) => r.ms.toFixed(0)).join(' '),
+    'vs baseline': ms / median(base.map((r) => r.ms)),
+    'CPU ms (median)': cpuMs,
+    'CPU vs baseline': cpuMs / median(base.map((r) => r.cpuMs)),
+  };
+};
 
 export async function run(): Promise<void> {
   const database = await benchDatabase('quorum_bench_rates');
@@ -95,16 +113,17 @@ export async function run(): Promise<void> {
     `rates bench: ${sample.overall.invited} invited, ${sample.groups.class.length} classes, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
   );
   await baseline(); // warm both
-  const base: number[] = [];
-  const full: number[] = [];
+  const metered = { pool: database.pool, name: benchDatabaseUrl('quorum_bench_rates').pathname.slice(1) };
+  const base: { ms: number; cpuMs: number }[] = [];
+  const full: { ms: number; cpuMs: number }[] = [];
   for (let i = 0; i < RUNS; i++) {
-    base.push(await timed(baseline));
-    full.push(await timed(breakdown));
+    base.push(await timed(metered, baseline));
+    full.push(await timed(metered, breakdown));
   }
   console.log(`load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   printTable([
-    { read: 'baseline: invites per status', 'ms (median of 3)': median(base), runs: base.map((v) => v.toFixed(0)).join(' '), 'vs baseline': 1 },
-    { read: 'whole breakdown (getResponseRates)', 'ms (median of 3)': median(full), runs: full.map((v) => v.toFixed(0)).join(' '), 'vs baseline': median(full) / median(base) },
+    row('baseline: invites per status', base, base),
+    row('whole breakdown (getResponseRates)', full, base),
   ]);
   await database.close();
 }
