@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { noDeps } from '../src/lib/service.js';
 import { findFormBySlug } from '../src/features/forms/find-form.js';
 import { recordResponse } from '../src/features/responses/record-response.js';
-import type { ResponseConsumer } from '../src/features/responses/response-consumer.js';
+import type { ResponseHandler } from '../src/features/responses/response-consumer.js';
 import { rollupsConsumer } from '../src/features/statistics/apply-response-to-rollups.js';
 import { getReport } from '../src/features/statistics/get-report.js';
 import { getStatistics } from '../src/features/statistics/get-statistics.js';
@@ -132,10 +132,10 @@ export async function run(): Promise<void> {
   // Submissions: one transaction each, the 20 questions answered, on a day of the data set;
   // with the rollups (the statistics consumer), and without (no consumer: the same validation and insert).
   const clock = new ManualClock(Date.parse(`${SUBMIT_DAY}T12:00:00Z`));
-  const submitDeps = (consumers: ResponseConsumer[]) => ({ clock, newId: idGeneratorFor(clock), eventConsumers: [], responseConsumers: consumers });
+  const submitDeps = (consumers: ResponseHandler[]) => ({ clock, newId: idGeneratorFor(clock), eventConsumers: [], responseConsumers: consumers });
   const answers = fullAnswers();
   const dims = { course: BENCH_COURSE, year: '3', sessionDate: '2025-10-01' };
-  const timeSubmissions = async (consumers: ResponseConsumer[]) => {
+  const timeSubmissions = async (consumers: ResponseHandler[]) => {
     const started = performance.now();
     for (let i = 0; i < SUBMISSIONS; i++) {
       clock.advance(1_000);

@@ -1,5 +1,5 @@
 import { CommanderError } from 'commander';
-import { ConfigError } from '../platform/config.js';
+import { ConfigError } from '../platform/config-error.js';
 import { ApiError } from '../lib/errors.js';
 
 /** Stable codes of CLI failures for scripts (--json); API errors keep the API's codes. */

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadConfig, type Config } from '../platform/config.js';
+import type { Config } from '../platform/config.js';
 import type { Context } from '../platform/context.js';
 import type pg from 'pg';
 import type { FormRecord } from '../features/forms/find-form.js';
@@ -23,6 +23,7 @@ export interface RuntimeOptions {
 }
 
 export async function openRuntime(options: RuntimeOptions = {}): Promise<CliRuntime> {
+  const { loadConfig } = await import('../platform/config.js');
   const config = loadConfig();
   const create = options.createsDatabase ?? false;
   const [{ createContext }, { describeDatabase, NoDatabaseError }] = await Promise.all([import('../platform/context.js'), import('../platform/db/connect.js')]);

@@ -5,7 +5,7 @@ import type { TaskDefinition } from '../platform/jobs/define-task.js';
 import type { EventConsumer } from './events/event-consumer.js';
 import type { BacklogProbe, LogFn, OutboundKind, OutboundLoopOptions } from '../platform/outbound/index.js';
 import type { SettingsConsumer } from './companies/settings-consumer.js';
-import type { ResponseConsumer } from './responses/response-consumer.js';
+import type { ResponseConsumer, ResponseHandler } from './responses/response-consumer.js';
 
 /**
  * What a feature adds to the service, declared in its own folder (feature.ts) and listed once in
@@ -21,6 +21,14 @@ type Plugin = (app: FastifyInstance) => Promise<void>;
  */
 export function lazyPlugin(load: () => Promise<Plugin>): Plugin {
   return async (app) => (await load())(app);
+}
+
+/**
+ * A response consumer whose code loads with the first response it sees: the registry names it,
+ * and every context (each CLI command's too) reads the registry (bench/README.md, cli-start).
+ */
+export function lazyResponseConsumer(name: string, load: () => Promise<ResponseHandler>): ResponseConsumer {
+  return { name, onResponse: async (...args) => (await load()).onResponse(...args) };
 }
 
 /** One kind of outbound work and the settings the worker's claim → send → record loop runs it with. */
@@ -40,10 +48,13 @@ export interface Feature {
   panelRoutes?: Plugin;
   /** Pages and callbacks outside /v1, with credentials of their own (an invite token, a provider signature), through lazyPlugin. */
   pages?: Plugin;
-  /** Shared schemas (with $id) its routes reference; published in the OpenAPI document. */
-  schemas?: TSchema[];
-  /** Jobs and sweeps (defineSweep) the worker runs. */
-  tasks?: TaskDefinition<any>[];
+  /**
+   * Shared schemas (with $id) its routes reference; published in the OpenAPI document. Loaded when
+   * the app is built (await import), as the routes are.
+   */
+  schemas?: () => Promise<TSchema[]>;
+  /** Jobs and sweeps (defineSweep) the worker runs; loaded when a worker starts (await import). */
+  tasks?: () => Promise<TaskDefinition<any>[]>;
   /**
    * The outbound kinds the worker sends (webhooks, e-mail, WhatsApp), one loop each. Called once
    * when a worker starts; a kind loads its transport there (await import), not with the registry.
@@ -53,7 +64,7 @@ export interface Feature {
   backlog?: BacklogProbe[];
   /** Acts on every stored event, inside the event's statement. */
   eventConsumers?: EventConsumer[];
-  /** Acts on every new response, inside the response's transaction (recordResponse). */
+  /** Acts on every new response, inside the response's transaction (recordResponse); through lazyResponseConsumer. */
   responseConsumers?: ResponseConsumer[];
   /** Follows a company's settings change, inside its transaction (updateCompanySettings). */
   settingsConsumers?: SettingsConsumer[];

@@ -29,8 +29,9 @@ function parse(file: string): ts.SourceFile {
 }
 
 /**
- * What a file imports: `{ a, b } from 'spec'` by name; a dynamic `import('spec')` (how CLI
- * commands load services) as every function of the module (names null).
+ * What a file imports: `{ a, b } from 'spec'` by name, and `(await import('spec')).a` (how a
+ * feature.ts loads its pieces) too; any other dynamic `import('spec')` (how CLI commands load
+ * services) as every function of the module (names null).
  */
 function imports(source: ts.SourceFile): { spec: string; names: string[] | null }[] {
   const found: { spec: string; names: string[] | null }[] = [];
@@ -42,12 +43,20 @@ function imports(source: ts.SourceFile): { spec: string; names: string[] | null 
       }
     }
     if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
-      found.push({ spec: node.arguments[0].text, names: null });
+      found.push({ spec: node.arguments[0].text, names: memberTaken(node) });
     }
     ts.forEachChild(node, visit);
   };
   visit(source);
   return found;
+}
+
+/** `a` of `(await import('spec')).a`, else null. */
+function memberTaken(call: ts.CallExpression): string[] | null {
+  const awaited = call.parent;
+  const wrapped = awaited && ts.isAwaitExpression(awaited) ? awaited.parent : undefined;
+  const access = wrapped && ts.isParenthesizedExpression(wrapped) ? wrapped.parent : undefined;
+  return access && ts.isPropertyAccessExpression(access) ? [access.name.text] : null;
 }
 
 const functionsOf = (source: ts.SourceFile): ts.FunctionDeclaration[] =>

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { ConfigError } from './config-error.js';
 
 /** The environment, read and validated in one place. Documented in the README's configuration table. */
 export interface Config {
@@ -54,7 +55,7 @@ export interface UploadLimits {
 
 const MIB = 1024 * 1024;
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 type Env = Record<string, string | undefined>;
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { WHATSAPP_PROVIDERS, type WhatsappProvider } from '../../features/message-channels/channel-settings.js';
+import { WHATSAPP_PROVIDERS, type WhatsappProvider } from '../../features/message-channels/vocabulary.js';
 import { CliError } from '../output.js';
 import { companyIdForSlug, runCommand } from '../runtime.js';
 

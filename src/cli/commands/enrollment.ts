@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { ENROLLMENT_STATUSES } from '../../features/rosters/table.js';
+import { ENROLLMENT_STATUSES } from '../../features/rosters/vocabulary.js';
 import { companyIdForSlug, runCommand, type CliRuntime, type CommandInput } from '../runtime.js';
 
 export async function enrollmentSetStatus(rt: CliRuntime, { opts }: CommandInput) {

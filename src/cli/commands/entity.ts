@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { EntityFileFormat, EntityImportResult } from '../../features/entities/import-entities.js';
-import { ENTITY_KINDS } from '../../features/entities/parse-entities.js';
+import { ENTITY_KINDS } from '../../features/entities/vocabulary.js';
 import { readInputFile } from '../input.js';
 import { CliError, table } from '../output.js';
 import { companyIdForSlug, runCommand, type CliRuntime, type CommandInput } from '../runtime.js';

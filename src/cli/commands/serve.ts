@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadConfig, type Config } from '../../platform/config.js';
+import type { Config } from '../../platform/config.js';
 import { printError } from '../output.js';
 
 interface Tiers {
@@ -83,6 +83,7 @@ function serveAction(tiers: (opts: Record<string, unknown>) => Tiers) {
     const stop = stopper(closers);
     closeOnSignals(stop);
     try {
+      const { loadConfig } = await import('../../platform/config.js');
       await startTiers(loadConfig(), tiers(opts), closers, stop);
     } catch (err) {
       printError(err, {});

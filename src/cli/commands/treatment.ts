@@ -1,8 +1,8 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { EARLY_OUTCOMES } from '../../features/events/families/treatment.js';
+import { EARLY_OUTCOMES } from '../../features/events/families/treatment-vocabulary.js';
 import type { CaseRow } from '../../features/treatments/case-event.js';
 import type { CaseView } from '../../features/treatments/list-cases.js';
-import { TREATMENT_STATUSES } from '../../features/treatments/table.js';
+import { TREATMENT_STATUSES } from '../../features/treatments/vocabulary.js';
 import { table } from '../output.js';
 import { companyIdForSlug, runCommand, type CliRuntime, type CommandInput } from '../runtime.js';
 

@@ -16,8 +16,8 @@ import { parse } from 'csv-parse/sync';
 import type { FieldError } from '../../lib/errors.js';
 import { fieldError, schemaErrors } from '../../lib/field-errors.js';
 
-export const ENTITY_KINDS = ['course', 'teacher', 'unit'] as const;
-export type EntityKind = (typeof ENTITY_KINDS)[number];
+import { ENTITY_KINDS, type EntityKind } from './vocabulary.js';
+export { ENTITY_KINDS, type EntityKind } from './vocabulary.js';
 
 export interface EntityInput {
   kind: EntityKind;

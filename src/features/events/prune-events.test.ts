@@ -42,7 +42,7 @@ describe('the events sweep', () => {
     expect(await countEvents(app, tenant.company.id)).toBe(5);
   });
 
-  test("is woken daily by the worker's cron", () => {
-    expect(allTasks.find((task) => task.name === 'events.prune')).toMatchObject({ cron: '17 3 * * *' });
+  test("is woken daily by the worker's cron", async () => {
+    expect((await allTasks()).find((task) => task.name === 'events.prune')).toMatchObject({ cron: '17 3 * * *' });
   });
 });

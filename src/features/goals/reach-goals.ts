@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { emitEvents } from '../events/index.js';
 import { goalReachedData } from '../events/index.js';
 import { forms } from '../forms/index.js';
-import type { ResponseConsumer } from '../responses/index.js';
+import type { ResponseHandler } from '../responses/index.js';
 
 /**
  * Decides, in the response's transaction, which armed rules of the form this response crossed.
@@ -18,8 +18,7 @@ import type { ResponseConsumer } from '../responses/index.js';
  * The count is a scalar subquery, not a join: with the join, 16 concurrent submissions to one
  * form ran at half the rate (bench/goals.ts); this probe costs about a tenth.
  */
-export const reachGoals: ResponseConsumer = {
-  name: 'goals',
+export const reachGoals: ResponseHandler = {
   async onResponse(tx, deps, response) {
     const { companyId, formId } = response;
     const { rows } = await tx.execute<{ id: string; goal: number }>(sql`

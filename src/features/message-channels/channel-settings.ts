@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../platform/db/database.js';
 
-export const WHATSAPP_PROVIDERS = ['cloud-api', 'gateway'] as const;
-export type WhatsappProvider = (typeof WHATSAPP_PROVIDERS)[number];
+import type { WhatsappProvider } from './vocabulary.js';
+export { WHATSAPP_PROVIDERS, type WhatsappProvider } from './vocabulary.js';
 
 /** The non-secret part of a company's WhatsApp channel. */
 export interface WhatsappSettings {

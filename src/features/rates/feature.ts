@@ -1,8 +1,7 @@
 import { lazyPlugin, type Feature } from '../feature.js';
-import { ratesSchemas } from './schemas.js';
 
 export const ratesFeature: Feature = {
   name: 'rates',
   routes: lazyPlugin(async () => (await import('./routes.js')).ratesRoutes),
-  schemas: ratesSchemas,
+  schemas: async () => (await import('./schemas.js')).ratesSchemas,
 };

@@ -1,6 +1,4 @@
 import { lazyPlugin, type Feature } from '../feature.js';
-import { pruneUploads } from './prune-uploads.job.js';
-import { respondentSchemas } from './api/schemas.js';
 
 /**
  * The respondent surface: the JSON API under /r/v1 (credential: the invite token, or none on a
@@ -10,8 +8,8 @@ export const respondentFeature: Feature = {
   name: 'respondent',
   // the form builder's live preview: the pages' renderer behind the panel's session (permission forms)
   panelRoutes: lazyPlugin(async () => (await import('./pages/preview-panel-routes.js')).previewPanelRoutes),
-  tasks: [pruneUploads],
-  schemas: respondentSchemas,
+  tasks: async () => [(await import('./prune-uploads.job.js')).pruneUploads],
+  schemas: async () => (await import('./api/schemas.js')).respondentSchemas,
   // Loaded when the app is built, never by the CLI (src/cli/start-up.test.ts).
   pages: async (app) => {
     const [{ respondentApi }, { respondentPages }] = await Promise.all([import('./api/routes.js'), import('./pages/routes.js')]);

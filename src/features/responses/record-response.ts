@@ -7,7 +7,7 @@ import { respondentData, type OrgSource, type RespondentInput } from '../events/
 import type { Answers, PresentedOrder } from '../forms/index.js';
 import { validateAnswers } from '../forms/index.js';
 import type { FormRecord } from '../forms/index.js';
-import type { ResponseConsumer } from './response-consumer.js';
+import type { ResponseHandler } from './response-consumer.js';
 import type { EventConsumer } from '../events/index.js';
 
 export interface RecordResponseInput {
@@ -40,7 +40,7 @@ export interface RecordResponseDeps {
   /** Handed to the response consumers so they can emit events in the same transaction. */
   eventConsumers: readonly EventConsumer[];
   /** Features acting on each new response in its transaction (statistics, goals, treatments): the context's list. */
-  responseConsumers: readonly ResponseConsumer[];
+  responseConsumers: readonly ResponseHandler[];
 }
 
 /**

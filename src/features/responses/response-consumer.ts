@@ -17,3 +17,6 @@ export interface ResponseConsumer {
   name: string;
   onResponse(tx: Tx, deps: ResponseConsumerDeps, response: StoredResponse, form: Pick<FormRecord, 'id' | 'companyId' | 'content'>): Promise<void>;
 }
+
+/** What a consumer does, in the module lazyResponseConsumer loads (src/features/feature.ts); the registry holds its name. */
+export type ResponseHandler = Pick<ResponseConsumer, 'onResponse'>;

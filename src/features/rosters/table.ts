@@ -1,10 +1,10 @@
 import { date, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { companyId, ts } from '../../platform/db/columns.js';
+import type { EnrollmentStatus } from './vocabulary.js';
 
 /** Drizzle mirror of migrations/0300_rosters.sql (the migration is the source of truth). */
 
-export const ENROLLMENT_STATUSES = ['enrolled', 'completed', 'dropped'] as const;
-export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
+export { ENROLLMENT_STATUSES, type EnrollmentStatus } from './vocabulary.js';
 
 export const rosterOperations = pgTable('roster_operations', {
   id: uuid('id').primaryKey(),

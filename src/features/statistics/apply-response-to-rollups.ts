@@ -3,7 +3,7 @@ import { noDeps, type NoDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../platform/db/database.js';
 import { sqlArray } from '../../lib/sql-array.js';
 import type { ResolvedForm } from '../forms/index.js';
-import type { ResponseConsumer } from '../responses/index.js';
+import type { ResponseHandler } from '../responses/index.js';
 import { responseCuts, responseFacts, type FactSource } from './response-facts.js';
 import { tallyKey } from './tally.js';
 
@@ -41,7 +41,6 @@ export async function applyResponseToRollups(tx: DbOrTx, _deps: NoDeps, input: {
 }
 
 /** Statistics as a response consumer: every new response counts in its form's rollups, in its own transaction. */
-export const rollupsConsumer: ResponseConsumer = {
-  name: 'statistics',
+export const rollupsConsumer: ResponseHandler = {
   onResponse: (tx, _deps, response, form) => applyResponseToRollups(tx, noDeps, { form: form.content, response }),
 };

@@ -42,8 +42,8 @@ async function readAll(token: string, s: StatsSurvey) {
 }
 
 describe('the fold sweep (pending rollup rows into day and month rows)', () => {
-  it('is a cron sweep of the worker', () => {
-    expect(allTasks.find((task) => task.name === 'statistics.fold-rollups')).toMatchObject({ cron: '* * * * *' });
+  it('is a cron sweep of the worker', async () => {
+    expect((await allTasks()).find((task) => task.name === 'statistics.fold-rollups')).toMatchObject({ cron: '* * * * *' });
   });
 
   it('moves every pending response into its day and month rows, and readers count each once before and after', async () => {

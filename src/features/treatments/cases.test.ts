@@ -253,9 +253,9 @@ describe('overdue sweep', () => {
     expect(deliveries.every((d) => d.subscription_id === hook.subscription.id)).toBe(true);
   });
 
-  it('is a task of the worker, woken by cron, and so is the effectiveness sweep', () => {
-    expect(allTasks.find((task) => task.name === 'treatments.overdue')).toMatchObject({ cron: '*/5 * * * *' });
-    expect(allTasks.find((task) => task.name === 'treatments.effectiveness')).toMatchObject({ cron: '11 * * * *' });
+  it('is a task of the worker, woken by cron, and so is the effectiveness sweep', async () => {
+    expect((await allTasks()).find((task) => task.name === 'treatments.overdue')).toMatchObject({ cron: '*/5 * * * *' });
+    expect((await allTasks()).find((task) => task.name === 'treatments.effectiveness')).toMatchObject({ cron: '11 * * * *' });
   });
 
   it('a closed case is never overdue', async () => {

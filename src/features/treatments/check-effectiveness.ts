@@ -4,7 +4,7 @@ import { forms, responses } from '../../platform/db/schema.js';
 import { defineSweep, inBatches } from '../../platform/jobs/define-sweep.js';
 import { isVisible } from '../forms/index.js';
 import type { EmitDeps } from '../events/index.js';
-import type { ResponseConsumer } from '../responses/index.js';
+import type { ResponseHandler } from '../responses/index.js';
 import type { CaseRow } from './case-event.js';
 import { openCase, respondentKey } from './open-case.js';
 import { treatments } from './table.js';
@@ -76,8 +76,7 @@ export const effectivenessSweep = defineSweep({
  * decides that check (once: claimed and marked in the response's transaction); when the answers
  * satisfy `failsWhen` a chained case opens.
  */
-export const responseCheckConsumer: ResponseConsumer = {
-  name: 'treatments.effectiveness',
+export const responseCheckConsumer: ResponseHandler = {
   async onResponse(tx, deps, response) {
     const key = respondentKey(response.respondent);
     if (!key) return;

@@ -1,9 +1,5 @@
-import { lazyPlugin, type Feature } from '../feature.js';
-import { effectivenessSweep, responseCheckConsumer } from './check-effectiveness.js';
+import { lazyPlugin, lazyResponseConsumer, type Feature } from '../feature.js';
 import { calendarConsumer } from './follow-calendar.js';
-import { openCasesConsumer } from './open-case.js';
-import { treatmentSchemas } from './schemas.js';
-import { overdueSweep } from './sweep-overdue.js';
 
 export const treatmentsFeature: Feature = {
   name: 'treatments',
@@ -20,8 +16,14 @@ export const treatmentsFeature: Feature = {
       await flowPanelRoutes(panel);
     };
   }),
-  schemas: treatmentSchemas,
-  tasks: [overdueSweep, effectivenessSweep],
-  responseConsumers: [openCasesConsumer, responseCheckConsumer],
+  schemas: async () => (await import('./schemas.js')).treatmentSchemas,
+  tasks: async () => {
+    const [{ overdueSweep }, { effectivenessSweep }] = await Promise.all([import('./sweep-overdue.js'), import('./check-effectiveness.js')]);
+    return [overdueSweep, effectivenessSweep];
+  },
+  responseConsumers: [
+    lazyResponseConsumer('treatments', async () => (await import('./open-case.js')).openCasesConsumer),
+    lazyResponseConsumer('treatments.effectiveness', async () => (await import('./check-effectiveness.js')).responseCheckConsumer),
+  ],
   settingsConsumers: [calendarConsumer],
 };

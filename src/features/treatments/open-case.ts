@@ -3,7 +3,7 @@ import type { Tx } from '../../platform/db/database.js';
 import { forms } from '../../platform/db/schema.js';
 import { isVisible } from '../forms/index.js';
 import type { EmitDeps } from '../events/index.js';
-import type { ResponseConsumer, StoredResponse } from '../responses/index.js';
+import type { ResponseHandler, StoredResponse } from '../responses/index.js';
 import { emitCaseEvents, type CaseRow } from './case-event.js';
 import type { EffectivenessCheck, FlowStep } from './flow-definition.js';
 import { treatmentFlows, treatmentHistory, treatments } from './table.js';
@@ -93,8 +93,7 @@ export async function openCasesForResponse(tx: Tx, deps: EmitDeps, response: Sto
   return opened;
 }
 
-export const openCasesConsumer: ResponseConsumer = {
-  name: 'treatments',
+export const openCasesConsumer: ResponseHandler = {
   async onResponse(tx, deps, response) {
     await openCasesForResponse(tx, deps, response);
   },

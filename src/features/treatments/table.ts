@@ -2,6 +2,7 @@ import { bigint, date, integer, jsonb, pgTable, primaryKey, text, uuid } from 'd
 import { companyId, ts } from '../../platform/db/columns.js';
 import type { TreatmentOutcome } from '../events/index.js';
 import type { EffectivenessCheck, FlowDefinition, FlowStep } from './flow-definition.js';
+import type { TreatmentStatus } from './vocabulary.js';
 
 /** Drizzle mirror of migrations/0600_treatments.sql (the migration is the source of truth). */
 
@@ -20,8 +21,7 @@ export const treatmentCounters = pgTable('treatment_counters', {
   lastNumber: integer('last_number').notNull(),
 });
 
-export const TREATMENT_STATUSES = ['open', 'closed'] as const;
-export type TreatmentStatus = (typeof TREATMENT_STATUSES)[number];
+export { TREATMENT_STATUSES, type TreatmentStatus } from './vocabulary.js';
 
 export const treatments = pgTable('treatments', {
   id: uuid('id').primaryKey(),

@@ -1,10 +1,9 @@
 import { eq } from 'drizzle-orm';
-import type Holidays from 'date-holidays';
 import { DateTime } from 'luxon';
-import { lazyRequire } from '../../lib/lazy-require.js';
 import { noDeps } from '../../lib/service.js';
 import type { DbOrTx } from '../../platform/db/database.js';
 import { readCompanySettings } from '../companies/index.js';
+import { holidayRules } from './holiday-rules.js';
 import { companyHolidays } from './table.js';
 
 /**
@@ -17,22 +16,14 @@ export interface WorkingCalendar {
   isWorkingDay(day: DateTime): boolean;
 }
 
-// Every context reaches this module (the treatments consumer); only deadlines and settings read the rules.
-const holidays = lazyRequire<typeof Holidays>('date-holidays');
 const countryHolidays = new Map<string, Set<string>>();
-
-/** Whether date-holidays has a calendar for the country (ISO 3166-1 alpha-2). */
-export function hasPublicHolidays(country: string): boolean {
-  const Rules = holidays();
-  return Object.hasOwn(new Rules().getCountries(), country);
-}
 
 /** The country's public holidays of one year as local dates (cached: the rules never change at run time). */
 function publicHolidays(country: string, year: number): Set<string> {
   const key = `${country}:${year}`;
   let days = countryHolidays.get(key);
   if (!days) {
-    const Rules = holidays();
+    const Rules = holidayRules();
     const list = new Rules(country).getHolidays(year) || [];
     days = new Set(list.filter((h) => h.type === 'public').map((h) => h.date.slice(0, 10)));
     countryHolidays.set(key, days);

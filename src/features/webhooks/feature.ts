@@ -1,10 +1,9 @@
 import { lazyPlugin, type Feature } from '../feature.js';
 import { webhookFanOut } from './fan-out-event.js';
-import { pruneDeliveries } from './prune-deliveries.job.js';
 
 export const webhooksFeature: Feature = {
   name: 'webhooks',
-  tasks: [pruneDeliveries],
+  tasks: async () => [(await import('./prune-deliveries.job.js')).pruneDeliveries],
   eventConsumers: [webhookFanOut],
   backlog: [{ kind: 'webhook', oldestDue: `SELECT min(next_attempt_at) AS due FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1` }],
   outboundKinds: async (ctx, log) => [(await import('./deliver-loop.js')).webhookLane(ctx, { log })],

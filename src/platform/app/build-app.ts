@@ -48,7 +48,8 @@ const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** /v1 routes and shared schemas, as the features declare them (src/features/index.ts). */
 const v1Routes = [openApiRoute, ...features.flatMap((feature) => (feature.routes ? [feature.routes] : []))];
-const sharedSchemas = [ValidationDetails, QuotaDetails, AnonymityDetails, ErrorEnvelope, OffsetMeta, CursorMeta, ...features.flatMap((feature) => feature.schemas ?? [])];
+const baseSchemas = [ValidationDetails, QuotaDetails, AnonymityDetails, ErrorEnvelope, OffsetMeta, CursorMeta];
+const sharedSchemas = async () => [...baseSchemas, ...(await Promise.all(features.map((feature) => feature.schemas?.() ?? []))).flat()];
 
 function registerJsonParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -102,7 +103,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerErrorHandling(app);
   app.removeContentTypeParser('application/json');
   registerJsonParser(app);
-  for (const schema of sharedSchemas) app.addSchema(schema);
+  for (const schema of await sharedSchemas()) app.addSchema(schema);
   const registry = registerMetrics(app, { pool: ctx.pool, clock: ctx.clock, backlog: features.flatMap((feature) => feature.backlog ?? []) });
   await registerOpenApi(app, ctx.config.publicApiUrl);
 

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { features } from '../../features/index.js';
 import type { Sweep } from './define-sweep.js';
 
-const scheduled = features.flatMap((feature) => (feature.tasks ?? []).filter((task) => task.cron).map((task) => ({ feature: feature.name, task })));
+const scheduled = (
+  await Promise.all(features.map(async (feature) => ((await feature.tasks?.()) ?? []).filter((task) => task.cron).map((task) => ({ feature: feature.name, task }))))
+).flat();
 
 describe('scheduled work', () => {
   it('is declared one way: every cron task is a defineSweep sweep named <feature>.<what it does>', () => {

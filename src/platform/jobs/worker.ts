@@ -25,7 +25,7 @@ function taskListFor(tasks: TaskDefinition<any>[], ctx: WorkerContext): TaskList
  * WhatsApp) in this process: inside `quorum start`, or alone as `quorum worker`.
  */
 export async function startWorker(ctx: WorkerContext, options: WorkerOptions = {}): Promise<WorkerHandle> {
-  const tasks = options.tasks ?? allTasks;
+  const tasks = options.tasks ?? (await allTasks());
   const log = options.log;
   const startRunner = (): Promise<Runner> =>
     run({

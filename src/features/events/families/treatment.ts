@@ -5,10 +5,8 @@ import { schemasByType } from './schemas-by-type.js';
 export const TREATMENT_EVENT_TYPES = ['treatment.opened', 'treatment.overdue', 'treatment.closed'] as const;
 export type TreatmentEventType = (typeof TREATMENT_EVENT_TYPES)[number];
 
-export const TREATMENT_OUTCOMES = ['resolved', 'unfounded', 'no-response', 'duplicate', 'other'] as const;
-export type TreatmentOutcome = (typeof TREATMENT_OUTCOMES)[number];
-/** What an operator may close a case with early; `resolved` is reserved to a completed flow. */
-export const EARLY_OUTCOMES = TREATMENT_OUTCOMES.filter((o) => o !== 'resolved');
+import { TREATMENT_OUTCOMES, type TreatmentOutcome } from './treatment-vocabulary.js';
+export { EARLY_OUTCOMES, TREATMENT_OUTCOMES, type TreatmentOutcome } from './treatment-vocabulary.js';
 
 const treatmentDataSchema = <S extends TSchema, O extends TSchema, R extends TSchema>(status: S, outcome: O, reason: R) =>
   Type.Object(
