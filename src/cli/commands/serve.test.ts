@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloneDatabase } from '../../../test/harness.js';
 
-const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-const MAIN = join(process.cwd(), 'src', 'cli', 'main.ts');
+// What `npm start` runs: the bundled binary `npm run build` made (scripts/build-cli.mjs), so the
+// assets it finds beside its modules (migrations, demo data, the panel, the page script) are proven too.
+const MAIN = join(process.cwd(), 'dist', 'cli', 'main.js');
 
 let database: Awaited<ReturnType<typeof cloneDatabase>>;
 let child: ChildProcess | null = null;
@@ -38,7 +39,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('quorum start on a first start', () => {
   it('prints what the demo seeding makes, and /readyz is 503 with the reason until the demo and its key exist', { timeout: 300_000 }, async () => {
     const port = await freePort();
-    child = spawn(TSX, [MAIN, 'start'], {
+    child = spawn(process.execPath, [MAIN, 'start'], {
       env: { ...process.env, DATABASE_URL: database.url, QUORUM_DATA_DIR: mkdtempSync(join(tmpdir(), 'quorum-start-')), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -86,5 +87,19 @@ describe('quorum start on a first start', () => {
     const asset = await fetch(`http://127.0.0.1:${port}${script}`);
     expect(asset.status).toBe(200);
     expect(asset.headers.get('content-type')).toMatch(/javascript/);
+
+    // The docs, the OpenAPI document and the printed public link with its page script.
+    expect((await fetch(`http://127.0.0.1:${port}/docs`)).status).toBe(200);
+    const openapi = await fetch(`http://127.0.0.1:${port}/v1/openapi.json`);
+    expect(openapi.status).toBe(200);
+    expect(((await openapi.json()) as { openapi: string }).openapi).toMatch(/^3\./);
+    const publicLink = /Answer a form:\s+(\S+)/.exec(stderr)?.[1];
+    expect(publicLink, stderr).toBeDefined();
+    const page = await fetch(publicLink!);
+    expect(page.status).toBe(200);
+    const pageHtml = await page.text();
+    const pageScript = /<script src="([^"]+)"/.exec(pageHtml)?.[1];
+    expect(pageScript, pageHtml).toBeDefined();
+    expect((await fetch(new URL(pageScript!, publicLink)).then((r) => r.status))).toBe(200);
   });
 });
