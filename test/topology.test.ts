@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -68,6 +68,30 @@ describe('the topology', () => {
     // pg_stat_activity keeps each pooled connection's last statement: the events page ran on the standby.
     const reads = await onReplica<{ query: string }>(`SELECT query FROM pg_stat_activity WHERE application_name = 'quorum' AND query ILIKE '%from "events"%'`);
     expect(reads.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('shows the replica lag on /metrics, and reads fall back to the primary while the replica is stopped', { timeout: 120_000 }, async () => {
+    const metrics = async () => (await fetch(`${state.apiUrls[0]}/metrics`)).text();
+    const before = await metrics();
+    expect(before).toMatch(/^quorum_replica_up 1$/m);
+    expect(Number(before.match(/^quorum_replica_lag_seconds (\S+)$/m)?.[1])).toBeGreaterThanOrEqual(0);
+
+    await topology('replica', 'stop');
+    const env = { DATABASE_URL: state.primaryUrl, QUORUM_DATA_DIR: join(dir, 'data'), TEST_DATABASE_URL: '' };
+    const token = (JSON.parse((await runQuorum(['--json', 'key', 'create', '--company', 'topology', '--name', 'during', '--scopes', 'all'], env)).stdout) as { token: string }).token;
+    // Four requests in round robin: two reach the process whose /metrics is read.
+    for (let i = 0; i < 4; i++) {
+      const answer = await fetch(`${state.balancerUrl}/v1/events?limit=5`, { headers: { authorization: `Bearer ${token}` } });
+      expect(answer.status, await answer.text()).toBe(200);
+    }
+    const during = await metrics();
+    expect(during).toMatch(/^quorum_replica_up 0$/m);
+    expect(Number(during.match(/^quorum_replica_fallback_connections_total (\S+)$/m)?.[1])).toBeGreaterThan(0);
+    const logs = ['api1', 'api2'].map((name) => readFileSync(join(dir, 'logs', `${name}.log`), 'utf8')).join('');
+    expect(logs).toContain('read replica unreachable');
+
+    await topology('replica', 'start');
+    expect(await metrics()).toMatch(/^quorum_replica_up 1$/m);
   });
 
   it('stops everything with one command, leaving no process', { timeout: 120_000 }, async () => {

@@ -6,7 +6,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { readState } from './state.js';
 import { running } from './processes.js';
-import { startTopology, stopTopology } from './topology.js';
+import { startTopology, stopTopology, switchReplica } from './topology.js';
 
 const log = (line: string) => process.stderr.write(`[topology] ${line}\n`);
 
@@ -34,6 +34,15 @@ program
   .action(async () => {
     const state = await stopTopology(program.opts<{ dir: string }>().dir, log);
     log(state ? 'stopped' : 'nothing to stop');
+  });
+program
+  .command('replica')
+  .argument('<action>', 'stop or start')
+  .description('stop or start the replica alone (reads fall back to the primary meanwhile)')
+  .action(async (action: string) => {
+    if (action !== 'stop' && action !== 'start') throw new InvalidArgumentError('stop or start');
+    await switchReplica(program.opts<{ dir: string }>().dir, action === 'start');
+    log(`replica ${action === 'start' ? 'started' : 'stopped'}`);
   });
 program
   .command('status')

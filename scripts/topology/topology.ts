@@ -138,6 +138,16 @@ export async function stopTopology(dirOption: string, log: (line: string) => voi
   return state;
 }
 
+/** Stops or starts the replica alone (a fault to inject: reads then fall back to the primary). */
+export async function switchReplica(dirOption: string, on: boolean): Promise<void> {
+  const dir = path.resolve(dirOption);
+  const replica = (await readState(dir))?.clusters.find((cluster) => cluster.name === 'replica');
+  if (!replica) throw new Error(`no replica started from ${dir}`);
+  const logFile = path.join(dir, 'logs', 'replica.log');
+  if (on) await startCluster(clusterLayoutOf(replica), replica.port, logFile);
+  else await stopCluster(clusterLayoutOf(replica), logFile);
+}
+
 function clusterLayoutOf(cluster: TopologyState['clusters'][number]): Layout {
   return { pgData: cluster.pgData, binDir: cluster.binDir, runAs: process.getuid?.() === 0 ? ensureServiceUser() : undefined };
 }
