@@ -3,6 +3,7 @@
  * (it answers 503 from the moment SIGTERM arrives while it drains, SHUTDOWN_DRAIN_MS), and a request
  * whose connection failed is sent again to another process (`retry-on conn-failure` and
  * `option redispatch`): a process that dies loses only the requests it was already answering.
+ * Those are not retried: a POST the dead process may have committed must not run twice.
  */
 export function haproxyConfig(opts: { port: number; apiPorts: number[] }): string {
   const servers = opts.apiPorts.map((port, i) => `  server api${i + 1} 127.0.0.1:${port} check`);
@@ -17,7 +18,7 @@ export function haproxyConfig(opts: { port: number; apiPorts: number[] }): strin
     '  timeout client 60s',
     '  timeout server 60s',
     '  retries 3',
-    '  retry-on conn-failure empty-response',
+    '  retry-on conn-failure',
     '  option redispatch 1',
     '',
     'frontend quorum',
