@@ -23,6 +23,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       webhookAllowPrivateTargets: false,
       trustProxy: false,
+      shutdownDrainMs: 0,
     });
   });
 
@@ -70,6 +71,7 @@ describe('loadConfig', () => {
     ['METRICS_TOKEN', 'sixteen chars ok', 'METRICS_TOKEN must be at least 16 characters without spaces'],
     ['STATISTICS_SCAN_CEILING', '0', 'STATISTICS_SCAN_CEILING must be a positive whole number, got "0"'],
     ['UPLOAD_MB_PER_FORM_HOUR', '1e3', 'UPLOAD_MB_PER_FORM_HOUR must be a positive whole number, got "1e3"'],
+    ['SHUTDOWN_DRAIN_MS', '2s', 'SHUTDOWN_DRAIN_MS must be a whole number of milliseconds (0-999999), got "2s"'],
   ])('refuses %s=%j in one line: %s', (name, value, message) => {
     expect(() => loadConfig({ QUORUM_DATA_DIR: dataDir(), [name]: value })).toThrow(new ConfigError(message));
   });
@@ -77,9 +79,9 @@ describe('loadConfig', () => {
   it('reads the values the rules accept', () => {
     const config = loadConfig({
       QUORUM_DATA_DIR: dataDir(), PORT: '00080', LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'YES', TRUST_PROXY: ' 10.0.0.0/8, ::1 ',
-      METRICS_TOKEN: 'x'.repeat(16), SECRET_KEY: 'k'.repeat(32), UPLOAD_MB_PER_FORM_HOUR: '2',
+      METRICS_TOKEN: 'x'.repeat(16), SECRET_KEY: 'k'.repeat(32), UPLOAD_MB_PER_FORM_HOUR: '2', SHUTDOWN_DRAIN_MS: '2000',
     });
-    expect(config).toMatchObject({ port: 80, logLevel: 'silent', webhookAllowPrivateTargets: true, trustProxy: '10.0.0.0/8, ::1', metricsToken: 'x'.repeat(16), secretKey: 'k'.repeat(32) });
+    expect(config).toMatchObject({ shutdownDrainMs: 2000, port: 80, logLevel: 'silent', webhookAllowPrivateTargets: true, trustProxy: '10.0.0.0/8, ::1', metricsToken: 'x'.repeat(16), secretKey: 'k'.repeat(32) });
     expect(config.uploadLimits.bytesPerFormPerHour).toBe(2 * 1024 * 1024);
     expect(loadConfig({ QUORUM_DATA_DIR: dataDir(), TRUST_PROXY: '2' }).trustProxy).toBe(2);
   });

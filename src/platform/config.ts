@@ -43,6 +43,8 @@ export interface Config {
   publicLinkTokenHours: number;
   /** Respondents' file uploads: hourly caps per client address and per form, and each company's storage quota. */
   uploadLimits: UploadLimits;
+  /** After SIGTERM, how long /readyz answers 503 before the server stops taking requests (a balancer's time to notice). */
+  shutdownDrainMs: number;
 }
 
 export interface UploadLimits {
@@ -99,6 +101,10 @@ const RULES = {
   UPLOAD_FILES_PER_FORM_HOUR: positiveWholeNumber('UPLOAD_FILES_PER_FORM_HOUR'),
   UPLOAD_MB_PER_FORM_HOUR: positiveWholeNumber('UPLOAD_MB_PER_FORM_HOUR'),
   UPLOAD_QUOTA_MB_PER_COMPANY: positiveWholeNumber('UPLOAD_QUOTA_MB_PER_COMPANY'),
+  SHUTDOWN_DRAIN_MS: {
+    shape: Type.String({ pattern: '^\\d{1,6}$' }),
+    refusal: (raw) => `SHUTDOWN_DRAIN_MS must be a whole number of milliseconds (0-999999), got "${raw}"`,
+  },
 } satisfies Record<string, Rule>;
 
 /** `value` when it has the shape of `name`'s rule; ConfigError naming the variable (with `shown`, as given) otherwise. */
@@ -209,5 +215,6 @@ export function loadConfig(env: Env = process.env): Config {
       bytesPerFormPerHour: readPositiveInteger(env, 'UPLOAD_MB_PER_FORM_HOUR', 1024) * MIB,
       bytesPerCompany: readPositiveInteger(env, 'UPLOAD_QUOTA_MB_PER_COMPANY', 10_240) * MIB,
     },
+    shutdownDrainMs: Number(checked('SHUTDOWN_DRAIN_MS', env.SHUTDOWN_DRAIN_MS || '0')),
   };
 }

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Config } from './config.js';
-import { openPool, type Database, type Db } from './db/database.js';
+import type { Database, Db } from './db/database.js';
+import { openReplica, type ReplicaProbe } from './db/replica.js';
 import { connectDatabase, type ConnectOptions } from './db/connect.js';
 import type { EmbeddedPostgres } from './db/embedded/index.js';
 import { createRateLimiter, type RateLimiter } from './app/rate-limiter.js';
@@ -24,6 +25,8 @@ export interface Context {
   db: Db;
   /** Heavy reads (lists, scans, statistics) go here: the replica of READ_DATABASE_URL, or the main database. */
   readDb: Db;
+  /** The replica's lag and fallbacks for /metrics; null without READ_DATABASE_URL. */
+  replica: ReplicaProbe | null;
   clock: Clock;
   newId: IdGenerator;
   logger: Logger;
@@ -76,11 +79,14 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       database = connection.database;
       embedded = connection.embedded;
     }
+    const logger = overrides.logger ?? createLogger(config);
     let readDb = database.db;
+    let replica: ReplicaProbe | null = null;
     if (config.readDatabaseUrl) {
-      const replica = openPool(config.readDatabaseUrl, overrides.poolSize);
-      closers.push(() => replica.close());
-      readDb = replica.db;
+      const opened = openReplica(config.readDatabaseUrl, database.pool, { max: overrides.poolSize, log: (line) => logger.warn(line) });
+      closers.push(() => opened.database.close());
+      readDb = opened.database.db;
+      replica = opened.probe;
     }
     const limiter = overrides.limiter ?? createRateLimiter(config.redisUrl);
     closers.push(() => limiter.close());
@@ -92,9 +98,10 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       pool: database.pool,
       db: database.db,
       readDb,
+      replica,
       clock,
       newId: overrides.newId ?? idGeneratorFor(clock),
-      logger: overrides.logger ?? createLogger(config),
+      logger,
       limiter,
       mailer,
       eventConsumers: features.flatMap((feature) => feature.eventConsumers ?? []),

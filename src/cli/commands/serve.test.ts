@@ -103,3 +103,41 @@ describe('quorum start on a first start', () => {
     expect((await fetch(new URL(pageScript!, publicLink)).then((r) => r.status))).toBe(200);
   });
 });
+
+describe('quorum api on SIGTERM with SHUTDOWN_DRAIN_MS', () => {
+  it('answers /readyz 503 while it drains, still serving, then exits 0', { timeout: 120_000 }, async () => {
+    const port = await freePort();
+    const api = spawn(process.execPath, [MAIN, 'api'], {
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        QUORUM_DATA_DIR: mkdtempSync(join(tmpdir(), 'quorum-api-')),
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        // Long enough that the probes below land inside it on a loaded machine.
+        SHUTDOWN_DRAIN_MS: '10000',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => api.once('exit', resolve));
+    let stderr = '';
+    api.stderr!.on('data', (chunk) => (stderr += String(chunk)));
+    try {
+      while ((await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null))?.status !== 200) {
+        expect(api.exitCode, stderr).toBeNull();
+        await sleep(250);
+      }
+      api.kill('SIGTERM');
+      while (!stderr.includes('draining for 10000 ms')) await sleep(50);
+
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toMatchObject({ error: { code: 'SERVICE_UNAVAILABLE', details: { pending: ['draining before shutdown'] } } });
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      expect(await exited).toBe(0);
+    } finally {
+      if (api.exitCode === null) api.kill('SIGKILL');
+    }
+  });
+});

@@ -69,6 +69,14 @@ async function startTiers(config: Config, tiers: Tiers, closers: Closer[], stop:
     const app = await buildApp(ctx, { readiness });
     closers.push(() => app.close());
     await app.listen({ port: config.port, host: config.host });
+    // Stopped first: /readyz answers 503 so a balancer takes this process out while it still answers.
+    if (config.shutdownDrainMs > 0) {
+      closers.push(async () => {
+        readiness.hold('draining before shutdown');
+        log(`draining for ${config.shutdownDrainMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+      });
+    }
   }
   if (tiers.demo) {
     const { announceDemo } = await import('../../demo/announce-demo.js');

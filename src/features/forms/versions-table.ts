@@ -1,4 +1,4 @@
-import { integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { integer, jsonb, pgTable, text, uuid, primaryKey } from 'drizzle-orm/pg-core';
 import { companyId, ts } from '../../platform/db/columns.js';
 import type { FormDefinition } from './definition/index.js';
 
@@ -10,14 +10,18 @@ export interface FormChanges {
 }
 
 /** Drizzle mirror of form_versions (migration 0900). */
-export const formVersions = pgTable('form_versions', {
-  id: uuid('id').primaryKey(),
-  companyId: companyId(),
-  formId: uuid('form_id').notNull(),
-  version: integer('version').notNull(),
-  actorUserId: uuid('actor_user_id'),
-  actorEmail: text('actor_email'),
-  changes: jsonb('changes').$type<FormChanges>().notNull(),
-  definition: jsonb('definition').$type<FormDefinition>().notNull(),
-  createdAt: ts('created_at').notNull(),
-});
+export const formVersions = pgTable(
+  'form_versions',
+  {
+    id: uuid('id').notNull(),
+    companyId: companyId(),
+    formId: uuid('form_id').notNull(),
+    version: integer('version').notNull(),
+    actorUserId: uuid('actor_user_id'),
+    actorEmail: text('actor_email'),
+    changes: jsonb('changes').$type<FormChanges>().notNull(),
+    definition: jsonb('definition').$type<FormDefinition>().notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.id] })],
+);

@@ -47,7 +47,7 @@ export async function saveDraft(db: Db, deps: EmitDeps, input: SaveDraftInput): 
       .insert(inviteDrafts)
       .values({ inviteId: invite.id, companyId: invite.companyId, answers, sectionIndex, savedAt: now })
       .onConflictDoUpdate({
-        target: inviteDrafts.inviteId,
+        target: [inviteDrafts.companyId, inviteDrafts.inviteId],
         set: { answers: sql`excluded.answers`, sectionIndex: sql`excluded.section_index`, savedAt: sql`excluded.saved_at` },
       })
       .returning({ savedAt: inviteDrafts.savedAt });

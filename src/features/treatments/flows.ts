@@ -24,7 +24,7 @@ export async function addFlow(db: DbOrTx, deps: { clock: Clock; newId: IdGenerat
   const [row] = await db
     .insert(treatmentFlows)
     .values({ id: deps.newId(), companyId, formId: form.id, key: flow.key, name: flow.name, definition: flow.definition, createdAt: deps.clock.now() })
-    .onConflictDoUpdate({ target: [treatmentFlows.formId, treatmentFlows.key], set: { name: flow.name, definition: flow.definition } })
+    .onConflictDoUpdate({ target: [treatmentFlows.companyId, treatmentFlows.formId, treatmentFlows.key], set: { name: flow.name, definition: flow.definition } })
     .returning();
   return row;
 }

@@ -70,7 +70,7 @@ const CLAIM_SQL = `
     INSERT INTO webhook_attempts (company_id, delivery_id, attempt, started_at, error)
     SELECT company_id, id, prior_attempts, lost_lease - $3::int * interval '1 millisecond', $7::text
     FROM claimed WHERE lost_lease IS NOT NULL
-    ON CONFLICT (delivery_id, attempt) DO NOTHING
+    ON CONFLICT (company_id, delivery_id, attempt) DO NOTHING
   )
   SELECT c.id, c.company_id, c.subscription_id, c.attempts AS attempt, c.due,
     s.url, s.secret_sealed, s.previous_secret_sealed, s.previous_secret_expires_at,

@@ -63,7 +63,7 @@ const WRITE_OUTCOMES_SQL = `
     FROM input i
     -- A delivery deleted meanwhile (with its subscription) has nothing left to log.
     JOIN webhook_deliveries d ON d.id = i.delivery_id
-    ON CONFLICT (delivery_id, attempt) DO UPDATE SET started_at = excluded.started_at, duration_ms = excluded.duration_ms,
+    ON CONFLICT (company_id, delivery_id, attempt) DO UPDATE SET started_at = excluded.started_at, duration_ms = excluded.duration_ms,
       status_code = excluded.status_code, error = excluded.error, response_body = excluded.response_body
   ), delivery AS (
     UPDATE webhook_deliveries d SET

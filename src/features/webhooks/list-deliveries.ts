@@ -55,7 +55,7 @@ export async function listDeliveries(db: DbOrTx, _deps: NoDeps, input: DeliveryF
     // Ids are UUIDv7 stamped at creation: id order is creation order, served by an index.
     .orderBy(desc(webhookDeliveries.id))
     .limit(input.limit ?? 50);
-  const log = await attemptsOf(db, rows.map((row) => row.delivery.id));
+  const log = await attemptsOf(db, rows.map((row) => row.delivery));
   return rows.map(({ delivery, eventType }) => ({
     id: delivery.id,
     companyId: delivery.companyId,
@@ -72,13 +72,15 @@ export async function listDeliveries(db: DbOrTx, _deps: NoDeps, input: DeliveryF
   }));
 }
 
-async function attemptsOf(db: DbOrTx, deliveryIds: string[]) {
+/** The attempts' key leads with company_id (migration 0990), so the companies go in with the ids. */
+async function attemptsOf(db: DbOrTx, deliveries: { id: string; companyId: string }[]) {
   const byDelivery = new Map<string, ReturnType<typeof publicAttempt>[]>();
-  if (deliveryIds.length === 0) return byDelivery;
+  if (deliveries.length === 0) return byDelivery;
+  const companyIds = [...new Set(deliveries.map((delivery) => delivery.companyId))];
   const rows = await db
     .select()
     .from(webhookAttempts)
-    .where(inArray(webhookAttempts.deliveryId, deliveryIds))
+    .where(and(inArray(webhookAttempts.companyId, companyIds), inArray(webhookAttempts.deliveryId, deliveries.map((delivery) => delivery.id))))
     .orderBy(asc(webhookAttempts.deliveryId), asc(webhookAttempts.attempt));
   for (const row of rows) {
     const list = byDelivery.get(row.deliveryId) ?? [];

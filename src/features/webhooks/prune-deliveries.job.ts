@@ -16,8 +16,8 @@ export const pruneDeliveries = defineSweep({
   async sweep(ctx) {
     const cutoff = retentionCutoff(ctx, DELIVERY_LOG_RETENTION_DAYS);
     const attempts = await inBatches(BATCH, async (limit) => {
-      const result = await ctx.db.execute(sql`DELETE FROM webhook_attempts WHERE (delivery_id, attempt) IN (
-        SELECT delivery_id, attempt FROM webhook_attempts WHERE started_at < ${cutoff}::timestamptz LIMIT ${limit} FOR UPDATE SKIP LOCKED)`);
+      const result = await ctx.db.execute(sql`DELETE FROM webhook_attempts WHERE (company_id, delivery_id, attempt) IN (
+        SELECT company_id, delivery_id, attempt FROM webhook_attempts WHERE started_at < ${cutoff}::timestamptz LIMIT ${limit} FOR UPDATE SKIP LOCKED)`);
       return result.rowCount ?? 0;
     });
     const deliveries = await inBatches(BATCH, async (limit) => {

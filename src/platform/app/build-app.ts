@@ -104,7 +104,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.removeContentTypeParser('application/json');
   registerJsonParser(app);
   for (const schema of await sharedSchemas()) app.addSchema(schema);
-  const registry = registerMetrics(app, { pool: ctx.pool, clock: ctx.clock, backlog: features.flatMap((feature) => feature.backlog ?? []) });
+  const registry = registerMetrics(app, { pool: ctx.pool, clock: ctx.clock, backlog: features.flatMap((feature) => feature.backlog ?? []), replica: ctx.replica });
   await registerOpenApi(app, ctx.config.publicApiUrl);
 
   await app.register(healthRoutes, { pool: ctx.pool, registry, metricsToken: ctx.config.metricsToken, readiness: options.readiness });

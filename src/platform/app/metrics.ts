@@ -2,13 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Clock } from '../../lib/clock.js';
+import type { ReplicaProbe } from '../db/replica.js';
 import type { BacklogProbe } from '../outbound/index.js';
 
 /**
- * Prometheus metrics: request counts and latency by route and status, the job queue depth, and
- * the age of each outbound backlog's oldest due item.
+ * Prometheus metrics: request counts and latency by route and status, the job queue depth, the
+ * age of each outbound backlog's oldest due item, and (with READ_DATABASE_URL) the replica's lag.
  */
-export function registerMetrics(app: FastifyInstance, deps: { pool: pg.Pool; clock: Clock; backlog: readonly BacklogProbe[] }): Registry {
+export function registerMetrics(
+  app: FastifyInstance,
+  deps: { pool: pg.Pool; clock: Clock; backlog: readonly BacklogProbe[]; replica: ReplicaProbe | null },
+): Registry {
   const { pool } = deps;
   const registry = new Registry();
   const requests = new Counter({
@@ -60,6 +64,8 @@ export function registerMetrics(app: FastifyInstance, deps: { pool: pg.Pool; clo
     },
   });
 
+  if (deps.replica) registerReplicaMetrics(registry, deps.replica);
+
   // Label children are bound once per (method, route, status): hashing labels on every request is the costly part.
   const children = new Map<string, { count: ReturnType<typeof requests.labels>; time: ReturnType<typeof latency.labels> }>();
   app.addHook('onResponse', async (request, reply) => {
@@ -76,4 +82,36 @@ export function registerMetrics(app: FastifyInstance, deps: { pool: pg.Pool; clo
     child.time.observe(reply.elapsedTime / 1000);
   });
   return registry;
+}
+
+/** The read replica: whether it answers, how far its replay is behind, and how often reads went to the primary instead. */
+function registerReplicaMetrics(registry: Registry, replica: ReplicaProbe): void {
+  let lag: Promise<number | null> | null = null;
+  // One probe per scrape feeds both gauges.
+  const probe = () => (lag ??= replica.lagSeconds().finally(() => setImmediate(() => (lag = null))));
+  new Gauge({
+    name: 'quorum_replica_up',
+    help: 'Whether the read replica (READ_DATABASE_URL) answers: 1 or 0',
+    registers: [registry],
+    async collect() {
+      this.set((await probe()) === null ? 0 : 1);
+    },
+  });
+  new Gauge({
+    name: 'quorum_replica_lag_seconds',
+    help: "Seconds the read replica's replay is behind the primary (0 when it has replayed all it received); NaN while it does not answer",
+    registers: [registry],
+    async collect() {
+      this.set((await probe()) ?? Number.NaN);
+    },
+  });
+  new Counter({
+    name: 'quorum_replica_fallback_connections_total',
+    help: 'Connections for heavy reads taken from the primary because the read replica did not answer',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(replica.fallbacks());
+    },
+  });
 }

@@ -42,7 +42,8 @@ export async function resolveLayout(dataDir: string, log: (line: string) => void
   return { pgData, binDir, runAs };
 }
 
-function ensureServiceUser(): RunAs {
+/** The system user Postgres runs as when we are root (created once); also used by scripts/topology. */
+export function ensureServiceUser(): RunAs {
   const existing = lookupUser(SERVICE_USER);
   if (existing) return existing;
   const added = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', SERVICE_USER], {
@@ -66,7 +67,7 @@ function lookupUser(name: string): RunAs | null {
 }
 
 /** Whether the service user may execute a file or enter a directory (a clone under a 0700 folder fails). */
-function serviceUserCanEnter(runAs: RunAs, target: string): boolean {
+export function serviceUserCanEnter(runAs: RunAs, target: string): boolean {
   return spawnSync('/bin/sh', ['-c', 'test -x "$0"', target], { ...runAs, cwd: '/' }).status === 0;
 }
 
