@@ -4,6 +4,8 @@ import { buildApp } from '../src/platform/app/build-app.js';
 import { createKey } from '../src/features/keys/create-key.js';
 import { addMembership } from '../src/features/memberships/index.js';
 import { createUser, describeSession, startSession } from '../src/features/sessions/index.js';
+import { launchChromium } from '../test/chromium.js';
+import { freePort } from './free-port.js';
 import { ensureBenchData, RESPONSE_COUNT } from './responses-scan-seed.js';
 import { benchDatabase, benchDatabaseUrl, printTable } from './support.js';
 
@@ -15,11 +17,41 @@ import { benchDatabase, benchDatabaseUrl, printTable } from './support.js';
  *   (past the 900,000th newest row) on both;
  * - the CSV export of the whole form (rows/s) beside a full /v1 scan at limit 100 (rows/s), with
  *   the process's peak RSS during the export; the XLSX export likewise;
- * - the dashboard's first chart: the whole-form statistics call the page waits for.
+ * - the dashboard's first chart: the whole-form statistics call the page waits for, and the page
+ *   itself in Chromium, from navigation to /panel/statistics (the form already chosen, as the
+ *   tab's session keeps it) until the first question's chart is drawn, each round a fresh
+ *   browser context (no cache, a new session), BROWSER_ROUNDS of them.
  * BENCH_EXPORT_TO=YYYY-MM-DD narrows the exports and the scan to responses up to that day.
+ * Needs `dist/panel` (`npm run build`) and /usr/bin/chromium for the dashboard in Chromium.
  */
 const ROUNDS = 9;
+const BROWSER_ROUNDS = 5;
 const DEEP_TO = '2025-03-30';
+
+/** The Statistics page in Chromium until the first question's chart (its chart/table switch) is drawn, per fresh context; prints the median and each round. */
+async function dashboardInChromium(address: string, formId: string, newSession: () => Promise<string>): Promise<void> {
+  const browser = await launchChromium();
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < BROWSER_ROUNDS; i++) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+      await context.addCookies([{ name: 'quorum_session', value: await newSession(), url: `${address}/panel` }]);
+      // the form the person chose earlier in this tab, as the page keeps it (useChosenForm)
+      await context.addInitScript((id) => sessionStorage.setItem('quorum.panel.form', JSON.stringify(id)), formId);
+      const page = await context.newPage();
+      page.setDefaultTimeout(120_000);
+      const started = performance.now();
+      await page.goto(`${address}/panel/statistics`, { waitUntil: 'commit' });
+      await page.getByRole('radiogroup', { name: 'View of “Question 1”' }).waitFor();
+      times.push(performance.now() - started);
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  printTable([{ what: 'dashboard in Chromium: navigation to first chart', 'median ms': Math.round(sorted[Math.floor(sorted.length / 2)]), rounds: times.map(Math.round).join(' / ') }]);
+}
 
 async function median(work: () => Promise<unknown>, rounds = ROUNDS): Promise<number> {
   const times: number[] = [];
@@ -36,7 +68,10 @@ export async function run(): Promise<void> {
   const data = await ensureBenchData(database.pool, (line) => console.log(line));
   await database.pool.end();
   const ctx = await createContext({ ...loadConfig(), databaseUrl: benchDatabaseUrl('quorum_bench').toString(), redisUrl: null, logLevel: 'silent' });
-  const app = await buildApp(ctx);
+  const port = await freePort();
+  const address = `http://127.0.0.1:${port}`;
+  const app = await buildApp({ ...ctx, config: { ...ctx.config, publicPanelUrl: `${address}/panel` } });
+  await app.listen({ port, host: '127.0.0.1' });
   const { token } = await createKey(ctx.db, ctx, { companyId: data.companyId, name: 'panel-responses bench', scopes: ['surveys:read', 'reports:read'], rateLimitPerMin: 1_000_000 });
   const user = await createUser(ctx.db, ctx, { email: `bench-${Date.now()}@bench.test`, name: 'Bench' });
   await addMembership(ctx.db, ctx, { companyId: data.companyId, userId: user.id, permissions: ['responses'], owner: false });
@@ -62,6 +97,7 @@ export async function run(): Promise<void> {
   await pair(`table: jump deep (to=${DEEP_TO})`, `/panel/api/responses/forms/${form}/scan?limit=100&to=${DEEP_TO}`, `/v1/forms/${form}/responses?limit=100&include=answers&to=${DEEP_TO}`);
   await pair('dashboard: whole-form statistics', `/panel/api/statistics/forms/${form}`, `/v1/forms/${form}/statistics`);
   printTable(rows);
+  await dashboardInChromium(address, form, async () => (await startSession(ctx.db, ctx, { userId: user.id, ip: null })).token);
 
   let started = performance.now();
   let scanned = 0;
@@ -79,7 +115,6 @@ export async function run(): Promise<void> {
     let peak = baseline;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
     started = performance.now();
-    const address = await app.listen({ port: 0, host: '127.0.0.1' }).catch(() => app.server.address() && `http://127.0.0.1:${(app.server.address() as { port: number }).port}`);
     // Over a socket and read as a stream, as a browser does: inject would buffer the whole file.
     const response = await fetch(`${address}/panel/api/responses/forms/${form}/export?format=${format}${cut}`, { headers: panel });
     let bytes = 0;

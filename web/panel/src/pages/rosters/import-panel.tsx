@@ -1,5 +1,6 @@
 /**
- * The Import tab: a roster file (the API's JSON) or the CLI's CSV files, always previewed as a dry
+ * The Import tab: a roster file (the API's JSON), the CLI's CSV files, or a OneRoster or Canvas
+ * export's files (read as `quorum roster import --format` reads them), always previewed as a dry
  * run first; applied only after the person confirms the diff they saw. A sync that would drop too
  * much of a class is refused, with the threshold and the classes over it.
  */
@@ -15,16 +16,19 @@ import type { ImportAnswer } from './rosters-api';
 import { NS } from './strings';
 import { ProblemAlert } from '../../ui/problem-alert';
 
-type Source = 'json' | 'csv';
+type Source = 'json' | 'csv' | 'oneroster' | 'canvas';
+const SOURCES: Source[] = ['json', 'csv', 'oneroster', 'canvas'];
+/** The files format of each source the files route reads. */
+const FILE_FORMATS = { csv: 'quorum', oneroster: 'oneroster', canvas: 'canvas' } as const;
 type Mode = 'upsert' | 'sync';
 type Stage = 'idle' | 'reading' | 'checking' | 'applying';
 const LISTS = ['people', 'classGroups', 'classes', 'enrollments'] as const;
 
 /** The request an import sends, built once from the files so the applied import is the one previewed. */
-type Prepared = { source: 'json'; lists: Record<string, unknown[]> } | { source: 'csv'; files: { name: string; content: string }[] };
+type Prepared = { source: 'json'; lists: Record<string, unknown[]> } | { source: Exclude<Source, 'json'>; files: { name: string; content: string }[] };
 
 async function prepare(source: Source, files: File[]): Promise<Prepared> {
-  if (source === 'csv') return { source, files: await Promise.all(files.map(async (file) => ({ name: file.name, content: await file.text() }))) };
+  if (source !== 'json') return { source, files: await Promise.all(files.map(async (file) => ({ name: file.name, content: await file.text() }))) };
   const parsed: unknown = JSON.parse(await files[0].text());
   const record = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
   // Only the roster's lists: mode, dryRun and the threshold are the person's choices on this page.
@@ -32,7 +36,7 @@ async function prepare(source: Source, files: File[]): Promise<Prepared> {
 }
 
 function send(prepared: Prepared, options: { mode: Mode; dryRun: boolean; maxDropRatio: number }) {
-  if (prepared.source === 'csv') return unwrap(api.POST('/rosters/import-files', { body: { ...options, files: prepared.files } }));
+  if (prepared.source !== 'json') return unwrap(api.POST('/rosters/import-files', { body: { ...options, format: FILE_FORMATS[prepared.source], files: prepared.files } }));
   return unwrap(api.POST('/rosters/import', { body: { enrollments: [], ...prepared.lists, ...options } }));
 }
 
@@ -114,12 +118,13 @@ export function ImportPanel() {
             setFiles([]);
             reset();
           }}
-          data={(['json', 'csv'] as const).map((value) => ({ value, label: t(`import.sources.${value}`) }))}
+          fullWidth
+          data={SOURCES.map((value) => ({ value, label: t(`import.sources.${value}`) }))}
         />
         {source === 'json' ? (
           <FileInput label={t('import.jsonFile')} accept="application/json,.json" value={files[0] ?? null} onChange={(file) => (setFiles(file ? [file] : []), reset())} />
         ) : (
-          <FileInput label={t('import.csvFiles')} accept="text/csv,.csv" multiple value={files} onChange={(chosen) => (setFiles(chosen), reset())} />
+          <FileInput label={t(`import.files.${source}`)} accept="text/csv,.csv" multiple value={files} onChange={(chosen) => (setFiles(chosen), reset())} />
         )}
         <Group grow wrap="wrap" align="flex-start">
           <Select
