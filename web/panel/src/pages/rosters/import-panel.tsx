@@ -20,6 +20,8 @@ type Source = 'json' | 'csv' | 'oneroster' | 'canvas';
 const SOURCES: Source[] = ['json', 'csv', 'oneroster', 'canvas'];
 /** The files format of each source the files route reads. */
 const FILE_FORMATS = { csv: 'quorum', oneroster: 'oneroster', canvas: 'canvas' } as const;
+/** The fields the files route refuses with a message naming the file or the package's kind. */
+const FILE_FIELDS = new Set(['files', 'mode']);
 type Mode = 'upsert' | 'sync';
 type Stage = 'idle' | 'reading' | 'checking' | 'applying';
 const LISTS = ['people', 'classGroups', 'classes', 'enrollments'] as const;
@@ -67,7 +69,8 @@ export function ImportPanel() {
   const fail = (error: unknown) => {
     if (error instanceof ApiProblem && error.code === 'DROP_THRESHOLD_EXCEEDED') setRefusal(error.details as unknown as ThresholdDetails);
     else if (error instanceof SyntaxError) setProblem({ text: t('import.notJson', { message: error.message }), fields: [] });
-    else setProblem({ text: problemText(t, error), fields: error instanceof ApiProblem ? error.fields.map((f) => `${f.path}: ${fieldText(t, f)}`) : [] });
+    // What is wrong with the files themselves (which file, which line, a delta package) only the server's words say.
+    else setProblem({ text: problemText(t, error), fields: error instanceof ApiProblem ? error.fields.map((f) => `${f.path}: ${FILE_FIELDS.has(f.path) ? f.message : fieldText(t, f)}`) : [] });
   };
 
   async function previewImport() {
