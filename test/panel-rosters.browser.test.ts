@@ -163,7 +163,8 @@ describe.skipIf(!chromiumRuns('the Rosters browser tests'))('Rosters in the pane
     await page.getByRole('combobox', { name: 'Mode' }).click();
     await page.getByRole('option', { name: /^Sync/ }).click();
     await page.getByRole('button', { name: 'Preview changes' }).click();
-    await page.getByText(/The package is a delta/).waitFor();
+    const refusal = page.getByRole('alert').filter({ hasText: 'Some fields need attention.' });
+    await refusal.getByText('mode: The package is a delta (manifest.csv: file.enrollments=delta): import it with upsert; sync needs bulk files.').waitFor();
     await checkPage(page, 'rosters-import-oneroster-delta');
     expect(await droppedEvents(companyId)).toEqual([]);
     await context.close();

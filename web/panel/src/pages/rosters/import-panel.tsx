@@ -5,6 +5,7 @@
  * much of a class is refused, with the threshold and the classes over it.
  */
 import { Alert, Button, FileInput, Group, List, Loader, NumberInput, Paper, SegmentedControl, Select, Stack, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -43,7 +44,9 @@ function send(prepared: Prepared, options: { mode: Mode; dryRun: boolean; maxDro
 }
 
 export function ImportPanel() {
-  const { t } = useTranslation([NS, 'translation']);
+  const { t } = useTranslation(NS);
+  // problem and field texts live in the default namespace
+  const { t: tc } = useTranslation();
   const client = useQueryClient();
   const [source, setSource] = useState<Source>('json');
   const [files, setFiles] = useState<File[]>([]);
@@ -56,6 +59,7 @@ export function ImportPanel() {
   const [confirming, setConfirming] = useState(false);
   const [problem, setProblem] = useState<{ text: string; fields: string[] } | null>(null);
   const [refusal, setRefusal] = useState<ThresholdDetails | null>(null);
+  const narrow = useMediaQuery('(max-width: 36em)');
   const options = (dryRun: boolean) => ({ mode, dryRun, maxDropRatio: maxDropPercent / 100 });
 
   const reset = () => {
@@ -70,7 +74,7 @@ export function ImportPanel() {
     if (error instanceof ApiProblem && error.code === 'DROP_THRESHOLD_EXCEEDED') setRefusal(error.details as unknown as ThresholdDetails);
     else if (error instanceof SyntaxError) setProblem({ text: t('import.notJson', { message: error.message }), fields: [] });
     // What is wrong with the files themselves (which file, which line, a delta package) only the server's words say.
-    else setProblem({ text: problemText(t, error), fields: error instanceof ApiProblem ? error.fields.map((f) => `${f.path}: ${FILE_FIELDS.has(f.path) ? f.message : fieldText(t, f)}`) : [] });
+    else setProblem({ text: problemText(tc, error), fields: error instanceof ApiProblem ? error.fields.map((f) => `${f.path}: ${FILE_FIELDS.has(f.path) ? f.message : fieldText(tc, f)}`) : [] });
   };
 
   async function previewImport() {
@@ -122,6 +126,8 @@ export function ImportPanel() {
             reset();
           }}
           fullWidth
+          // four sources do not fit side by side on a phone
+          orientation={narrow ? 'vertical' : 'horizontal'}
           data={SOURCES.map((value) => ({ value, label: t(`import.sources.${value}`) }))}
         />
         {source === 'json' ? (
