@@ -216,6 +216,17 @@ describe.skipIf(!chromiumRuns('the Responses browser tests'))('Responses and Sta
 
     await expectExportsMatch(page, await expectedRows(expected, await storedSections(form.id), dimKeys));
 
+    // The option to export keys: question headers and choices by key (the first RADIO answer of the cut as its option's key).
+    await page.getByRole('checkbox', { name: 'Options and headers by key instead of label' }).check();
+    const [keyHeader, ...keyRows] = parse(readFileSync(await exportFile(page, 'Export CSV'), 'utf8').replace(/^\uFEFF/, '')) as string[][];
+    type Keyed = { id: string; key: string; type: string; options: Array<{ id: string; key: string }> };
+    const stored = (await storedSections(form.id)).flatMap((section) => section.questions) as unknown as Keyed[];
+    const firstQuestion = 3 + 4 + dimKeys.length;
+    expect(keyHeader.slice(firstQuestion, firstQuestion + stored.length)).toEqual(stored.map((q) => q.key));
+    const radio = stored.find((q) => q.type === 'RADIO' && expected[0].answers[q.id] !== undefined)!;
+    expect(keyRows[0][keyHeader.indexOf(radio.key)]).toBe(radio.options.find((o) => o.id === expected[0].answers[radio.id])!.key);
+    await page.getByRole('checkbox', { name: 'Options and headers by key instead of label' }).uncheck();
+
     // One response: its answers as the respondent saw the questions.
     const target = expected[0];
     await links.first().click();
