@@ -10,6 +10,7 @@ import { importForm } from '../src/features/forms/import-form.js';
 import { createKey } from '../src/features/keys/create-key.js';
 import { importRoster } from '../src/features/rosters/import-roster.js';
 import { readOneRosterFolder } from '../src/features/rosters/read-oneroster-folder.js';
+import { folderFiles } from '../src/features/rosters/roster-export.js';
 import { benchDatabase, benchDatabaseUrl, measuredLoad, printTable, type MeasuredLoad } from './support.js';
 
 /**
@@ -122,7 +123,7 @@ async function oneRosterImport(ctx: Context) {
     const loadAt = load1();
     const target = await company('package', run);
     const started = performance.now();
-    const read = readOneRosterFolder(dir, '2026-03-02');
+    const read = readOneRosterFolder(folderFiles(dir), '2026-03-02');
     const readMs = performance.now() - started;
     const outcome = await importRoster(ctx.db, ctx, { companyId: target.id, mode: 'upsert', ...read.payload });
     const total = performance.now() - started;

@@ -12,7 +12,7 @@
  * the 200-question form as a Chrome CPU profile there.
  */
 import { writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from './free-port.js';
 import { join } from 'node:path';
 import { buildApp } from '../src/platform/app/build-app.js';
 import { loadConfig } from '../src/platform/config.js';
@@ -51,15 +51,6 @@ export function builderForm(slug: string, questions = QUESTIONS) {
     name: 'Builder bench',
     sections: Array.from({ length: Math.ceil(questions / 20) }, (_, s) => ({ key: `s${s}`, name: `Section ${s + 1}`, questions: Array.from({ length: Math.min(20, questions - s * 20) }, (_, q) => question(s * 20 + q)) })),
   };
-}
-
-/** A port free now, so the app can be told its own origin before it listens. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];

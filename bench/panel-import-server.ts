@@ -4,21 +4,12 @@
  * Set up by one IPC message ({ databaseUrl }); answers { origin, rssMb }. Asked 'memory', it
  * answers { peakRssMb } (maxRSS of this process so far). Exits when the bench disconnects.
  */
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from './free-port.js';
 import { buildApp } from '../src/platform/app/build-app.js';
 import { MemoryRateLimiter } from '../src/platform/app/rate-limiter.js';
 import { createContext } from '../src/platform/context.js';
 import { loadConfig } from '../src/platform/config.js';
 import { openPool } from '../src/platform/db/database.js';
-
-/** A port free now, so the app can be told its own origin before it listens. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function start({ databaseUrl }: { databaseUrl: string }) {
   const database = openPool(databaseUrl);

@@ -1,7 +1,8 @@
 /**
  * The Responses and Statistics areas in Chromium against the real server and the demo company:
  * filter the demo's responses and compare the table with /v1's scan; export the cut as CSV and
- * XLSX and compare each file with the scan row for row; open a response and delete it (the
+ * XLSX and compare each file with the scan row for row (with the order each respondent saw, for a form
+ * that shuffles, also shown on its response page); open a response and delete it (the
  * statistics follow); read the dashboard of the anonymous demo form and prove that nothing the
  * page shows lets anyone work out a suppressed group. axe at both sizes on every state.
  */
@@ -11,11 +12,16 @@ import { parse } from 'csv-parse/sync';
 import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDemo } from '../src/demo/seed-demo.js';
+import { findForm } from '../src/features/forms/find-form.js';
+import { importForm } from '../src/features/forms/import-form.js';
 import { panelUser } from './panel.js';
+import { shuffledForm } from './shuffled-form.js';
 import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser, signIn as signInPage } from './panel-browser.js';
 
 type Choice = { id: string; name: string };
 type Question = { id: string; name: string; type: string; options: Choice[]; rows?: Choice[]; columns?: Choice[] };
+type Section = { id: string; shuffleQuestions?: boolean; shuffleOptions?: boolean; questions: Question[] };
+type PresentedOrder = Record<string, { questions?: string[]; options?: Record<string, string[]> }> | null;
 type Item = { id: string; createdAt: string; completedAt: string | null; respondent: Record<string, string | null> | null; dims: Record<string, string>; answers: Record<string, unknown> };
 
 describe.skipIf(!chromiumRuns('the Responses browser tests'))('Responses and Statistics in the panel', () => {
@@ -39,6 +45,8 @@ describe.skipIf(!chromiumRuns('the Responses browser tests'))('Responses and Sta
     return res.json();
   };
   const formBySlug = async (slug: string) => (await v1('/forms?limit=100')).data.find((f: { slug: string }) => f.slug === slug);
+  /** The stored sections, with the shuffle flags /v1's form detail does not carry. */
+  const storedSections = async (id: string) => (await findForm(bed.t.ctx.db, bed.t.ctx, { companyId, id }))!.content.sections as unknown as Section[];
 
   /** Every row of /v1's scan for the cut, with answers, following the cursors. */
   async function scan(formId: string, query: string): Promise<Item[]> {
@@ -87,11 +95,36 @@ describe.skipIf(!chromiumRuns('the Responses browser tests'))('Responses and Sta
     }
   }
 
-  /** The rows the export must hold for these scan items (header first). */
-  function expectedRows(items: Item[], questions: Question[], dimKeys: string[]): string[][] {
+  /**
+   * The order columns of a form that shuffles (docs/contract.md, "Exports"): position.<question> of a section
+   * shuffling its questions, optionsShown.<question> of a listed question whose options it shuffles.
+   */
+  function orderColumns(sections: Section[]): { header: string; cell: (order: PresentedOrder) => string }[] {
+    const listed = new Set(['RADIO', 'SELECT', 'CHECKBOX', 'RANKING']);
+    return sections.flatMap((section) => [
+      ...(section.shuffleQuestions ? section.questions : []).map((q) => ({
+        header: `position.${q.name}`,
+        cell: (order: PresentedOrder) => {
+          const place = order?.[section.id]?.questions?.indexOf(q.id) ?? -1;
+          return place < 0 ? '' : String(place + 1);
+        },
+      })),
+      ...(section.shuffleOptions ? section.questions.filter((q) => listed.has(q.type)) : []).map((q) => ({
+        header: `optionsShown.${q.name}`,
+        cell: (order: PresentedOrder) => (order?.[section.id]?.options?.[q.id] ?? []).map((id) => q.options.find((o) => o.id === id)!.name).join('; '),
+      })),
+    ]);
+  }
+
+  /** The rows the export must hold for these scan items (header first), with each response's stored order read from /v1. */
+  async function expectedRows(items: Item[], sections: Section[], dimKeys: string[]): Promise<string[][]> {
     const fields = ['name', 'email', 'phone', 'externalId'];
+    const questions = sections.flatMap((section) => section.questions);
+    const order = orderColumns(sections);
+    const orders = new Map<string, PresentedOrder>();
+    if (order.length > 0) for (const item of items) orders.set(item.id, (await v1(`/responses/${item.id}`)).data.presentedOrder);
     return [
-      ['id', 'createdAt', 'completedAt', ...fields.map((f) => `respondent.${f}`), ...dimKeys.map((k) => `dim.${k}`), ...questions.map((q) => q.name)],
+      ['id', 'createdAt', 'completedAt', ...fields.map((f) => `respondent.${f}`), ...dimKeys.map((k) => `dim.${k}`), ...questions.map((q) => q.name), ...order.map((c) => c.header)],
       ...items.map((item) => [
         item.id,
         item.createdAt,
@@ -99,8 +132,27 @@ describe.skipIf(!chromiumRuns('the Responses browser tests'))('Responses and Sta
         ...fields.map((f) => item.respondent?.[f] ?? ''),
         ...dimKeys.map((k) => item.dims[k] ?? ''),
         ...questions.map((q) => expectedCell(q, item.answers[q.id])),
+        ...order.map((c) => c.cell(orders.get(item.id) ?? null)),
       ]),
     ];
+  }
+
+  /** A CSV export and an XLSX export of the table's cut, each compared with the expected rows. */
+  async function expectExportsMatch(page: Page, want: string[][]) {
+    const csv = parse(readFileSync(await exportFile(page, 'Export CSV'), 'utf8').replace(/^\uFEFF/, '')) as string[][];
+    expect(csv).toEqual(want);
+    await checkPage(page, 'responses-export-done');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile(await exportFile(page, 'Export XLSX'));
+    const sheetRows: string[][] = [];
+    workbook.getWorksheet('Responses')!.eachRow({ includeEmpty: true }, (row) => {
+      sheetRows.push(want[0].map((_, i) => {
+        const value = row.getCell(i + 1).value;
+        return value === null || value === undefined ? '' : String(value);
+      }));
+    });
+    // XLSX cells are values, never formulas: no apostrophe there.
+    expect(sheetRows).toEqual(want.map((row) => row.map((cell) => cell.replace(/^'(?=[=+\-@\t\r])/, ''))));
   }
 
   async function exportFile(page: Page, button: string): Promise<string> {
@@ -162,22 +214,18 @@ describe.skipIf(!chromiumRuns('the Responses browser tests'))('Responses and Sta
     await page.keyboard.press('Escape');
     await page.getByRole('columnheader', { name: 'Dim: cohort' }).waitFor();
 
-    const want = expectedRows(expected, questions, dimKeys);
-    const csv = parse(readFileSync(await exportFile(page, 'Export CSV'), 'utf8').replace(/^\uFEFF/, '')) as string[][];
-    expect(csv).toEqual(want);
-    await checkPage(page, 'responses-export-done');
+    await expectExportsMatch(page, await expectedRows(expected, await storedSections(form.id), dimKeys));
 
-    const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.readFile(await exportFile(page, 'Export XLSX'));
-    const sheetRows: string[][] = [];
-    workbook.getWorksheet('Responses')!.eachRow({ includeEmpty: true }, (row) => {
-      sheetRows.push(want[0].map((_, i) => {
-        const value = row.getCell(i + 1).value;
-        return value === null || value === undefined ? '' : String(value);
-      }));
-    });
-    // XLSX cells are values, never formulas: no apostrophe there.
-    expect(sheetRows).toEqual(want.map((row) => row.map((cell) => cell.replace(/^'(?=[=+\-@\t\r])/, ''))));
+    // The option to export keys: question headers and choices by key (the first RADIO answer of the cut as its option's key).
+    await page.getByRole('checkbox', { name: 'Options and headers by key instead of label' }).check();
+    const [keyHeader, ...keyRows] = parse(readFileSync(await exportFile(page, 'Export CSV'), 'utf8').replace(/^\uFEFF/, '')) as string[][];
+    type Keyed = { id: string; key: string; type: string; options: Array<{ id: string; key: string }> };
+    const stored = (await storedSections(form.id)).flatMap((section) => section.questions) as unknown as Keyed[];
+    const firstQuestion = 3 + 4 + dimKeys.length;
+    expect(keyHeader.slice(firstQuestion, firstQuestion + stored.length)).toEqual(stored.map((q) => q.key));
+    const radio = stored.find((q) => q.type === 'RADIO' && expected[0].answers[q.id] !== undefined)!;
+    expect(keyRows[0][keyHeader.indexOf(radio.key)]).toBe(radio.options.find((o) => o.id === expected[0].answers[radio.id])!.key);
+    await page.getByRole('checkbox', { name: 'Options and headers by key instead of label' }).uncheck();
 
     // One response: its answers as the respondent saw the questions.
     const target = expected[0];
@@ -196,6 +244,41 @@ describe.skipIf(!chromiumRuns('the Responses browser tests'))('Responses and Sta
     await page.getByRole('heading', { name: 'Responses', level: 1 }).waitFor();
     expect((await bed.t.get(token, `/v1/responses/${target.id}`)).statusCode).toBe(404);
     expect((await v1(`/forms/${form.id}/statistics`)).data.responseCount).toBe(before - 1);
+
+    expect(cspErrors).toEqual([]);
+    await context.close();
+  }, 240_000);
+
+  it('shows the order each respondent saw, on the response page and in both exports', async () => {
+    const { id } = await importForm(bed.t.ctx.db, bed.t.ctx, { companyId, rawJson: shuffledForm('shuffled-browser') });
+    const sections = await storedSections(id);
+    const [mixed] = sections;
+    const pick = mixed.questions.find((q) => q.name === 'Pick one')!;
+    for (const name of ['Ana', 'Bia']) {
+      const invite = await bed.t.post(token, `/v1/forms/${id}/invites`, { name, email: `${name.toLowerCase()}@shuffled.test` });
+      expect(invite.statusCode, invite.body).toBe(201);
+      const submit = await bed.t.app.inject({ method: 'POST', url: `/r/v1/invites/${invite.json().data.token}/submit`, payload: { answers: { [pick.id]: pick.options[1].id } } });
+      expect(submit.statusCode, submit.body).toBe(201);
+    }
+    const { context, page, cspErrors } = await signIn();
+    await page.goto(`${bed.origin}/panel/responses`);
+    await chooseForm(page, 'Shuffled');
+    await page.getByRole('status').filter({ hasText: /^2 responses$/ }).waitFor();
+    const items = await scan(id, '');
+    await expectExportsMatch(page, await expectedRows(items, sections, []));
+
+    const record = (await v1(`/responses/${items[0].id}`)).data;
+    const seen = record.presentedOrder[mixed.id];
+    await page.getByRole('region', { name: 'Responses of Shuffled' }).getByRole('link').first().click();
+    await page.getByRole('heading', { name: 'Response — Shuffled', level: 1 }).waitFor();
+    await page.getByText('Questions in the order this respondent saw them.').waitFor();
+    // The page lists the first section's questions in the stored order, and each shuffled question's options as shown.
+    const shownQuestions = await page.locator('[data-question]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-question')));
+    expect(shownQuestions.slice(0, mixed.questions.length)).toEqual(seen.questions);
+    const optionNames = (seen.options[pick.id] as string[]).map((optionId) => pick.options.find((o) => o.id === optionId)!.name);
+    expect(optionNames.at(-1)).toBe('Other');
+    await page.getByText(`Options shown in this order: ${optionNames.join('; ')}`, { exact: true }).waitFor();
+    await checkPage(page, 'response-page-shuffled');
 
     expect(cspErrors).toEqual([]);
     await context.close();

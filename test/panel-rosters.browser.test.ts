@@ -3,14 +3,16 @@
  * status changed by hand (enrollment.dropped on a real change), classes and class groups; a sync
  * import that would drop too much of a class is refused with the threshold explained and nothing
  * applied; a safe one (the CLI's CSV files, uploaded) shows its diff per class first and, once
- * confirmed, drops and announces exactly what it showed (read back from GET /v1/events). axe at
- * both sizes on every state.
+ * confirmed, drops and announces exactly what it showed (read back from GET /v1/events); a OneRoster
+ * package's files, uploaded, show their diff and what the import leaves out, and a delta package is
+ * not synced. axe at both sizes on every state.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importRoster, type ImportRosterInput } from '../src/features/rosters/import-roster.js';
 import { panelUser } from './panel.js';
 import { checkPage, chromiumRuns, startPanelBrowser, type PanelBrowser, signIn as signInPage } from './panel-browser.js';
+import { MANIFEST, ONEROSTER } from './oneroster-package.js';
 import { registerSchool, rosterPayload, studentId } from './rosters.js';
 
 describe.skipIf(!chromiumRuns('the Rosters browser tests'))('Rosters in the panel', () => {
@@ -129,6 +131,42 @@ describe.skipIf(!chromiumRuns('the Rosters browser tests'))('Rosters in the pane
     await checkPage(page, 'rosters-import-applied');
     expect(await activeIn(companyId, 'C0')).toEqual([0, 1, 2, 3].map(studentId));
     expect(await droppedEvents(companyId)).toMatchObject([{ classCode: 'C0', externalId: studentId(4), previousStatus: 'enrolled' }]);
+    await context.close();
+  }, 240_000);
+
+  it('imports a OneRoster package from its files: the diff first with what it leaves out, applied on confirmation; a delta is not synced', async () => {
+    const { context, page, companyId } = await signIn();
+    const upload = (pkg: Record<string, string[]>) => Object.entries(pkg).map(([name, lines]) => ({ name, text: lines.join('\r\n') }));
+    await page.goto(`${bed.origin}/panel/rosters`);
+    await page.getByRole('tab', { name: 'Import' }).click();
+    await page.locator('label').filter({ hasText: /^OneRoster$/ }).click();
+    await page.getByText('OneRoster package files (manifest.csv and the rest)').waitFor();
+    await chooseFiles(page, upload(ONEROSTER));
+    await page.getByRole('button', { name: 'Preview changes' }).click();
+    await page.getByRole('heading', { name: 'What the import would do' }).waitFor();
+    expect(await page.getByRole('region', { name: 'Enrollments per class' }).getByRole('row').filter({ hasText: 'cls-alg-1a' }).getByRole('cell').allTextContents()).toEqual([
+      'cls-alg-1a', '4', '0', '0', '0',
+    ]);
+    await page.getByText('Files not read (not a roster file): README.txt, demographics.csv').waitFor();
+    await page.getByText('users.csv: shoeSize (column not read)').waitFor();
+    await page.getByText('users.csv: 1 row(s) with role parent (only students and teachers are imported)').waitFor();
+    await checkPage(page, 'rosters-import-oneroster-preview');
+    expect(await activeIn(companyId, 'cls-alg-1a')).toEqual([]);
+
+    await page.getByRole('button', { name: 'Apply this import' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Yes, apply' }).click();
+    await page.getByRole('heading', { name: 'What the import did' }).waitFor();
+    expect(await activeIn(companyId, 'cls-alg-1a')).toEqual(['stu-1', 'stu-2', 'stu-3', 'stu-4']);
+
+    // A delta package lists changes only: a sync of it is refused beside the mode.
+    await chooseFiles(page, upload({ 'manifest.csv': MANIFEST('delta'), 'enrollments.csv': ONEROSTER['enrollments.csv'].slice(0, 2) }));
+    await page.getByRole('combobox', { name: 'Mode' }).click();
+    await page.getByRole('option', { name: /^Sync/ }).click();
+    await page.getByRole('button', { name: 'Preview changes' }).click();
+    const refusal = page.getByRole('alert').filter({ hasText: 'Some fields need attention.' });
+    await refusal.getByText('mode: The package is a delta (manifest.csv: file.enrollments=delta): import it with upsert; sync needs bulk files.').waitFor();
+    await checkPage(page, 'rosters-import-oneroster-delta');
+    expect(await droppedEvents(companyId)).toEqual([]);
     await context.close();
   }, 240_000);
 });

@@ -54,7 +54,12 @@ describe.skipIf(!chromiumRuns('the Treatments browser tests'))('Treatments in th
     await page.getByRole('link', { name: 'Open case #1' }).click();
     await page.getByRole('heading', { name: 'Case #1', level: 1 }).waitFor();
     await page.getByText('Times in America/Sao_Paulo').waitFor();
-    await page.getByText(/Due .*2026/).waitFor();
+    // The deadline is the stored instant written in the company's zone, not in UTC (Intl's spaces normalised).
+    const due = page.locator('time').filter({ hasText: /^Due / });
+    const dueAt = new Date((await due.getAttribute('datetime'))!);
+    const written = (timeZone: string) => `Due ${new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(dueAt)}`.replace(/\s+/g, ' ');
+    expect((await due.textContent())!.replace(/\s+/g, ' ')).toBe(written('America/Sao_Paulo'));
+    expect(written('America/Sao_Paulo')).not.toBe(written('UTC'));
     await expect.poll(() => page.getByRole('region', { name: 'Response' }).textContent()).toContain('1');
     await checkPage(page, 'treatments-case-open');
 

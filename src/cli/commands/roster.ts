@@ -45,10 +45,11 @@ async function readExport(rt: CliRuntime, path: string, format: Exclude<Format, 
   }
   if (!isFolder) throw new CliError(`--format ${format} reads a folder of CSV files; ${path} is a file`);
   try {
+    const files = (await import('../../features/rosters/roster-export.js')).folderFiles(path);
     const read =
       format === 'oneroster'
-        ? (await import('../../features/rosters/read-oneroster-folder.js')).readOneRosterFolder(path, rt.ctx.clock.now().toISOString().slice(0, 10))
-        : (await import('../../features/rosters/read-canvas-folder.js')).readCanvasFolder(path);
+        ? (await import('../../features/rosters/read-oneroster-folder.js')).readOneRosterFolder(files, rt.ctx.clock.now().toISOString().slice(0, 10))
+        : (await import('../../features/rosters/read-canvas-folder.js')).readCanvasFolder(files);
     return { roster: read.payload as RosterInput, unrecognised: read.unrecognisedFiles, unrecognisedColumns: read.unrecognisedColumns, ignored: read.ignored, kind: read.kind };
   } catch (err) {
     throw new CliError((err as Error).message);

@@ -5,7 +5,7 @@ export {
   type QuestionType, type ResolvedChoice, type ResolvedCondition, type ResolvedDim,
   translateForm, PIPE_REFERENCE, pipedDimKeys, readReference, type PipeReference, type PresentedOrder, type ResolvedForm, type ResolvedQuestion, type ResolvedSection,
 } from './definition/index.js';
-export { isRecord, questionsOf } from './definition/tree.js';
+export { isRecord, optionShuffledQuestions, questionsOf } from './definition/tree.js';
 export { FORM_LANGUAGES, type FormLanguage } from './definition/vocabulary.js';
 export { findForm, findFormByIdOrSlug, findFormBySlug, formIsClosed, type FormRecord } from './find-form.js';
 export { formLanguages } from './form-languages.js';

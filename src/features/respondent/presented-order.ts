@@ -6,10 +6,7 @@
  * unaffected by items added elsewhere in the form.
  */
 import { createHash } from 'node:crypto';
-import type { PresentedOrder, ResolvedChoice, ResolvedForm, ResolvedQuestion, ResolvedSection } from '../forms/index.js';
-
-/** The types whose options are listed and may be shuffled (MATRIX rows and columns, scales, stars are not). */
-const SHUFFLED_OPTION_TYPES = new Set<ResolvedQuestion['type']>(['RADIO', 'SELECT', 'CHECKBOX', 'RANKING']);
+import { optionShuffledQuestions, type PresentedOrder, type ResolvedChoice, type ResolvedForm, type ResolvedSection } from '../forms/index.js';
 
 function shuffled<T extends { id: string }>(items: T[], seed: string, scope: string): T[] {
   const place = (id: string) => createHash('sha256').update(`${seed}\n${scope}\n${id}`).digest('hex');
@@ -28,10 +25,7 @@ export function presentedOrder(content: ResolvedForm, seed: string): PresentedOr
     if (!section.shuffleQuestions && !section.shuffleOptions) continue;
     const entry: PresentedOrder[string] = {};
     if (section.shuffleQuestions) entry.questions = shuffled(section.questions, seed, section.id).map((q) => q.id);
-    if (section.shuffleOptions) {
-      const listed = section.questions.filter((q) => SHUFFLED_OPTION_TYPES.has(q.type) && q.options);
-      entry.options = Object.fromEntries(listed.map((q) => [q.id, shuffledOptions(q.options!, seed, q.id).map((o) => o.id)]));
-    }
+    if (section.shuffleOptions) entry.options = Object.fromEntries(optionShuffledQuestions(section).map((q) => [q.id, shuffledOptions(q.options!, seed, q.id).map((o) => o.id)]));
     order[section.id] = entry;
   }
   return Object.keys(order).length > 0 ? order : null;

@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../platform/db/database.js';
 import { notFound } from '../../lib/errors.js';
-import { findForm, questionsOf, type ResolvedChoice, type ResolvedQuestion } from '../forms/index.js';
+import { findForm, optionShuffledQuestions, questionsOf, type PresentedOrder, type ResolvedChoice, type ResolvedForm, type ResolvedQuestion } from '../forms/index.js';
 import { listResponses } from './list-responses.js';
 import type { ResponseFilter } from './response-filter.js';
 import type { ResponseItemRow } from './response-columns.js';
@@ -46,10 +46,38 @@ function answerCell(question: ResolvedQuestion, value: unknown, keys: boolean): 
 }
 
 /**
+ * The order a respondent was shown (presentedOrder), as columns only forms that shuffle get, so a
+ * plain form's export is unchanged: for each question of a section with shuffleQuestions,
+ * `position.<question>`, its 1-based place in its section as shown; for each question whose options
+ * were shuffled, `optionsShown.<question>`, its choices in the order shown, joined by "; ". Empty
+ * when the response holds no order (an import, a public submit through the API without a token).
+ */
+function orderColumns(content: ResolvedForm, keys: boolean) {
+  const name = (q: ResolvedQuestion) => (keys ? q.key : q.name);
+  return content.sections.flatMap((section) => [
+    ...(section.shuffleQuestions ? section.questions : []).map((q) => ({
+      header: `position.${name(q)}`,
+      cell: (order: PresentedOrder | null | undefined): ExportCell => {
+        const place = order?.[section.id]?.questions?.indexOf(q.id) ?? -1;
+        return place < 0 ? null : place + 1;
+      },
+    })),
+    ...optionShuffledQuestions(section).map((q) => ({
+      header: `optionsShown.${name(q)}`,
+      cell: (order: PresentedOrder | null | undefined): ExportCell => {
+        const shown = order?.[section.id]?.options?.[q.id];
+        return shown ? shown.map((id) => choiceText(q.options, id, keys)).join('; ') : null;
+      },
+    })),
+  ]);
+}
+
+/**
  * The export of a filtered scan: its header, the scan's total (taken when the scan starts, as the
  * API's first page does) and the rows, read page by page over the same keyset scan as
  * GET /forms/{id}/responses, in its order. Columns: id, createdAt, completedAt, the respondent's
- * fields, one per declared dim (canonical values, as the API gives them), one per question.
+ * fields, one per declared dim (canonical values, as the API gives them), one per question, then
+ * the order columns of a form that shuffles (orderColumns).
  * The first page is read before this returns, so a bad filter or an unknown form fails here, as an
  * error answer, not in the middle of a file.
  */
@@ -58,6 +86,7 @@ export async function exportRows(db: DbOrTx, deps: { cursorSecret: string }, inp
   if (!form) throw notFound('Form');
   const questions = questionsOf(form.content);
   const dimKeys = form.content.dims.map((dim) => dim.key);
+  const order = orderColumns(form.content, input.keys);
   const header = [
     'id',
     'createdAt',
@@ -65,6 +94,7 @@ export async function exportRows(db: DbOrTx, deps: { cursorSecret: string }, inp
     ...RESPONDENT_FIELDS.map((field) => `respondent.${field}`),
     ...dimKeys.map((key) => `dim.${key}`),
     ...questions.map((q) => (input.keys ? q.key : q.name)),
+    ...order.map((column) => column.header),
   ];
   const toRow = (item: ResponseItemRow): ExportCell[] => [
     item.id,
@@ -73,8 +103,18 @@ export async function exportRows(db: DbOrTx, deps: { cursorSecret: string }, inp
     ...RESPONDENT_FIELDS.map((field) => item.respondent?.[field] ?? null),
     ...dimKeys.map((key) => item.dims[key] ?? null),
     ...questions.map((q) => answerCell(q, item.answers?.[q.id], input.keys)),
+    ...order.map((column) => column.cell(item.presentedOrder)),
   ];
-  const scan = { companyId: input.companyId, formId: input.formId, from: input.from, to: input.to, dims: input.dims, includeAnswers: true, limit: EXPORT_PAGE };
+  const scan = {
+    companyId: input.companyId,
+    formId: input.formId,
+    from: input.from,
+    to: input.to,
+    dims: input.dims,
+    includeAnswers: true,
+    includePresentedOrder: order.length > 0,
+    limit: EXPORT_PAGE,
+  };
   const first = await listResponses(db, deps, scan);
   async function* rows(): AsyncGenerator<ExportCell[]> {
     let page = first;

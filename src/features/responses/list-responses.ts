@@ -15,6 +15,8 @@ export interface ListResponsesInput extends ResponseFilter {
   /** nextCursor of the previous page; absent on the first page. */
   cursor?: string;
   includeAnswers: boolean;
+  /** Adds presentedOrder to each item (the export's order columns); no API answer carries it on a scan. */
+  includePresentedOrder?: boolean;
 }
 
 function isScanPosition(p: unknown): p is ScanPosition {
@@ -59,7 +61,7 @@ export function responsePageSql(input: ListResponsesInput, position: ScanPositio
   const filtered = Boolean(input.from || input.to || Object.keys(input.dims).length > 0);
   const decides = !position && Object.keys(input.dims).length === 1;
   return sql`
-    SELECT ${itemColumns(input.includeAnswers, 'text')} ${position ? sql`` : firstPageExtrasSql(input, filtered, decides)}${decides ? sql`, k.walks` : sql``}
+    SELECT ${itemColumns(input.includeAnswers, 'text', input.includePresentedOrder)} ${position ? sql`` : firstPageExtrasSql(input, filtered, decides)}${decides ? sql`, k.walks` : sql``}
     FROM forms f${decides ? sql` CROSS JOIN (${decisionSql(input)}) k` : sql``}
     LEFT JOIN LATERAL (${pageRowsSql(input, position)}) r ON true
     WHERE f.company_id = ${input.companyId} AND f.id = ${input.formId}

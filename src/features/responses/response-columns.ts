@@ -17,16 +17,18 @@ export type ResponseItemRow = {
   completedAt: string | null;
   createdAt: string;
   dims: Record<string, string>;
+  presentedOrder?: PresentedOrder | null;
 };
 
 /** A row of itemColumns(…, 'text'): the jsonb fields as their JSON text, null respondent as SQL null. */
-export type ResponseItemTextRow = Omit<ResponseItemRow, 'respondent' | 'answers' | 'dims'> & {
+export type ResponseItemTextRow = Omit<ResponseItemRow, 'respondent' | 'answers' | 'dims' | 'presentedOrder'> & {
   respondent: string | null;
   answers?: string;
   dims: string;
+  presentedOrder?: string | null;
 };
 
-export type ResponseRecordRow = ResponseItemRow & {
+export type ResponseRecordRow = Omit<ResponseItemRow, 'presentedOrder'> & {
   answers: Answers;
   inviteId: string | null;
   orgUnitId: string | null;
@@ -35,8 +37,8 @@ export type ResponseRecordRow = ResponseItemRow & {
   presentedOrder: PresentedOrder | null;
 };
 
-/** The fields of a Response; the jsonb ones parsed by pg into values, or left as their JSON text. */
-export function itemColumns(withAnswers: boolean, jsonb: 'values' | 'text' = 'values'): SQL {
+/** The fields of a Response (and, for the export, its presentedOrder); the jsonb ones parsed by pg into values, or left as their JSON text. */
+export function itemColumns(withAnswers: boolean, jsonb: 'values' | 'text' = 'values', withPresentedOrder = false): SQL {
   const json = (column: string) => sql.raw(jsonb === 'text' ? `r.${column}::text AS ${column}` : `r.${column}`);
   return sql.join(
     [
@@ -47,6 +49,7 @@ export function itemColumns(withAnswers: boolean, jsonb: 'values' | 'text' = 'va
       sql`${isoTimestamp(sql`r.completed_at`)} AS "completedAt"`,
       sql`${isoTimestamp(sql`r.created_at`)} AS "createdAt"`,
       json('dims'),
+      ...(withPresentedOrder ? [sql.raw(jsonb === 'text' ? `r.presented_order::text AS "presentedOrder"` : `r.presented_order AS "presentedOrder"`)] : []),
     ],
     sql`, `,
   );

@@ -9,5 +9,6 @@ import type { ResponseItemTextRow } from './response-columns.js';
 export function itemJson(row: ResponseItemTextRow): string {
   const completedAt = row.completedAt === null ? 'null' : `"${row.completedAt}"`;
   const answers = row.answers === undefined ? '' : `,"answers":${row.answers}`;
-  return `{"id":"${row.id}","formId":"${row.formId}","respondent":${row.respondent ?? 'null'},"completedAt":${completedAt},"createdAt":"${row.createdAt}","dims":${row.dims}${answers}}`;
+  const order = row.presentedOrder === undefined ? '' : `,"presentedOrder":${row.presentedOrder ?? 'null'}`;
+  return `{"id":"${row.id}","formId":"${row.formId}","respondent":${row.respondent ?? 'null'},"completedAt":${completedAt},"createdAt":"${row.createdAt}","dims":${row.dims}${answers}${order}}`;
 }

@@ -4,6 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { PanelClient, panelSession, type PanelSignIn } from '../../../test/panel.js';
 import { createStatsSurvey, record, type StatsSurvey } from '../../../test/statistics.js';
+import { createInvite, idsByKey } from '../../../test/respondent-pages.js';
+import { shuffledForm } from '../../../test/shuffled-form.js';
+import { findForm } from '../forms/find-form.js';
+import { importForm } from '../forms/import-form.js';
 
 let t: TestApp;
 let panel: PanelClient;
@@ -135,6 +139,52 @@ describe('panel exports', () => {
     })));
     // CSV defuses formulas with an apostrophe; XLSX cells are values, never formulas.
     expect(rows).toEqual(csv.map((r) => r.map((c) => c.replace(/^'=/, '='))));
+  });
+
+  it('shows the order each respondent saw: position and optionsShown columns of a shuffling form, by label or key, empty without an order', async () => {
+    const { id } = await importForm(t.ctx.db, t.ctx, { companyId: tenant.company.id, rawJson: shuffledForm('shuffled-export') });
+    const form = (await findForm(t.ctx.db, t.ctx, { companyId: tenant.company.id, id }))!;
+    const { q, option } = idsByKey(form);
+    const invites = await Promise.all(['Ana', 'Bia'].map((name) => createInvite(t, tenant.token, id, { name, email: `${name.toLowerCase()}@school.test` })));
+    for (const invite of invites) {
+      const submit = await t.app.inject({ method: 'POST', url: `/r/v1/invites/${invite.token}/submit`, payload: { answers: { [q('pick')]: option('pick', 'b') } } });
+      expect(submit.statusCode, submit.body).toBe(201);
+    }
+    // a submit through the API without a page token stores no order
+    const bare = await t.app.inject({ method: 'POST', url: `/r/v1/forms/${tenant.company.slug}/shuffled-export/responses`, payload: { answers: { [q('pick')]: option('pick', 'a') } } });
+    expect(bare.statusCode, bare.body).toBe(201);
+
+    const [header, ...rows] = csvRows((await panel.get(member, `/panel/api/responses/forms/${id}/export?format=csv`)).body);
+    const section = form.content.sections[0];
+    const orderHeader = [
+      ...section.questions.map((question) => `position.${question.name}`),
+      ...['Pick one', 'Pick some', 'Rank them'].map((name) => `optionsShown.${name}`),
+    ];
+    // the plain section shuffles nothing, so its question has no order column
+    expect(header.slice(-orderHeader.length - 1)).toEqual(['Anything else', ...orderHeader]);
+    const cell = (row: string[], name: string) => row[header.indexOf(name)];
+    for (const row of rows) {
+      if (row[0] === bare.json().data.responseId) {
+        for (const name of orderHeader) expect(cell(row, name)).toBe('');
+        continue;
+      }
+      const stored = (await t.get(tenant.token, `/v1/responses/${row[0]}`)).json().data.presentedOrder[section.id];
+      expect(section.questions.map((question) => cell(row, `position.${question.name}`))).toEqual(section.questions.map((question) => String(stored.questions.indexOf(question.id) + 1)));
+      const pick = section.questions.find((question) => question.key === 'pick')!;
+      expect(cell(row, 'optionsShown.Pick one')).toBe(stored.options[pick.id].map((oid: string) => pick.options!.find((o) => o.id === oid)!.name).join('; '));
+      expect(cell(row, 'optionsShown.Pick one').endsWith('; Other')).toBe(true);
+    }
+    expect(rows).toHaveLength(3);
+
+    const [keyHeader, ...keyRows] = csvRows((await panel.get(member, `/panel/api/responses/forms/${id}/export?format=csv&keys=true`)).body);
+    expect(keyHeader.slice(-3)).toEqual(['optionsShown.pick', 'optionsShown.many', 'optionsShown.rank']);
+    const withOrder = keyRows.find((row) => row[keyHeader.indexOf('position.pick')] !== '')!;
+    expect(withOrder[keyHeader.indexOf('optionsShown.many')].split('; ').sort()).toEqual(['f', 'g', 'h', 'i', 'none']);
+    expect(withOrder[keyHeader.indexOf('optionsShown.many')].endsWith('; none')).toBe(true);
+
+    // a form that shuffles nothing keeps its columns: the last one is its last question
+    const [plainHeader] = csvRows((await panel.get(member, `${base()}/export?format=csv`)).body);
+    expect(plainHeader.some((name) => name.startsWith('position.') || name.startsWith('optionsShown.'))).toBe(false);
   });
 
   it('refuses an unknown format', async () => {

@@ -24,7 +24,7 @@ function keysetSql(position: ScanPosition): SQL {
 }
 
 const PAGE_COLUMNS = (input: ListResponsesInput) =>
-  sql`r.id, r.form_id, r.respondent, ${input.includeAnswers ? sql`r.answers, ` : sql``}r.completed_at, r.created_at, r.dims`;
+  sql`r.id, r.form_id, r.respondent, ${input.includeAnswers ? sql`r.answers, ` : sql``}r.completed_at, r.created_at, r.dims${input.includePresentedOrder ? sql`, r.presented_order` : sql``}`;
 
 /**
  * A dim value at least this share of its form's responses (of the period) pages by walking

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { signInPanelUser, type PanelClient, type PanelSignIn } from '../../../test/panel.js';
 import { registerSchool, rosterPayload, studentId } from '../../../test/rosters.js';
+import { MANIFEST, ONEROSTER } from '../../../test/oneroster-package.js';
 
 let t: TestApp;
 let member: PanelSignIn & { client: PanelClient };
@@ -34,6 +35,36 @@ describe('panel roster imports', () => {
     const applied = await post('/rosters/import-files', { mode: 'sync', files: files(kept) });
     expect(applied.json().data).toMatchObject({ events: 1, result: { dryRun: false, dropped: 1 } });
     expect(await audits('roster.imported')).toHaveLength(auditedBefore + 1);
+  });
+
+  it('reads a OneRoster package as the CLI does: the diff first with what it left out, then applied; a delta is not synced; no manifest is 400', async () => {
+    const upload = (pkg: Record<string, string[]>) => Object.entries(pkg).map(([name, lines]) => ({ name, content: lines.join('\r\n') }));
+    const preview = await post('/rosters/import-files', { mode: 'upsert', dryRun: true, format: 'oneroster', files: upload(ONEROSTER) });
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json().data).toMatchObject({
+      result: { dryRun: true, created: { people: 4, classes: 1, classGroups: 2, enrollments: 4 }, errors: [] },
+      byClass: [{ classCode: 'cls-alg-1a', created: 4, dropped: 0 }],
+      unrecognised: ['README.txt', 'demographics.csv'],
+      ignored: [
+        'users.csv: shoeSize (column not read)',
+        'enrollments.csv: 1 row(s) with role parent (only students enroll; teachers are linked to their classes)',
+        'users.csv: 1 row(s) with role parent (only students and teachers are imported)',
+      ],
+    });
+    const applied = await post('/rosters/import-files', { mode: 'upsert', format: 'oneroster', files: upload(ONEROSTER) });
+    expect(applied.json().data.result).toMatchObject({ dryRun: false, created: { enrollments: 4 } });
+    const list = await member.client.get(member, '/panel/api/rosters/enrollments?classCode=cls-alg-1a');
+    expect(list.json().data.map((e: { person: { externalId: string }; status: string }) => `${e.person.externalId}:${e.status}`).sort()).toEqual([
+      'stu-1:enrolled', 'stu-2:completed', 'stu-3:enrolled', 'stu-4:enrolled',
+    ]);
+
+    const delta = { 'manifest.csv': MANIFEST('delta'), 'enrollments.csv': ONEROSTER['enrollments.csv'].slice(0, 2) };
+    const synced = await post('/rosters/import-files', { mode: 'sync', dryRun: true, format: 'oneroster', files: upload(delta) });
+    expect(synced.statusCode).toBe(400);
+    expect(synced.json().error.details.fields).toMatchObject([{ path: 'mode' }]);
+    const bare = await post('/rosters/import-files', { mode: 'upsert', dryRun: true, format: 'oneroster', files: upload({ 'users.csv': ONEROSTER['users.csv'] }) });
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json().error.details.fields).toMatchObject([{ path: 'files', code: 'invalid_format', message: 'the uploaded files: no manifest.csv, so not a OneRoster CSV package' }]);
   });
 
   it('refuses files that are not a roster on files, and an unknown person or class by hand with 404', async () => {

@@ -85,14 +85,14 @@ export async function rosterPanelRoutes(panel: FastifyInstance): Promise<void> {
   );
 
   /** Runs an import; an applied one is audited in its transaction. */
-  const runImport = (request: FastifyRequest, dryRun: boolean, run: (tx: Tx) => Promise<ImportOutcome & { unrecognised?: string[] }>) =>
+  const runImport = (request: FastifyRequest, dryRun: boolean, run: (tx: Tx) => Promise<ImportOutcome & { unrecognised?: string[]; ignored?: string[] }>) =>
     ctx.db.transaction(async (tx) => {
       const outcome = await run(tx);
       if (!dryRun) {
         const { errors, ...counts } = outcome.result;
         await auditPanelAct(tx, ctx, { request, action: 'roster.imported', details: { ...counts, errors: errors.length, events: outcome.events } });
       }
-      return ok({ result: outcome.result, byClass: outcome.byClass, events: outcome.events, unrecognised: outcome.unrecognised ?? [] });
+      return ok({ result: outcome.result, byClass: outcome.byClass, events: outcome.events, unrecognised: outcome.unrecognised ?? [], ignored: outcome.ignored ?? [] });
     });
 
   panel.post(
@@ -120,8 +120,8 @@ export async function rosterPanelRoutes(panel: FastifyInstance): Promise<void> {
       bodyLimit: ROSTER_FILES_BODY_LIMIT,
       schema: {
         operationId: 'importRosterFiles',
-        summary: 'Import a roster from the CSV files `quorum roster import DIR` reads, uploaded',
-        description: `A file that is not CSV, or no enrollments.csv, is 400 on files. ${IMPORT_NOTE}`,
+        summary: 'Import a roster from uploaded files: the CSVs `quorum roster import DIR` reads, or a OneRoster or Canvas export (format)',
+        description: `Files that are no roster of the format (not CSV, no enrollments.csv, no OneRoster manifest.csv) are 400 on files; a delta OneRoster package with mode sync is 400 on mode. ${IMPORT_NOTE}`,
         tags: ['rosters'],
         body: RosterFilesBody,
         response: { 200: successEnvelope(PanelImportResult), ...panelErrorResponses('PAYLOAD_TOO_LARGE', 'DROP_THRESHOLD_EXCEEDED') },

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { closed, OneOf } from '../../lib/schema-pieces.js';
 import { DEFAULT_MAX_DROP_RATIO } from './import-roster.js';
+import { ROSTER_FILE_FORMATS } from './import-roster-files.js';
 import { MAX_CODE_LENGTH } from './parse-roster.js';
 import { ENROLLMENT_STATUSES } from './table.js';
 
@@ -43,7 +44,8 @@ export const PanelImportResult = Type.Object({
   result: Type.Ref('RosterImportResult'),
   byClass: Type.Array(ClassDiff, { description: 'The enrollment rows per class, by class code' }),
   events: Type.Integer({ description: 'enrollment.dropped events emitted (0 on a dry run)' }),
-  unrecognised: Type.Array(Type.String(), { description: 'Uploaded files that are none of the four roster files (CSV upload only)' }),
+  unrecognised: Type.Array(Type.String(), { description: 'Uploaded files that are none of the format’s files (file upload only)' }),
+  ignored: Type.Array(Type.String(), { description: 'OneRoster and Canvas uploads: columns the format does not define, and rows read but not imported, with why' }),
 });
 
 export const RosterFilesBody = Type.Object(
@@ -51,9 +53,15 @@ export const RosterFilesBody = Type.Object(
     mode: OneOf(['upsert', 'sync'] as const),
     dryRun: Type.Optional(Type.Boolean()),
     maxDropRatio: Type.Optional(Type.Number({ minimum: 0, maximum: 1, default: DEFAULT_MAX_DROP_RATIO })),
+    format: Type.Optional(
+      Type.Union(ROSTER_FILE_FORMATS.map((format) => Type.Literal(format)), {
+        default: 'quorum',
+        description: 'quorum: the CSVs `quorum roster import DIR` reads; oneroster: a OneRoster 1.1/1.2 CSV package (manifest.csv and the rest); canvas: Canvas SIS import CSVs. As `quorum roster import --format`; a delta OneRoster package may only be upserted.',
+      }),
+    ),
     files: Type.Array(
       Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), content: Type.String({ maxLength: ROSTER_FILES_BODY_LIMIT }) }, closed),
-      { minItems: 1, maxItems: 10, description: 'people.csv, class_groups.csv, classes.csv and enrollments.csv, as `quorum roster import DIR` reads them' },
+      { minItems: 1, maxItems: 12, description: 'The files of a folder of the format, as `quorum roster import --format <format> DIR` reads them' },
     ),
   },
   closed,

@@ -1,4 +1,4 @@
-import { dayOf, ExportFolder, IgnoredRows, type RosterExport } from './roster-export.js';
+import { dayOf, ExportFolder, IgnoredRows, type ExportFiles, type RosterExport } from './roster-export.js';
 
 /**
  * Canvas's SIS import CSVs read into the import's payload; the mapping rules are in this feature's
@@ -37,11 +37,11 @@ function userName(user: Record<string, string>): string {
   return user.full_name || [user.first_name, user.last_name].filter(Boolean).join(' ') || user.short_name || user.sortable_name || user.login_id || user.user_id;
 }
 
-/** Reads the SIS CSVs in `dir`. Canvas has no delta files: an import is the roster of what it lists. */
-export function readCanvasFolder(dir: string): RosterExport {
-  const folder = new ExportFolder(dir, FILES);
+/** Reads the SIS CSVs (a folder's, or files uploaded together). Canvas has no delta files: an import is the roster of what it lists. */
+export function readCanvasFolder(files: ExportFiles): RosterExport {
+  const folder = new ExportFolder(files, FILES);
   if (!folder.has('enrollments.csv') && !folder.has('users.csv') && !folder.has('sections.csv')) {
-    throw new Error(`${dir} has none of enrollments.csv, users.csv, sections.csv: not a Canvas SIS import`);
+    throw new Error(`${folder.label}: none of enrollments.csv, users.csv, sections.csv: not a Canvas SIS import`);
   }
   const ignored = new IgnoredRows();
   const skipDeleted = (file: string, what: string) => (row: Record<string, string>) => {

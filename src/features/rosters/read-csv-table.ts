@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 
 export interface CsvTable {
@@ -13,10 +12,10 @@ export interface CsvTable {
  * the columns in any order and case, so files of two versions of a format (with columns added or
  * moved) read alike. Columns the format does not define are returned by name, not guessed at.
  */
-export function readCsvTable(path: string, columns: readonly string[]): CsvTable {
+export function readCsvTable(text: string, columns: readonly string[]): CsvTable {
   const byLowerName = new Map(columns.map((column) => [column.toLowerCase(), column]));
   const unknownColumns: string[] = [];
-  const records = parse(readFileSync(path, 'utf8'), {
+  const records = parse(text, {
     bom: true,
     trim: true,
     skip_empty_lines: true,

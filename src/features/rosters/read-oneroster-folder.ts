@@ -1,4 +1,4 @@
-import { dayOf, ExportFolder, IgnoredRows, type RosterExport } from './roster-export.js';
+import { dayOf, ExportFolder, IgnoredRows, type ExportFiles, type RosterExport } from './roster-export.js';
 
 /**
  * A OneRoster 1.2 CSV package (1EdTech's CSV binding) read into the import's payload; the mapping
@@ -29,10 +29,10 @@ function userName(user: Record<string, string>): string {
   return full || user.username || user.sourcedId;
 }
 
-/** Reads the package in `dir`; `today` (YYYY-MM-DD) decides which enrollments have ended. Throws when it is no OneRoster package. */
-export function readOneRosterFolder(dir: string, today: string): RosterExport {
-  const folder = new ExportFolder(dir, FILES);
-  if (!folder.has('manifest.csv')) throw new Error(`${dir} has no manifest.csv: not a OneRoster CSV package`);
+/** Reads the package's files (a folder, or files uploaded together); `today` (YYYY-MM-DD) decides which enrollments have ended. Throws when it is no OneRoster package. */
+export function readOneRosterFolder(files: ExportFiles, today: string): RosterExport {
+  const folder = new ExportFolder(files, FILES);
+  if (!folder.has('manifest.csv')) throw new Error(`${folder.label}: no manifest.csv, so not a OneRoster CSV package`);
   const manifest = new Map(folder.read('manifest.csv').map((row) => [row.propertyName, row.value]));
   const version = manifest.get('oneroster.version');
   if (!version?.startsWith('1.')) throw new Error(`manifest.csv names oneroster.version ${version ?? '(none)'}; 1.1 and 1.2 packages are read`);

@@ -1,6 +1,7 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ImportRosterInput } from './import-roster.js';
+import type { RosterFile } from './import-roster-files.js';
 import { readCsvTable, type CsvTable } from './read-csv-table.js';
 
 /** A school system's export (OneRoster, Canvas) read into the import's payload, with what it left unread. */
@@ -16,17 +17,36 @@ export interface RosterExport {
   ignored: string[];
 }
 
+/** The files of an export: a folder on disk (the CLI) or files uploaded together (the panel). */
+export interface ExportFiles {
+  /** How messages name them: the folder's path, or "the uploaded files". */
+  label: string;
+  names: string[];
+  text(name: string): string;
+}
+
+export function folderFiles(dir: string): ExportFiles {
+  return { label: dir, names: readdirSync(dir), text: (name) => readFileSync(join(dir, name), 'utf8') };
+}
+
+export function uploadedFiles(files: RosterFile[]): ExportFiles {
+  const byName = new Map(files.map((file) => [file.name, file.content]));
+  return { label: 'the uploaded files', names: [...byName.keys()], text: (name) => byName.get(name)! };
+}
+
 /** The CSV files a format defines, found by name in any case; every other entry (but dotfiles) is unrecognised. */
 export class ExportFolder {
   private readonly byLowerName: Map<string, string>;
   readonly unrecognisedColumns: string[] = [];
   readonly unrecognisedFiles: string[];
+  readonly label: string;
 
   constructor(
-    private readonly dir: string,
+    private readonly files: ExportFiles,
     private readonly formatFiles: Record<string, readonly string[]>,
   ) {
-    const entries = readdirSync(dir).filter((name) => !name.startsWith('.'));
+    this.label = files.label;
+    const entries = files.names.filter((name) => !name.startsWith('.'));
     const known = new Set(Object.keys(formatFiles).map((name) => name.toLowerCase()));
     this.byLowerName = new Map(entries.filter((name) => known.has(name.toLowerCase())).map((name) => [name.toLowerCase(), name]));
     this.unrecognisedFiles = entries.filter((name) => !known.has(name.toLowerCase())).sort();
@@ -40,7 +60,7 @@ export class ExportFolder {
   read(file: string): CsvTable['rows'] {
     const name = this.byLowerName.get(file.toLowerCase());
     if (!name) return [];
-    const table = readCsvTable(join(this.dir, name), this.formatFiles[file]);
+    const table = readCsvTable(this.files.text(name), this.formatFiles[file]);
     for (const column of table.unknownColumns) this.unrecognisedColumns.push(`${file}: ${column}`);
     return table.rows;
   }

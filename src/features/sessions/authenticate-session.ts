@@ -1,4 +1,4 @@
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { memberships, sessions, users } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
@@ -21,18 +21,30 @@ export interface PanelSession {
 const TOUCH_EVERY_MS = 60_000;
 
 /**
+ * The session, user and membership of a token hash, as a named prepared statement of its database
+ * handle: every panel request runs it, and parsing and planning a three-table join each time cost
+ * more than reading it (bench/README.md, panel-responses).
+ */
+function sessionQuery(db: Db) {
+  return db
+    .select({ session: sessions, user: { id: users.id, email: users.email, name: users.name }, membership: { owner: memberships.owner, permissions: memberships.permissions } })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(memberships, and(eq(memberships.companyId, sessions.companyId), eq(memberships.userId, sessions.userId)))
+    .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
+    .prepare('authenticate_session');
+}
+const prepared = new WeakMap<Db, ReturnType<typeof sessionQuery>>();
+
+/**
  * The live session of a cookie token, with the member's permissions in its current company read
  * afresh (a permission change applies at the next request); null when the token is unknown or the
  * session is past its idle or absolute expiry (an expired row is deleted on sight).
  */
 export async function authenticateSession(db: Db, deps: { clock: Clock }, input: { token: string }): Promise<PanelSession | null> {
   if (!SECRET_RE.test(input.token)) return null;
-  const [row] = await db
-    .select({ session: sessions, user: { id: users.id, email: users.email, name: users.name }, membership: { owner: memberships.owner, permissions: memberships.permissions } })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .leftJoin(memberships, and(eq(memberships.companyId, sessions.companyId), eq(memberships.userId, sessions.userId)))
-    .where(eq(sessions.tokenHash, hashSecret(input.token)));
+  const query = prepared.get(db) ?? prepared.set(db, sessionQuery(db)).get(db)!;
+  const [row] = await query.execute({ tokenHash: hashSecret(input.token) });
   if (!row) return null;
   const now = deps.clock.now().getTime();
   const { session } = row;

@@ -1,5 +1,5 @@
 /** Small pure helpers over definitions and resolved forms, shared by the definition and the rules. Browser-safe. */
-import type { Condition, ResolvedQuestion } from './types.js';
+import type { Condition, ResolvedQuestion, ResolvedSection } from './types.js';
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -27,4 +27,12 @@ export function mapCondition<A, B>(condition: Condition<A>, mapLeaf: (leaf: A) =
 /** Every question of the form in document order, across sections. */
 export function questionsOf(form: { sections: { questions: ResolvedQuestion[] }[] }): ResolvedQuestion[] {
   return form.sections.flatMap((section) => section.questions);
+}
+
+/** The types whose listed options a section's shuffleOptions shuffles (MATRIX rows and columns, scales and stars keep theirs). */
+const SHUFFLED_OPTION_TYPES = new Set<ResolvedQuestion['type']>(['RADIO', 'SELECT', 'CHECKBOX', 'RANKING']);
+
+/** The questions of a section whose options each respondent sees in their own order. */
+export function optionShuffledQuestions(section: ResolvedSection): ResolvedQuestion[] {
+  return section.shuffleOptions ? section.questions.filter((q) => SHUFFLED_OPTION_TYPES.has(q.type) && q.options) : [];
 }

@@ -520,8 +520,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Import a roster from the CSV files `quorum roster import DIR` reads, uploaded
-         * @description A file that is not CSV, or no enrollments.csv, is 400 on files. A dry run (dryRun: true) applies nothing: the panel always shows it first. sync refuses with 409 DROP_THRESHOLD_EXCEEDED (details: maxDropRatio and the classes over it) when it would drop more than maxDropRatio of a class, dry run or not. An applied import is audited as roster.imported.
+         * Import a roster from uploaded files: the CSVs `quorum roster import DIR` reads, or a OneRoster or Canvas export (format)
+         * @description Files that are no roster of the format (not CSV, no enrollments.csv, no OneRoster manifest.csv) are 400 on files; a delta OneRoster package with mode sync is 400 on mode. A dry run (dryRun: true) applies nothing: the panel always shows it first. sync refuses with 409 DROP_THRESHOLD_EXCEEDED (details: maxDropRatio and the classes over it) when it would drop more than maxDropRatio of a class, dry run or not. An applied import is audited as roster.imported.
          */
         post: operations["importRosterFiles"];
         delete?: never;
@@ -5768,8 +5768,10 @@ export interface operations {
                             }[];
                             /** @description enrollment.dropped events emitted (0 on a dry run) */
                             events: number;
-                            /** @description Uploaded files that are none of the four roster files (CSV upload only) */
+                            /** @description Uploaded files that are none of the format’s files (file upload only) */
                             unrecognised: string[];
+                            /** @description OneRoster and Canvas uploads: columns the format does not define, and rows read but not imported, with why */
+                            ignored: string[];
                         };
                     };
                 };
@@ -5853,7 +5855,12 @@ export interface operations {
                     dryRun?: boolean;
                     /** @default 0.2 */
                     maxDropRatio?: number;
-                    /** @description people.csv, class_groups.csv, classes.csv and enrollments.csv, as `quorum roster import DIR` reads them */
+                    /**
+                     * @description quorum: the CSVs `quorum roster import DIR` reads; oneroster: a OneRoster 1.1/1.2 CSV package (manifest.csv and the rest); canvas: Canvas SIS import CSVs. As `quorum roster import --format`; a delta OneRoster package may only be upserted.
+                     * @default quorum
+                     */
+                    format?: "quorum" | "oneroster" | "canvas";
+                    /** @description The files of a folder of the format, as `quorum roster import --format <format> DIR` reads them */
                     files: {
                         name: string;
                         content: string;
@@ -5884,8 +5891,10 @@ export interface operations {
                             }[];
                             /** @description enrollment.dropped events emitted (0 on a dry run) */
                             events: number;
-                            /** @description Uploaded files that are none of the four roster files (CSV upload only) */
+                            /** @description Uploaded files that are none of the format’s files (file upload only) */
                             unrecognised: string[];
+                            /** @description OneRoster and Canvas uploads: columns the format does not define, and rows read but not imported, with why */
+                            ignored: string[];
                         };
                     };
                 };

@@ -1,4 +1,4 @@
-/** One response: its answers as the respondent saw the questions, its invite, its treatment cases; delete with confirmation. */
+/** One response: its answers as the respondent saw the questions (in their order when the form shuffles), its invite, its treatment cases; delete with confirmation. */
 import { Anchor, Badge, Button, Group, List, Modal, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notify } from '../../ui/notify';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -12,33 +12,56 @@ import { deleteResponse, formQuery, responseQuery, type DescribedForm, type Resp
 import { RESPONSES_NS } from './strings';
 import { ProblemAlert } from '../../ui/problem-alert';
 
-function Answers({ form, answers }: { form: DescribedForm; answers: Record<string, unknown> }) {
+type PresentedOrder = ResponseContext['response']['presentedOrder'];
+
+/** Items in the order the respondent was shown (ids as stored), the form's order when none was stored. */
+function inOrder<T extends { id: string }>(items: T[], ids: string[] | undefined): T[] {
+  return ids ? [...items].sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id)) : items;
+}
+
+/** The answers, each section's questions in the order this respondent saw them (presentedOrder), with options shown shuffled listed in their order. */
+function Answers({ form, answers, order }: { form: DescribedForm; answers: Record<string, unknown>; order: PresentedOrder }) {
   const { t } = useTranslation(RESPONSES_NS);
   return (
     <Stack gap="md">
-      {form.sections.map((section) => (
-        <Paper key={section.id} withBorder p="md">
-          <Title order={3} size="h5" mb="xs">
-            {section.name}
-          </Title>
-          <Stack component="dl" gap="sm" m={0}>
-            {section.questions.map((question) => {
-              const shown = Object.hasOwn(answers, question.id);
-              const text = shown ? answerText(t, question, answers[question.id]) : '';
-              return (
-                <div key={question.id}>
-                  <Text component="dt" fw={600}>
-                    {question.name}
-                  </Text>
-                  <Text component="dd" m={0} c={shown && text ? undefined : 'dimmed'} style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-                    {!shown ? t('response.notShown') : text || t('response.noAnswer')}
-                  </Text>
-                </div>
-              );
-            })}
-          </Stack>
-        </Paper>
-      ))}
+      {form.sections.map((section) => {
+        const seen = order?.[section.id];
+        return (
+          <Paper key={section.id} withBorder p="md">
+            <Title order={3} size="h5" mb="xs">
+              {section.name}
+            </Title>
+            {seen?.questions && (
+              <Text size="sm" c="dimmed" mb="xs">
+                {t('response.shuffledQuestions')}
+              </Text>
+            )}
+            <Stack component="dl" gap="sm" m={0}>
+              {inOrder(section.questions, seen?.questions).map((question) => {
+                const shown = Object.hasOwn(answers, question.id);
+                const text = shown ? answerText(t, question, answers[question.id]) : '';
+                const optionIds = seen?.options?.[question.id];
+                const options = optionIds && inOrder(question.options ?? [], optionIds).map((option) => option.name);
+                return (
+                  <div key={question.id} data-question={question.id}>
+                    <Text component="dt" fw={600}>
+                      {question.name}
+                    </Text>
+                    <Text component="dd" m={0} c={shown && text ? undefined : 'dimmed'} style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                      {!shown ? t('response.notShown') : text || t('response.noAnswer')}
+                    </Text>
+                    {options && (
+                      <Text component="dd" m={0} size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                        {t('response.optionsShown', { options: options.join('; ') })}
+                      </Text>
+                    )}
+                  </div>
+                );
+              })}
+            </Stack>
+          </Paper>
+        );
+      })}
     </Stack>
   );
 }
@@ -168,7 +191,7 @@ export function ResponsePage() {
           <Title order={2} size="h4">
             {t('response.answers')}
           </Title>
-          <Answers form={form.data!} answers={one.data.response.answers} />
+          <Answers form={form.data!} answers={one.data.response.answers} order={one.data.response.presentedOrder} />
           <Group>
             <DeleteResponse id={responseId} />
           </Group>

@@ -12,12 +12,8 @@ import { FormPicker } from './form-picker';
 import { formQuery, formsQuery, type Cut, type DescribedForm } from './responses-api';
 import { columnChoices, defaultColumns, ResponsesTable } from './responses-table';
 import { RESPONSES_NS } from './strings';
+import { useChosenForm } from './chosen-form';
 import { useStoredState } from './use-stored-state';
-
-/** The form the Responses and Statistics areas read, kept for the tab's session. */
-export function useChosenForm() {
-  return useStoredState<string | null>('quorum.panel.form', null);
-}
 
 function FormResponses({ form }: { form: DescribedForm }) {
   const { t } = useTranslation(RESPONSES_NS);

@@ -81,6 +81,8 @@ const en = {
     deleted: 'The response was deleted.',
     close: 'Close',
     files: '{{count}} file(s): {{names}}',
+    shuffledQuestions: 'Questions in the order this respondent saw them.',
+    optionsShown: 'Options shown in this order: {{options}}',
   },
 };
 type Strings = typeof en;
@@ -162,6 +164,8 @@ const ptBR: Strings = {
     deleted: 'A resposta foi excluída.',
     close: 'Fechar',
     files: '{{count}} arquivo(s): {{names}}',
+    shuffledQuestions: 'Perguntas na ordem em que este respondente as viu.',
+    optionsShown: 'Opções exibidas nesta ordem: {{options}}',
   },
 };
 
@@ -242,6 +246,8 @@ const es: Strings = {
     deleted: 'La respuesta fue eliminada.',
     close: 'Cerrar',
     files: '{{count}} archivo(s): {{names}}',
+    shuffledQuestions: 'Preguntas en el orden en que este encuestado las vio.',
+    optionsShown: 'Opciones mostradas en este orden: {{options}}',
   },
 };
 

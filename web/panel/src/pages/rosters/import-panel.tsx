@@ -1,9 +1,11 @@
 /**
- * The Import tab: a roster file (the API's JSON) or the CLI's CSV files, always previewed as a dry
+ * The Import tab: a roster file (the API's JSON), the CLI's CSV files, or a OneRoster or Canvas
+ * export's files (read as `quorum roster import --format` reads them), always previewed as a dry
  * run first; applied only after the person confirms the diff they saw. A sync that would drop too
  * much of a class is refused, with the threshold and the classes over it.
  */
 import { Alert, Button, FileInput, Group, List, Loader, NumberInput, Paper, SegmentedControl, Select, Stack, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,16 +17,21 @@ import type { ImportAnswer } from './rosters-api';
 import { NS } from './strings';
 import { ProblemAlert } from '../../ui/problem-alert';
 
-type Source = 'json' | 'csv';
+type Source = 'json' | 'csv' | 'oneroster' | 'canvas';
+const SOURCES: Source[] = ['json', 'csv', 'oneroster', 'canvas'];
+/** The files format of each source the files route reads. */
+const FILE_FORMATS = { csv: 'quorum', oneroster: 'oneroster', canvas: 'canvas' } as const;
+/** The fields the files route refuses with a message naming the file or the package's kind. */
+const FILE_FIELDS = new Set(['files', 'mode']);
 type Mode = 'upsert' | 'sync';
 type Stage = 'idle' | 'reading' | 'checking' | 'applying';
 const LISTS = ['people', 'classGroups', 'classes', 'enrollments'] as const;
 
 /** The request an import sends, built once from the files so the applied import is the one previewed. */
-type Prepared = { source: 'json'; lists: Record<string, unknown[]> } | { source: 'csv'; files: { name: string; content: string }[] };
+type Prepared = { source: 'json'; lists: Record<string, unknown[]> } | { source: Exclude<Source, 'json'>; files: { name: string; content: string }[] };
 
 async function prepare(source: Source, files: File[]): Promise<Prepared> {
-  if (source === 'csv') return { source, files: await Promise.all(files.map(async (file) => ({ name: file.name, content: await file.text() }))) };
+  if (source !== 'json') return { source, files: await Promise.all(files.map(async (file) => ({ name: file.name, content: await file.text() }))) };
   const parsed: unknown = JSON.parse(await files[0].text());
   const record = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
   // Only the roster's lists: mode, dryRun and the threshold are the person's choices on this page.
@@ -32,12 +39,14 @@ async function prepare(source: Source, files: File[]): Promise<Prepared> {
 }
 
 function send(prepared: Prepared, options: { mode: Mode; dryRun: boolean; maxDropRatio: number }) {
-  if (prepared.source === 'csv') return unwrap(api.POST('/rosters/import-files', { body: { ...options, files: prepared.files } }));
+  if (prepared.source !== 'json') return unwrap(api.POST('/rosters/import-files', { body: { ...options, format: FILE_FORMATS[prepared.source], files: prepared.files } }));
   return unwrap(api.POST('/rosters/import', { body: { enrollments: [], ...prepared.lists, ...options } }));
 }
 
 export function ImportPanel() {
-  const { t } = useTranslation([NS, 'translation']);
+  const { t } = useTranslation(NS);
+  // problem and field texts live in the default namespace
+  const { t: tc } = useTranslation();
   const client = useQueryClient();
   const [source, setSource] = useState<Source>('json');
   const [files, setFiles] = useState<File[]>([]);
@@ -50,6 +59,7 @@ export function ImportPanel() {
   const [confirming, setConfirming] = useState(false);
   const [problem, setProblem] = useState<{ text: string; fields: string[] } | null>(null);
   const [refusal, setRefusal] = useState<ThresholdDetails | null>(null);
+  const narrow = useMediaQuery('(max-width: 36em)');
   const options = (dryRun: boolean) => ({ mode, dryRun, maxDropRatio: maxDropPercent / 100 });
 
   const reset = () => {
@@ -63,7 +73,8 @@ export function ImportPanel() {
   const fail = (error: unknown) => {
     if (error instanceof ApiProblem && error.code === 'DROP_THRESHOLD_EXCEEDED') setRefusal(error.details as unknown as ThresholdDetails);
     else if (error instanceof SyntaxError) setProblem({ text: t('import.notJson', { message: error.message }), fields: [] });
-    else setProblem({ text: problemText(t, error), fields: error instanceof ApiProblem ? error.fields.map((f) => `${f.path}: ${fieldText(t, f)}`) : [] });
+    // What is wrong with the files themselves (which file, which line, a delta package) only the server's words say.
+    else setProblem({ text: problemText(tc, error), fields: error instanceof ApiProblem ? error.fields.map((f) => `${f.path}: ${FILE_FIELDS.has(f.path) ? f.message : fieldText(tc, f)}`) : [] });
   };
 
   async function previewImport() {
@@ -114,12 +125,15 @@ export function ImportPanel() {
             setFiles([]);
             reset();
           }}
-          data={(['json', 'csv'] as const).map((value) => ({ value, label: t(`import.sources.${value}`) }))}
+          fullWidth
+          // four sources do not fit side by side on a phone
+          orientation={narrow ? 'vertical' : 'horizontal'}
+          data={SOURCES.map((value) => ({ value, label: t(`import.sources.${value}`) }))}
         />
         {source === 'json' ? (
           <FileInput label={t('import.jsonFile')} accept="application/json,.json" value={files[0] ?? null} onChange={(file) => (setFiles(file ? [file] : []), reset())} />
         ) : (
-          <FileInput label={t('import.csvFiles')} accept="text/csv,.csv" multiple value={files} onChange={(chosen) => (setFiles(chosen), reset())} />
+          <FileInput label={t(`import.files.${source}`)} accept="text/csv,.csv" multiple value={files} onChange={(chosen) => (setFiles(chosen), reset())} />
         )}
         <Group grow wrap="wrap" align="flex-start">
           <Select

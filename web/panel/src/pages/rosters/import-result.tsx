@@ -1,5 +1,5 @@
 /** An import's diff (dry run or applied): counts per list, enrollments per class, row errors; or the drop-threshold refusal explained. */
-import { Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { List, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ScrollRegion } from '../../ui/scroll-region';
 import type { ImportAnswer } from './rosters-api';
@@ -95,6 +95,18 @@ export function ImportDiff({ answer }: { answer: ImportAnswer }) {
         </ScrollRegion>
       )}
       {answer.unrecognised.length > 0 ? <Text size="sm">{t('import.unrecognised', { names: answer.unrecognised.join(', ') })}</Text> : null}
+      {answer.ignored.length > 0 ? (
+        <div>
+          <Text size="sm">{t('import.ignored')}</Text>
+          <List size="sm">
+            {answer.ignored.map((line) => (
+              <List.Item key={line} style={{ overflowWrap: 'anywhere' }}>
+                {line}
+              </List.Item>
+            ))}
+          </List>
+        </div>
+      ) : null}
     </Stack>
   );
 }

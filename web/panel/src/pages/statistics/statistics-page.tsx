@@ -4,8 +4,8 @@
  * shown as suppressed, and a refused cut is explained with the floor.
  */
 import { Button, Group, Paper, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ApiProblem } from '../../api/errors';
@@ -13,7 +13,7 @@ import { LoadError, Loading } from '../../ui/area-state';
 import { EmptyState } from '../../ui/empty-state';
 import { fieldText } from '../../ui/problem-text';
 import { FormPicker } from '../responses/form-picker';
-import { useChosenForm } from '../responses/responses-page';
+import { useChosenForm } from '../responses/chosen-form';
 import { formQuery, formsQuery, type Cut, type DescribedForm } from '../responses/responses-api';
 import { AnonymityAlert, isAnonymityRefusal } from './anonymity-alert';
 import { Notice } from './notice';
@@ -159,6 +159,11 @@ export function StatisticsPage() {
   const { t } = useTranslation(STATISTICS_NS);
   const [formId, setFormId] = useChosenForm();
   const [controls, setControls] = useState<Controls>(EMPTY);
+  const queryClient = useQueryClient();
+  // The whole form's figures are what the page shows first: asked for beside the form's description, not after it.
+  useEffect(() => {
+    if (formId) void queryClient.prefetchQuery(statisticsQuery(formId, { dims: {} }));
+  }, [formId, queryClient]);
   const forms = useQuery(formsQuery);
   const form = useQuery({ ...formQuery(formId ?? ''), enabled: formId !== null });
   return (
