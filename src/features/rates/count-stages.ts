@@ -68,11 +68,13 @@ export async function countStages(db: DbOrTx, _deps: NoDeps, input: { companyId:
     -- Each invite's 0/1 stage columns with its roster person (null outside the roster). OFFSET 0
     -- keeps the stage worked out once an invite, not once per column.
     WITH inv AS MATERIALIZED (
-      SELECT p.id AS person_id, 1 AS invited, (s.stage >= 1)::int AS sent, (s.stage >= 2)::int AS delivered,
-             (s.stage >= 3)::int AS opened, (s.stage >= 4)::int AS started, (s.stage >= 5)::int AS responded
-        FROM invites i CROSS JOIN LATERAL (SELECT ${STAGE} AS stage OFFSET 0) AS s
-        LEFT JOIN people p ON p.company_id = ${companyId} AND p.external_id = i.external_id
-       WHERE i.company_id = ${companyId} AND i.form_id = ${formId} AND i.status <> 'revoked'
+      SELECT p.id AS person_id, 1 AS invited, (iv.stage >= 1)::int AS sent, (iv.stage >= 2)::int AS delivered,
+             (iv.stage >= 3)::int AS opened, (iv.stage >= 4)::int AS started, (iv.stage >= 5)::int AS responded
+        FROM (SELECT i.external_id, ${STAGE} AS stage
+                FROM invites i
+               WHERE i.company_id = ${companyId} AND i.form_id = ${formId} AND i.status <> 'revoked'
+              OFFSET 0) AS iv
+        LEFT JOIN people p ON p.company_id = ${companyId} AND p.external_id = iv.external_id
     ),
     roster AS MATERIALIZED (
       SELECT e.person_id, e.class_id
