@@ -46,9 +46,9 @@ describe('CLI start-up (bench/README.md, cli-start)', () => {
     const heavy = ['src/platform/context.ts', 'src/platform/config.ts', 'src/features/index.ts', 'src/platform/db/connect.ts', 'src/platform/db/database.ts', 'src/platform/db/migrate.ts'];
     expect(loaded.filter((path) => heavy.includes(path))).toEqual([]);
     expect(loaded.filter(isRouteModule)).toEqual([]);
-    // Option choices come from light vocabulary files: a table, a parser or a config module would bring drizzle, csv-parse or TypeBox's checker.
+    // Option choices come from light vocabulary files (event types included): a table, a parser, a schema or a config module would bring drizzle, csv-parse or TypeBox.
     const packages = loaded.filter((path) => !path.startsWith('src/') && !path.startsWith('node:'));
-    expect(packages.filter((name) => !['commander', '@sinclair/typebox'].includes(name))).toEqual([]);
+    expect(packages.filter((name) => name !== 'commander')).toEqual([]);
   });
 
   it('builds a context without importing routes, pages or the server packages (the registry loads them lazily)', async () => {
@@ -69,6 +69,11 @@ describe('CLI start-up (bench/README.md, cli-start)', () => {
     expect(loaded.filter((path) => /\/(schemas|[a-z-]+\.job)\.ts$/.test(path))).toEqual([]);
     // What those pieces reach: the services' parsers, phone numbers, templates and calendars.
     expect(loaded.filter((path) => ['libphonenumber-js', 'csv-parse', 'csv-parse/sync', 'mustache', 'luxon'].includes(path))).toEqual([]);
+  });
+
+  it('checks the configuration and names field errors without a schema library (plain patterns; schema-errors.ts maps validators apart)', async () => {
+    const loaded = [...(await staticClosure('src/platform/context.ts'))];
+    expect(loaded.filter((path) => path.startsWith('@sinclair/typebox'))).toEqual([]);
   });
 });
 

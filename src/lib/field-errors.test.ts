@@ -1,7 +1,8 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Ajv, type ErrorObject } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { ajvFieldErrors, FIELD_ERROR_CODES, pointerToPath, schemaErrors } from './field-errors.js';
+import { FIELD_ERROR_CODES, pointerToPath } from './field-errors.js';
+import { ajvFieldErrors, schemaErrors } from './schema-errors.js';
 
 const Pair = Type.Array(Type.String(), { minItems: 2 });
 const Item = Type.Object({ name: Type.String({ minLength: 1, maxLength: 5 }), qty: Type.Integer({ minimum: 1, maximum: 9 }) }, { additionalProperties: false });

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Type, type TSchema } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
 import { ConfigError } from './config-error.js';
 
 /** The environment, read and validated in one place. Documented in the README's configuration table. */
@@ -63,37 +61,41 @@ type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-/** A variable's rule: the shape its value must have, and the one line that names it when refused. */
+/**
+ * A variable's rule: the pattern its whole value must match, and the one line that names it when
+ * refused. Plain patterns, not a schema library: every command loads the config, and a schema
+ * checker is a tenth of a command's start-up (bench/README.md, cli-start).
+ */
 interface Rule {
-  shape: TSchema;
+  shape: RegExp;
   refusal: (raw: string) => string;
 }
 
 const positiveWholeNumber = (name: string): Rule => ({
-  shape: Type.String({ pattern: '^[1-9]\\d{0,8}$' }),
+  shape: /^[1-9]\d{0,8}$/,
   refusal: (raw) => `${name} must be a positive whole number, got "${raw}"`,
 });
 
 /** Every validated variable's rule, declared once (URLs are checked by readUrl: a URL parser, then their protocols). */
 const RULES = {
   PORT: {
-    shape: Type.String({ pattern: '^0*(6553[0-5]|655[0-2]\\d|65[0-4]\\d{2}|6[0-4]\\d{3}|[1-5]\\d{4}|\\d{1,4})$' }),
+    shape: /^0*(6553[0-5]|655[0-2]\d|65[0-4]\d{2}|6[0-4]\d{3}|[1-5]\d{4}|\d{1,4})$/,
     refusal: (raw) => `PORT must be a port number (0-65535), got "${raw}"`,
   },
   LOG_LEVEL: {
-    shape: Type.Union(LOG_LEVELS.map((level) => Type.Literal(level))),
+    shape: new RegExp(`^(${LOG_LEVELS.join('|')})$`),
     refusal: (raw) => `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`,
   },
   WEBHOOK_ALLOW_PRIVATE_TARGETS: {
-    shape: Type.String({ pattern: '^(|true|false|1|0|yes|no)$' }),
+    shape: /^(|true|false|1|0|yes|no)$/,
     refusal: (raw) => `WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false, got "${raw}"`,
   },
   TRUST_PROXY: {
-    shape: Type.String({ pattern: '^(|true|false|\\d{1,2}|[0-9a-fA-F.:/]+(\\s*,\\s*[0-9a-fA-F.:/]+)*)$' }),
+    shape: /^(|true|false|\d{1,2}|[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*)$/,
     refusal: (raw) => `TRUST_PROXY must be true, false, a hop count or a comma-separated list of addresses, got "${raw}"`,
   },
-  SECRET_KEY: { shape: Type.String({ minLength: 32 }), refusal: () => 'SECRET_KEY must be at least 32 characters' },
-  METRICS_TOKEN: { shape: Type.String({ pattern: '^\\S{16,}$' }), refusal: () => 'METRICS_TOKEN must be at least 16 characters without spaces' },
+  SECRET_KEY: { shape: /^[\s\S]{32,}$/, refusal: () => 'SECRET_KEY must be at least 32 characters' },
+  METRICS_TOKEN: { shape: /^\S{16,}$/, refusal: () => 'METRICS_TOKEN must be at least 16 characters without spaces' },
   STATISTICS_SCAN_CEILING: positiveWholeNumber('STATISTICS_SCAN_CEILING'),
   PUBLIC_LINK_TOKEN_HOURS: positiveWholeNumber('PUBLIC_LINK_TOKEN_HOURS'),
   UPLOAD_FILES_PER_ADDRESS_HOUR: positiveWholeNumber('UPLOAD_FILES_PER_ADDRESS_HOUR'),
@@ -102,7 +104,7 @@ const RULES = {
   UPLOAD_MB_PER_FORM_HOUR: positiveWholeNumber('UPLOAD_MB_PER_FORM_HOUR'),
   UPLOAD_QUOTA_MB_PER_COMPANY: positiveWholeNumber('UPLOAD_QUOTA_MB_PER_COMPANY'),
   SHUTDOWN_DRAIN_MS: {
-    shape: Type.String({ pattern: '^\\d{1,6}$' }),
+    shape: /^\d{1,6}$/,
     refusal: (raw) => `SHUTDOWN_DRAIN_MS must be a whole number of milliseconds (0-999999), got "${raw}"`,
   },
 } satisfies Record<string, Rule>;
@@ -110,7 +112,7 @@ const RULES = {
 /** `value` when it has the shape of `name`'s rule; ConfigError naming the variable (with `shown`, as given) otherwise. */
 function checked(name: keyof typeof RULES, value: string, shown = value): string {
   const rule: Rule = RULES[name];
-  if (!Value.Check(rule.shape, value)) throw new ConfigError(rule.refusal(shown));
+  if (!rule.shape.test(value)) throw new ConfigError(rule.refusal(shown));
   return value;
 }
 

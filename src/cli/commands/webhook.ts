@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { EVENT_TYPES, isEventType } from '../../features/events/catalog.js';
+import { EVENT_TYPES, isEventType } from '../../features/events/vocabulary.js';
 import type { PublicSubscription } from '../../features/webhooks/create-subscription.js';
 import type { listDeliveries } from '../../features/webhooks/list-deliveries.js';
 import { ALL_TYPES, DELIVERY_STATUSES } from '../../features/webhooks/vocabulary.js';

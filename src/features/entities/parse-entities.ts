@@ -14,7 +14,8 @@
 import { Type } from '@sinclair/typebox';
 import { parse } from 'csv-parse/sync';
 import type { FieldError } from '../../lib/errors.js';
-import { fieldError, schemaErrors } from '../../lib/field-errors.js';
+import { fieldError } from '../../lib/field-errors.js';
+import { schemaErrors } from '../../lib/schema-errors.js';
 
 import { ENTITY_KINDS, type EntityKind } from './vocabulary.js';
 export { ENTITY_KINDS, type EntityKind } from './vocabulary.js';

@@ -1,10 +1,11 @@
 import type { TSchema } from '@sinclair/typebox';
-import { ENROLLMENT_EVENT_SCHEMAS, ENROLLMENT_EVENT_TYPES, type EnrollmentEventData } from './families/enrollment.js';
-import { FORM_EVENT_SCHEMAS, FORM_EVENT_TYPES, type FormEventData } from './families/form.js';
-import { INVITE_EVENT_SCHEMAS, INVITE_EVENT_TYPES, type InviteEventDataByType } from './families/invite.js';
-import { PING_EVENT_SCHEMAS, PING_EVENT_TYPES, type PingEventData } from './families/ping.js';
-import { RESPONSE_EVENT_SCHEMAS, RESPONSE_EVENT_TYPES, type ResponseEventData } from './families/response.js';
-import { TREATMENT_EVENT_SCHEMAS, TREATMENT_EVENT_TYPES, type TreatmentEventDataByType } from './families/treatment.js';
+import { ENROLLMENT_EVENT_SCHEMAS, type EnrollmentEventData } from './families/enrollment.js';
+import { FORM_EVENT_SCHEMAS, type FormEventData } from './families/form.js';
+import { INVITE_EVENT_SCHEMAS, type InviteEventDataByType } from './families/invite.js';
+import { PING_EVENT_SCHEMAS, type PingEventData } from './families/ping.js';
+import { RESPONSE_EVENT_SCHEMAS, type ResponseEventData } from './families/response.js';
+import { TREATMENT_EVENT_SCHEMAS, type TreatmentEventDataByType } from './families/treatment.js';
+import type { EventType } from './vocabulary.js';
 
 // The event catalog of the spec (Events): one file per family under families/ (a new family is a
 // new file and a line in each list below). Builders copy fields one by one, never spread an
@@ -16,21 +17,7 @@ export * from './families/form.js';
 export * from './families/enrollment.js';
 export * from './families/treatment.js';
 export * from './families/ping.js';
-
-export const EVENT_TYPES = [
-  ...RESPONSE_EVENT_TYPES,
-  ...INVITE_EVENT_TYPES,
-  ...FORM_EVENT_TYPES,
-  ...ENROLLMENT_EVENT_TYPES,
-  ...TREATMENT_EVENT_TYPES,
-  ...PING_EVENT_TYPES,
-] as const;
-
-export type EventType = (typeof EVENT_TYPES)[number];
-
-export function isEventType(value: string): value is EventType {
-  return (EVENT_TYPES as readonly string[]).includes(value);
-}
+export * from './vocabulary.js';
 
 export type EventDataByType = ResponseEventData & InviteEventDataByType & FormEventData & EnrollmentEventData & TreatmentEventDataByType & PingEventData;
 

@@ -4,7 +4,8 @@ import { apiKeys } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { validationError, type FieldError } from '../../lib/errors.js';
-import { fieldError, schemaErrors } from '../../lib/field-errors.js';
+import { fieldError } from '../../lib/field-errors.js';
+import { schemaErrors } from '../../lib/schema-errors.js';
 import { SCOPES } from './scopes.js';
 import { mintToken } from './token.js';
 

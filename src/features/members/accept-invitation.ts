@@ -4,7 +4,8 @@ import type { Db } from '../../platform/db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { ApiError, validationError } from '../../lib/errors.js';
-import { fieldError, schemaErrors } from '../../lib/field-errors.js';
+import { fieldError } from '../../lib/field-errors.js';
+import { schemaErrors } from '../../lib/schema-errors.js';
 import { hashSecret, SECRET_RE } from '../../lib/secret-token.js';
 import { recordAudit } from '../audit/index.js';
 import {

@@ -5,7 +5,7 @@ import { memberships } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { notFound, validationError } from '../../lib/errors.js';
-import { schemaErrors } from '../../lib/field-errors.js';
+import { schemaErrors } from '../../lib/schema-errors.js';
 import { recordAudit } from '../audit/index.js';
 import { endMemberSessions } from '../sessions/index.js';
 import { keepAnOwner } from './last-owner.js';

@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../platform/db/database.js';
 import { memberships } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { validationError } from '../../lib/errors.js';
-import { schemaErrors } from '../../lib/field-errors.js';
+import { schemaErrors } from '../../lib/schema-errors.js';
 import { PERMISSIONS } from './permissions.js';
 
 export const AddMembershipInput = Type.Object(

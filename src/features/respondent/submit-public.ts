@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Db } from '../../platform/db/database.js';
 import { validationError } from '../../lib/errors.js';
-import { schemaErrors } from '../../lib/field-errors.js';
+import { schemaErrors } from '../../lib/schema-errors.js';
 import { acceptAnswers } from './answers.js';
 import { claimSubmissionToken, recordTokenResponse } from './claim-submission-token.js';
 import { claimFileAnswers } from './file-answers.js';

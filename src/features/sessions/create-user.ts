@@ -4,7 +4,8 @@ import { users } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { validationError } from '../../lib/errors.js';
-import { fieldError, schemaErrors } from '../../lib/field-errors.js';
+import { fieldError } from '../../lib/field-errors.js';
+import { schemaErrors } from '../../lib/schema-errors.js';
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from './password.js';
 
 /** An address as people type it: bounded, one @, no spaces; compared without case. */

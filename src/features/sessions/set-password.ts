@@ -4,7 +4,7 @@ import { sessions, users } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { ApiError, validationError } from '../../lib/errors.js';
-import { schemaErrors } from '../../lib/field-errors.js';
+import { schemaErrors } from '../../lib/schema-errors.js';
 import { recordAudit } from '../audit/index.js';
 import { Password } from './create-user.js';
 import { consumeLink } from './one-time-link.js';

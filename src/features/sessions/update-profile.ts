@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../platform/db/database.js';
 import { users } from '../../platform/db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { validationError } from '../../lib/errors.js';
-import { schemaErrors } from '../../lib/field-errors.js';
+import { schemaErrors } from '../../lib/schema-errors.js';
 
 export const LANGUAGES = ['en', 'pt-BR', 'es'] as const;
 

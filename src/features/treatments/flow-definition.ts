@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { validationError, type FieldError } from '../../lib/errors.js';
-import { childPath, fieldError, schemaErrors } from '../../lib/field-errors.js';
+import { childPath, fieldError } from '../../lib/field-errors.js';
+import { schemaErrors } from '../../lib/schema-errors.js';
 import { resolveConditionOnForm, storedFormConditionErrors, type ConditionDefinition, type ResolvedCondition, type ResolvedForm } from '../forms/index.js';
 import { isRecord } from '../forms/index.js';
 import { MAX_WORKING_DAYS } from './working-days.js';

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../lib/errors.js';
-import { ajvFieldErrors, type AjvIssue } from '../../lib/field-errors.js';
+import { ajvFieldErrors, type AjvIssue } from '../../lib/schema-errors.js';
 import { ERROR_STATUS } from './error-status.js';
 
 function toApiError(error: FastifyError & { validation?: AjvIssue[]; validationContext?: string }): ApiError {

@@ -1,8 +1,11 @@
 import pg from 'pg';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
-import * as schema from './schema.js';
 
-export type Db = NodePgDatabase<typeof schema>;
+/**
+ * Queries name their tables (no relational `db.query` API): drizzle is not handed the schema, whose
+ * relational map it would build over every table on each connect, in every CLI command's start-up.
+ */
+export type Db = NodePgDatabase;
 /** A transaction handle; every write that emits events or jobs runs in one. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** Services take either: a plain handle for reads, the caller's transaction for writes. */
@@ -24,6 +27,6 @@ export function openPool(connectionString: string, max = 10): Database {
   // Nor may a checked-out one between two queries (a Postgres crash or restart mid-transaction):
   // pg-pool listens only while a client is idle, and an unheard 'error' event is thrown. Its next query fails instead.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = drizzle(pool, { schema });
+  const db = drizzle(pool);
   return { pool, db, close: () => pool.end() };
 }

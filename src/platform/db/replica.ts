@@ -1,7 +1,6 @@
 import pg from 'pg';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type { Database } from './database.js';
-import * as schema from './schema.js';
 
 /** After the replica refused a connection, reads go to the primary this long before it is tried again. */
 const RETRY_REPLICA_MS = 5_000;
@@ -98,5 +97,5 @@ export function openReplica(url: string, primary: pg.Pool, opts: { max?: number;
     },
     fallbacks: () => pool.fallbackCount,
   };
-  return { database: { pool, db: drizzle(pool, { schema }), close: () => pool.end() }, probe };
+  return { database: { pool, db: drizzle(pool), close: () => pool.end() }, probe };
 }

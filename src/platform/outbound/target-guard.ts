@@ -44,12 +44,12 @@ export function validateTargetUrl(raw: string): TargetUrlResult {
 
 // ---------------------------------------------------------------------------------------------
 // Address policy. Written out range by range (rather than trusting ipaddr's range names) so a
-// reader can audit exactly what is refused.
+// reader can audit exactly what is refused. Parsed on first use, not at import: every CLI command's
+// context reaches this module, and parsing the ranges was a visible part of its start-up.
 
 type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
-const cidrs = (...ranges: string[]): Cidr[] => ranges.map((range) => ipaddr.parseCIDR(range));
 
-const FORBIDDEN_IPV4 = cidrs(
+const FORBIDDEN_IPV4 = [
   '0.0.0.0/8', // "this network", includes unspecified 0.0.0.0
   '10.0.0.0/8', // private (RFC 1918)
   '100.64.0.0/10', // carrier-grade NAT (RFC 6598); also Alibaba's metadata 100.100.100.200
@@ -65,9 +65,9 @@ const FORBIDDEN_IPV4 = cidrs(
   '203.0.113.0/24', // documentation TEST-NET-3
   '224.0.0.0/4', // multicast
   '240.0.0.0/4', // reserved, includes broadcast 255.255.255.255
-);
+];
 
-const FORBIDDEN_IPV6 = cidrs(
+const FORBIDDEN_IPV6 = [
   '::/128', // unspecified
   '::1/128', // loopback
   '::/96', // deprecated IPv4-compatible addresses
@@ -81,30 +81,43 @@ const FORBIDDEN_IPV6 = cidrs(
   'fe80::/10', // link-local
   'fec0::/10', // deprecated site-local
   'ff00::/8', // multicast
-);
+];
 
 /** Everything publicly routable in IPv6 lies in 2000::/3; the rest is special or unallocated. */
-const IPV6_GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+const IPV6_GLOBAL_UNICAST = '2000::/3';
 
 /** Prefixes that carry an IPv4 address a packet may end up at; that address is judged instead. */
-const IPV4_EMBEDDINGS: { range: Cidr; embedded: (bytes: number[]) => number[] }[] = [
-  { range: ipaddr.parseCIDR('::ffff:0:0/96'), embedded: (b) => b.slice(12, 16) }, // IPv4-mapped
-  { range: ipaddr.parseCIDR('::ffff:0:0:0/96'), embedded: (b) => b.slice(12, 16) }, // IPv4-translated (RFC 6145)
-  { range: ipaddr.parseCIDR('64:ff9b::/96'), embedded: (b) => b.slice(12, 16) }, // well-known NAT64 (RFC 6052)
-  { range: ipaddr.parseCIDR('2002::/16'), embedded: (b) => b.slice(2, 6) }, // 6to4 (RFC 3056)
+const IPV4_EMBEDDINGS: { range: string; embedded: (bytes: number[]) => number[] }[] = [
+  { range: '::ffff:0:0/96', embedded: (b) => b.slice(12, 16) }, // IPv4-mapped
+  { range: '::ffff:0:0:0/96', embedded: (b) => b.slice(12, 16) }, // IPv4-translated (RFC 6145)
+  { range: '64:ff9b::/96', embedded: (b) => b.slice(12, 16) }, // well-known NAT64 (RFC 6052)
+  { range: '2002::/16', embedded: (b) => b.slice(2, 6) }, // 6to4 (RFC 3056)
 ];
+
+let parsed: { ipv4: Cidr[]; ipv6: Cidr[]; globalUnicast: Cidr; embeddings: { range: Cidr; embedded: (bytes: number[]) => number[] }[] } | undefined;
+
+function policy(): NonNullable<typeof parsed> {
+  parsed ??= {
+    ipv4: FORBIDDEN_IPV4.map((range) => ipaddr.parseCIDR(range)),
+    ipv6: FORBIDDEN_IPV6.map((range) => ipaddr.parseCIDR(range)),
+    globalUnicast: ipaddr.parseCIDR(IPV6_GLOBAL_UNICAST),
+    embeddings: IPV4_EMBEDDINGS.map(({ range, embedded }) => ({ range: ipaddr.parseCIDR(range), embedded })),
+  };
+  return parsed;
+}
 
 const inAny = (address: ipaddr.IPv4 | ipaddr.IPv6, ranges: Cidr[]) =>
   ranges.some(([network, bits]) => address.kind() === network.kind() && address.match(network, bits));
 
 function isForbiddenIpv4(address: ipaddr.IPv4): boolean {
-  return inAny(address, FORBIDDEN_IPV4);
+  return inAny(address, policy().ipv4);
 }
 
 function isForbiddenIpv6(address: ipaddr.IPv6): boolean {
-  const embedding = IPV4_EMBEDDINGS.find(({ range }) => inAny(address, [range]));
+  const { embeddings, ipv6, globalUnicast } = policy();
+  const embedding = embeddings.find(({ range }) => inAny(address, [range]));
   if (embedding) return isForbiddenIpv4(new ipaddr.IPv4(embedding.embedded(address.toByteArray())));
-  return inAny(address, FORBIDDEN_IPV6) || !address.match(IPV6_GLOBAL_UNICAST);
+  return inAny(address, ipv6) || !address.match(globalUnicast);
 }
 
 /** True when nothing may be sent to this address. Anything that is not an IP fails closed. */

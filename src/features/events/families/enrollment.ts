@@ -1,7 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { closed, Nullable, NullableString, OneOf, Timestamp } from '../../../lib/schema-pieces.js';
 
-export const ENROLLMENT_EVENT_TYPES = ['enrollment.dropped'] as const;
 
 export const EnrollmentDroppedDataSchema = Type.Object(
   {

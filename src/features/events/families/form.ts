@@ -1,7 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { closed, NullableString } from '../../../lib/schema-pieces.js';
 
-export const FORM_EVENT_TYPES = ['form.goal_reached'] as const;
 
 export const GoalReachedDataSchema = Type.Object(
   {

@@ -2,18 +2,8 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { closed, Nullable, NullableString, OneOf } from '../../../lib/schema-pieces.js';
 import { RespondentSchema, respondentData, type RespondentInput } from '../respondent.js';
 import { schemasByType } from './schemas-by-type.js';
+import { INVITE_EVENT_TYPES } from '../vocabulary.js';
 
-// invite.expired is the eighth invite type, named by the contract decisions.
-export const INVITE_EVENT_TYPES = [
-  'invite.sent',
-  'invite.delivered',
-  'invite.opened',
-  'invite.started',
-  'invite.responded',
-  'invite.failed',
-  'invite.revoked',
-  'invite.expired',
-] as const;
 export type InviteEventType = (typeof INVITE_EVENT_TYPES)[number];
 
 export const INVITE_CHANNELS = ['email', 'whatsapp'] as const;

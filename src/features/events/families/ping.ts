@@ -1,7 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { closed } from '../../../lib/schema-pieces.js';
 
-export const PING_EVENT_TYPES = ['ping'] as const;
 
 export const PingDataSchema = Type.Object({ message: Type.String() }, closed);
 export type PingData = Static<typeof PingDataSchema>;

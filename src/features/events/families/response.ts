@@ -2,7 +2,6 @@ import { Type, type Static } from '@sinclair/typebox';
 import { closed, isoOrNull, Nullable, NullableString, OneOf, Timestamp } from '../../../lib/schema-pieces.js';
 import { ORG_SOURCES, RespondentSchema, respondentData, type OrgSource, type RespondentInput } from '../respondent.js';
 
-export const RESPONSE_EVENT_TYPES = ['response.created'] as const;
 
 export const ResponseCreatedDataSchema = Type.Object(
   {

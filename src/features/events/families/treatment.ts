@@ -2,10 +2,10 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { closed, isoOrNull, Nullable, NullableString, OneOf, Timestamp } from '../../../lib/schema-pieces.js';
 import { schemasByType } from './schemas-by-type.js';
 
-export const TREATMENT_EVENT_TYPES = ['treatment.opened', 'treatment.overdue', 'treatment.closed'] as const;
 export type TreatmentEventType = (typeof TREATMENT_EVENT_TYPES)[number];
 
 import { TREATMENT_OUTCOMES, type TreatmentOutcome } from './treatment-vocabulary.js';
+import { TREATMENT_EVENT_TYPES } from '../vocabulary.js';
 export { EARLY_OUTCOMES, TREATMENT_OUTCOMES, type TreatmentOutcome } from './treatment-vocabulary.js';
 
 const treatmentDataSchema = <S extends TSchema, O extends TSchema, R extends TSchema>(status: S, outcome: O, reason: R) =>

@@ -1,7 +1,8 @@
 /** validateFormDefinition: the structural (TypeBox) and semantic checks of an authoring file. */
 import { Value } from '@sinclair/typebox/value';
 import type { FieldError } from '../../../lib/errors.js';
-import { childPath, fieldError, schemaErrors } from '../../../lib/field-errors.js';
+import { childPath, fieldError } from '../../../lib/field-errors.js';
+import { schemaErrors } from '../../../lib/schema-errors.js';
 import { parseInstant } from '../../../lib/date-time.js';
 import { isUuid } from '../../../lib/ids.js';
 import { emailTemplateErrors } from './email-template-errors.js';
