@@ -25,6 +25,10 @@ async function timeOnce(args: string[], env: NodeJS.ProcessEnv): Promise<{ wall:
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
+/** The least any database command can cost: Node, pg, a connection and one query (the yardstick of "near node -e 0"). */
+const BARE_CLIENT = `const pg = require('pg'); const c = new pg.Client(process.env.DATABASE_URL);
+c.connect().then(() => c.query('SELECT id, slug, name FROM companies ORDER BY slug')).then((r) => { console.log(r.rows.length); return c.end(); });`;
+
 const STATS = ['stats', '--company', 'demo', '--form', 'term-evaluation', '--group-by', 'dim.cohort'];
 
 /** `quorum api` on a free port, ready: the API's own statistics call is timed against it. */
@@ -83,6 +87,7 @@ export async function run(): Promise<void> {
     await apiCall(); // warm-up: the server's first request compiles its route
     const cases: Record<string, string[]> = {
       'node -e 0 (baseline)': ['-e', '0'],
+      'bare pg client: connect, one query': ['-e', BARE_CLIENT],
       'quorum --help': [CLI, '--help'],
       'quorum company list': [CLI, 'company', 'list'],
       'quorum stats --group-by dim.cohort': [CLI, ...STATS],
@@ -110,6 +115,8 @@ export async function run(): Promise<void> {
     ]);
     // stats and company list share the start-up (runtime, context, migration check): their difference is stats' own work.
     const own = (column: 'wall' | 'cpu') => median(samples['quorum stats --group-by dim.cohort'][column]) - median(samples['quorum company list'][column]);
+    const cpu = (name: string) => median(samples[name].cpu);
+    console.log(`company list over the bare client: ${(cpu('quorum company list') / cpu('bare pg client: connect, one query')).toFixed(2)}× its CPU (node -e 0: ${cpu('node -e 0 (baseline)')} ms, bare client ${cpu('bare pg client: connect, one query')} ms)`);
     console.log(`stats' own work (stats − company list): wall ${Math.round(own('wall'))} ms, CPU ${Math.round(own('cpu'))} ms; the API's call ${Math.round(median(apiWall))} ms`);
   } finally {
     api.stop();

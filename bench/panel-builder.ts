@@ -12,7 +12,7 @@
  * the 200-question form as a Chrome CPU profile there.
  */
 import { writeFileSync } from 'node:fs';
-import { freePort } from './free-port.js';
+import { freePort } from '../test/free-port.js';
 import { join } from 'node:path';
 import { buildApp } from '../src/platform/app/build-app.js';
 import { loadConfig } from '../src/platform/config.js';

@@ -4,7 +4,7 @@
  * Set up by one IPC message ({ databaseUrl }); answers { origin, rssMb }. Asked 'memory', it
  * answers { peakRssMb } (maxRSS of this process so far). Exits when the bench disconnects.
  */
-import { freePort } from './free-port.js';
+import { freePort } from '../test/free-port.js';
 import { buildApp } from '../src/platform/app/build-app.js';
 import { MemoryRateLimiter } from '../src/platform/app/rate-limiter.js';
 import { createContext } from '../src/platform/context.js';

@@ -5,7 +5,7 @@ import { createKey } from '../src/features/keys/create-key.js';
 import { addMembership } from '../src/features/memberships/index.js';
 import { createUser, describeSession, startSession } from '../src/features/sessions/index.js';
 import { launchChromium } from '../test/chromium.js';
-import { freePort } from './free-port.js';
+import { freePort } from '../test/free-port.js';
 import { ensureBenchData, RESPONSE_COUNT } from './responses-scan-seed.js';
 import { benchDatabase, benchDatabaseUrl, printTable } from './support.js';
 

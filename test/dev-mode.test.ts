@@ -1,35 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, utimesSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cloneDatabase } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { freePort, sleep, spawnedServiceSuite } from './spawned-service.js';
 
-let database: Awaited<ReturnType<typeof cloneDatabase>>;
+const suite = spawnedServiceSuite();
 let child: ChildProcess | null = null;
-
-beforeAll(async () => {
-  database = await cloneDatabase();
-});
-afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child!.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
-  await database?.drop();
-});
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(what: string, check: () => Promise<boolean>, output: () => string, ms = 120_000): Promise<void> {
   for (const started = Date.now(); !(await check().catch(() => false)); await sleep(250)) {
@@ -41,10 +18,10 @@ async function until(what: string, check: () => Promise<boolean>, output: () => 
 describe('npm run dev', () => {
   it('serves the panel from Vite with hot reload, forwards the API to the service, and restarts the service on a source change', { timeout: 300_000 }, async () => {
     const [port, panelPort] = [await freePort(), await freePort()];
-    child = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts', '--no-demo'], {
-      env: { ...process.env, DATABASE_URL: database.url, QUORUM_DATA_DIR: mkdtempSync(join(tmpdir(), 'quorum-dev-')), PORT: String(port), PANEL_DEV_PORT: String(panelPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    child = suite.track(spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts', '--no-demo'], {
+      env: { ...process.env, DATABASE_URL: suite.databaseUrl(), QUORUM_DATA_DIR: mkdtempSync(join(tmpdir(), 'quorum-dev-')), PORT: String(port), PANEL_DEV_PORT: String(panelPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    }));
     let output = '';
     child.stdout!.on('data', (chunk) => (output += String(chunk)));
     child.stderr!.on('data', (chunk) => (output += String(chunk)));

@@ -6,7 +6,7 @@
  * size and is photographed into test-artifacts/panel/<name>-<size>.png.
  */
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from './free-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -46,14 +46,6 @@ export interface PanelBrowser {
   close(): Promise<void>;
 }
 
-/** A port free now, so the app can be told its own origin before it starts listening. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * Compiles every lazily loaded route file before the app starts: on a loaded machine compiling

@@ -1,48 +1,23 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cloneDatabase } from '../../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { freePort, sleep, spawnedServiceSuite } from '../../../test/spawned-service.js';
 
 // What `npm start` runs: the bundled binary `npm run build` made (scripts/build-cli.mjs), so the
 // assets it finds beside its modules (migrations, demo data, the panel, the page script) are proven too.
 const MAIN = join(process.cwd(), 'dist', 'cli', 'main.js');
 
-let database: Awaited<ReturnType<typeof cloneDatabase>>;
-let child: ChildProcess | null = null;
-
-beforeAll(async () => {
-  database = await cloneDatabase();
-});
-afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child!.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
-  await database?.drop();
-});
-
-/** A port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const suite = spawnedServiceSuite();
 
 describe('quorum start on a first start', () => {
   it('prints what the demo seeding makes, and /readyz is 503 with the reason until the demo and its key exist', { timeout: 300_000 }, async () => {
     const port = await freePort();
-    child = spawn(process.execPath, [MAIN, 'start'], {
-      env: { ...process.env, DATABASE_URL: database.url, QUORUM_DATA_DIR: mkdtempSync(join(tmpdir(), 'quorum-start-')), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    const child = suite.track(spawn(process.execPath, [MAIN, 'start'], {
+      env: { ...process.env, DATABASE_URL: suite.databaseUrl(), QUORUM_DATA_DIR: mkdtempSync(join(tmpdir(), 'quorum-start-')), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    }));
     let stderr = '';
     child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
     child.stdout!.resume();
@@ -110,7 +85,7 @@ describe('quorum api on SIGTERM with SHUTDOWN_DRAIN_MS', () => {
     const api = spawn(process.execPath, [MAIN, 'api'], {
       env: {
         ...process.env,
-        DATABASE_URL: database.url,
+        DATABASE_URL: suite.databaseUrl(),
         QUORUM_DATA_DIR: mkdtempSync(join(tmpdir(), 'quorum-api-')),
         PORT: String(port),
         HOST: '127.0.0.1',
