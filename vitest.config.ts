@@ -15,6 +15,7 @@ export const JOURNEYS = [
   'src/features/statistics/demo.test.ts',
   'test/dev-mode.test.ts',
   'test/topology.test.ts',
+  'test/readme-tour.test.ts',
 ];
 
 const ALL = ['src/**/*.test.ts', 'test/**/*.test.ts', 'packages/client/src/**/*.test.ts', 'web/panel/src/**/*.test.ts'];
