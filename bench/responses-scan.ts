@@ -1,5 +1,6 @@
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -16,8 +17,9 @@ import { benchDatabase, benchDatabaseUrl, meterCpu, printTable, processCpuSecond
  * GET /v1/forms/{id}/responses over 1,000,000 responses, the server in its own process
  * (responses-scan-server.ts), the client (undici) and the raw SQL reads (pg) in this one:
  * 1. a full scan at limit=100&include=answers through HTTP; each page is also read raw with the
- *    route's own SQL statement, and the bare route of the transport floor is fetched as often
- *    (the three paths in turns of 50 pages);
+ *    route's own SQL statement (plain, and prepared as the route sends it), and the bare route of
+ *    the transport floor is fetched as often (the four paths in turns of 50 pages), with each
+ *    path's CPU (server, client, Postgres);
  * 2. page latency near the start and past the 900,000th row (90% of a smaller seed), replayed alternately from the
  *    cursors the scan handed out, so both depths see the same machine;
  * 3. filtered scans (dims, from/to) to the end, in turns with unfiltered pages, the two paths of a
@@ -76,8 +78,11 @@ export function pageQuery(input: ListResponsesInput, position: ScanPosition | nu
   return { text: sql, values: params };
 }
 
-export async function sqlPage(pool: pg.Pool, input: ListResponsesInput, position: ScanPosition | null): Promise<Page & { next: ScanPosition; more: boolean }> {
-  const { rows } = await pool.query<{ id: string; createdAt: string; bound?: number; walks?: boolean }>(pageQuery(input, position));
+/** prepared: sent as a named statement, parsed once per connection, as the route sends the unfiltered scan's. */
+export async function sqlPage(pool: pg.Pool, input: ListResponsesInput, position: ScanPosition | null, prepared = false): Promise<Page & { next: ScanPosition; more: boolean }> {
+  const query = pageQuery(input, position);
+  const name = prepared ? `bench-${createHash('sha1').update(query.text).digest('hex')}` : undefined;
+  const { rows } = await pool.query<{ id: string; createdAt: string; bound?: number; walks?: boolean }>({ ...query, name });
   const page = rows.slice(0, input.limit);
   const last = page.at(-1)!;
   const scan = position ? { s: position.s, w: position.w } : { s: rows[0].bound!, w: rows[0].walks ?? undefined };
@@ -140,8 +145,8 @@ async function warmUp(pool: pg.Pool, input: ListResponsesInput): Promise<number[
 }
 
 /**
- * The full scan in turns of TURN_PAGES pages: the next pages through HTTP, the same pages raw
- * (they must return the same rows) and as many fetches of the bare route, each path back to back
+ * The full scan in turns of TURN_PAGES pages: the next pages through HTTP, the same pages raw,
+ * plain and as a named (prepared) statement (they must return the same rows), and as many fetches of the bare route, each path back to back
  * as one scanning client would, the turns rotating which path goes first. Work a process leaves
  * for after an answer (its garbage collection, the server's onResponse hooks) then delays that
  * path's own next page, not another path's timing.
@@ -150,8 +155,9 @@ async function fullScan(database: Database, server: Server, data: BenchData) {
   const input = scanInput(data);
   const http = { times: [] as number[], cursors: [] as (string | null)[], ids: [] as string[][] };
   const raw = { times: [] as number[], positions: [] as (ScanPosition | null)[], ids: [] as string[][] };
+  const prepared = { times: [] as number[], ids: [] as string[][] };
   const floor: number[] = [];
-  const cpu = { http: emptyCpu(), raw: emptyCpu(), floor: emptyCpu() };
+  const cpu = { http: emptyCpu(), raw: emptyCpu(), prepared: emptyCpu(), floor: emptyCpu() };
   const metered = { pool: database.pool, name: benchDatabaseUrl('quorum_bench').pathname.slice(1) };
   /** One path's turn, its CPU added to the path's: each process's CPU then is that path's alone. */
   const measured = (into: PathCpu, turn: () => Promise<void>) => async () => {
@@ -165,6 +171,7 @@ async function fullScan(database: Database, server: Server, data: BenchData) {
   };
   let cursor: string | null = null;
   let position: ScanPosition | null = null;
+  let preparedPosition: ScanPosition | null = null;
   let more = true;
   for (let turn = 0; more && http.cursors.length < SCAN_PAGES; turn++) {
     const pages = Math.min(TURN_PAGES, SCAN_PAGES - http.cursors.length);
@@ -189,6 +196,15 @@ async function fullScan(database: Database, server: Server, data: BenchData) {
           rawMore = value.more;
         }
       }),
+      measured(cpu.prepared, async () => {
+        for (let i = 0, rawMore = true; i < pages && rawMore; i++) {
+          const { ms, value } = await timed(() => sqlPage(database.pool, input, preparedPosition, true));
+          prepared.times.push(ms);
+          prepared.ids.push(value.ids);
+          preparedPosition = value.next;
+          rawMore = value.more;
+        }
+      }),
       measured(cpu.floor, async () => {
         for (let i = 0; i < pages; i++) floor.push((await timed(() => floorPage(server))).ms);
       }),
@@ -197,10 +213,10 @@ async function fullScan(database: Database, server: Server, data: BenchData) {
     for (const path of [...paths.slice(first), ...paths.slice(0, first)]) await path();
   }
   http.ids.forEach((ids, page) => {
-    if (ids.join() !== raw.ids[page]?.join()) throw new Error(`page ${page + 1}: HTTP and SQL rows differ`);
+    if (ids.join() !== raw.ids[page]?.join() || ids.join() !== prepared.ids[page]?.join()) throw new Error(`page ${page + 1}: HTTP and SQL rows differ`);
   });
   if (raw.ids.length !== http.ids.length) throw new Error(`HTTP read ${http.ids.length} pages, SQL ${raw.ids.length}`);
-  return { http, raw, floor, cpu };
+  return { http, raw, prepared, floor, cpu };
 }
 
 /** CPU seconds a path used: the server's process, this process (the client, or pg for the raw reads), the database's backends. */
@@ -383,21 +399,25 @@ export async function run(): Promise<void> {
     console.log(`\nload average before: ${load()}`);
     console.log(
       `Full scan, limit=${LIMIT}&include=answers, up to ${SCAN_PAGES.toLocaleString('en-US')} pages: a raw warm-up pass, then every page ` +
-        `via HTTP (server in its own process) and raw (pg in this process), and the bare route as often, in turns of ${TURN_PAGES} pages.\n`,
+        `via HTTP (server in its own process), raw (pg in this process) plain and prepared, and the bare route as often, in turns of ${TURN_PAGES} pages.\n`,
     );
     const warm = await warmUp(database.pool, scanInput(data));
-    const { http, raw, floor, cpu } = await fullScan(database, server, data);
+    const { http, raw, prepared, floor, cpu } = await fullScan(database, server, data);
     const httpDepth = await depthLatency(http.cursors, (cursor) => httpPage(server, scanPath(data), cursor));
     const rawDepth = await depthLatency(raw.positions, (position) => sqlPage(database.pool, scanInput(data), position));
     printTable([
       scanRow('HTTP, the route (undici, real port)', http.times, httpDepth),
       scanRow('HTTP, bare route, one captured page', floor, null),
       scanRow('raw SQL, same statement (pg)', raw.times, rawDepth),
+      scanRow('raw SQL, same statement prepared (pg)', prepared.times, null),
     ]);
     console.log(`(warm-up, raw SQL first read: ${rowsPerSecond(warm)} rows/s)`);
     const ratio = sum(raw.times) / sum(http.times);
     const mean = (times: number[]) => sum(times) / times.length;
-    console.log(`\nHTTP rows/s ÷ raw SQL rows/s = ${ratio.toFixed(2)} (aim ≥ 0.5); bare route ÷ raw = ${(sum(raw.times) / sum(floor)).toFixed(2)}.`);
+    console.log(
+      `\nHTTP rows/s ÷ raw SQL rows/s = ${ratio.toFixed(2)} (aim ≥ 0.5); ÷ raw prepared = ${(sum(prepared.times) / sum(http.times)).toFixed(2)}; ` +
+        `bare route ÷ raw = ${(sum(raw.times) / sum(floor)).toFixed(2)}.`,
+    );
     console.log(`The service's own cost, route − bare route − raw SQL (means): ${round(mean(http.times) - mean(floor) - mean(raw.times))} ms per page.`);
     console.log(`Latencies in ms. load average after: ${load()}`);
     console.log(`\nCPU of the full scan's paths (/proc: the server's process, the bench's, the database's backends), per page:\n`);
@@ -405,10 +425,12 @@ export async function run(): Promise<void> {
       cpuRow('HTTP, the route', http.times.length, cpu.http),
       cpuRow('HTTP, bare route', floor.length, cpu.floor),
       cpuRow('raw SQL', raw.times.length, cpu.raw),
+      cpuRow('raw SQL, prepared', prepared.times.length, cpu.prepared),
     ]);
     const perCpu = (pages: number, used: PathCpu) => pages / (used.server + used.client + used.database);
     console.log(
-      `Per CPU-second, route ÷ raw = ${(perCpu(http.times.length, cpu.http) / perCpu(raw.times.length, cpu.raw)).toFixed(2)}; ` +
+      `Per CPU-second, route ÷ raw = ${(perCpu(http.times.length, cpu.http) / perCpu(raw.times.length, cpu.raw)).toFixed(2)}, ` +
+        `÷ raw prepared = ${(perCpu(http.times.length, cpu.http) / perCpu(prepared.times.length, cpu.prepared)).toFixed(2)}; ` +
         `the service's own CPU, route − bare route server (Postgres apart): ${round(((cpu.http.server / http.times.length - cpu.floor.server / floor.length) * 1000))} ms per page.`,
     );
     // BENCH_PART=full: the full scan and its depths only (the route's own cost, issue 28 item 4).

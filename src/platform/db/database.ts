@@ -2,7 +2,8 @@ import pg from 'pg';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import * as schema from './schema.js';
 
-export type Db = NodePgDatabase<typeof schema>;
+/** $client: the pool behind it (a named statement goes there: drizzle's execute names none). */
+export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 /** A transaction handle; every write that emits events or jobs runs in one. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** Services take either: a plain handle for reads, the caller's transaction for writes. */
