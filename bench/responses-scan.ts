@@ -1,5 +1,6 @@
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -10,15 +11,16 @@ import { responsePageSql, type ListResponsesInput } from '../src/features/respon
 import type { ScanPosition } from '../src/features/responses/scan-paths.js';
 import { COURSE_IDS, ensureBenchData, RESPONSE_COUNT, type BenchData } from './responses-scan-seed.js';
 import type { ServerAddresses, ServerSetup } from './responses-scan-server.js';
-import { benchDatabase, printTable } from './support.js';
+import { benchDatabase, benchDatabaseUrl, meterCpu, printTable, processCpuSeconds } from './support.js';
 
 /**
  * GET /v1/forms/{id}/responses over 1,000,000 responses, the server in its own process
  * (responses-scan-server.ts), the client (undici) and the raw SQL reads (pg) in this one:
  * 1. a full scan at limit=100&include=answers through HTTP; each page is also read raw with the
- *    route's own SQL statement, and the bare route of the transport floor is fetched as often
- *    (the three paths in turns of 50 pages);
- * 2. page latency near the start and past the 900,000th row, replayed alternately from the
+ *    route's own SQL statement (plain, and prepared as the route sends it), and the bare route of
+ *    the transport floor is fetched as often (the four paths in turns of 50 pages), with each
+ *    path's CPU (server, client, Postgres);
+ * 2. page latency near the start and past the 900,000th row (90% of a smaller seed), replayed alternately from the
  *    cursors the scan handed out, so both depths see the same machine;
  * 3. filtered scans (dims, from/to) to the end, in turns with unfiltered pages, the two paths of a
  *    single-dim scan raw, and EXPLAIN ANALYZE of their statements.
@@ -28,11 +30,15 @@ const LIMIT = 100;
 const SAMPLE_PAGES = 100;
 /** BENCH_SCAN_PAGES caps the full scan (default: all 10,000 pages). */
 const SCAN_PAGES = Number(process.env.BENCH_SCAN_PAGES ?? Math.ceil(RESPONSE_COUNT / LIMIT));
-const DEEP_PAGE = 900_000 / LIMIT;
+/** The first page past the 900,000th row (90% of the rows with a smaller seed). */
+const DEEP_PAGE = Math.floor((0.9 * RESPONSE_COUNT) / LIMIT);
+const DEEP_ROW = `${(DEEP_PAGE * LIMIT) / 1000}k`;
 /** Pages each path reads in one turn of the full scan. */
 const TURN_PAGES = 50;
 const dialect = new PgDialect();
 const SERVER_ENTRY = fileURLToPath(new URL('./responses-scan-server.ts', import.meta.url));
+/** BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when the run ends (where its time goes). */
+const PROFILE = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
 
 type Server = Awaited<ReturnType<typeof startServer>>;
 
@@ -72,8 +78,11 @@ export function pageQuery(input: ListResponsesInput, position: ScanPosition | nu
   return { text: sql, values: params };
 }
 
-export async function sqlPage(pool: pg.Pool, input: ListResponsesInput, position: ScanPosition | null): Promise<Page & { next: ScanPosition; more: boolean }> {
-  const { rows } = await pool.query<{ id: string; createdAt: string; bound?: number; walks?: boolean }>(pageQuery(input, position));
+/** prepared: sent as a named statement, parsed once per connection, as the route sends the unfiltered scan's. */
+export async function sqlPage(pool: pg.Pool, input: ListResponsesInput, position: ScanPosition | null, prepared = false): Promise<Page & { next: ScanPosition; more: boolean }> {
+  const query = pageQuery(input, position);
+  const name = prepared ? `bench-${createHash('sha1').update(query.text).digest('hex')}` : undefined;
+  const { rows } = await pool.query<{ id: string; createdAt: string; bound?: number; walks?: boolean }>({ ...query, name });
   const page = rows.slice(0, input.limit);
   const last = page.at(-1)!;
   const scan = position ? { s: position.s, w: position.w } : { s: rows[0].bound!, w: rows[0].walks ?? undefined };
@@ -88,7 +97,7 @@ async function floorPage(server: Server): Promise<void> {
 
 /** responses-scan-server.ts in a child process: node itself with tsx's loader, as the crash test does. */
 async function startServer(data: BenchData) {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_ENTRY], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = spawn(process.execPath, [...PROFILE, '--import', 'tsx', SERVER_ENTRY], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const exited = once(child, 'exit');
   const ready = new Promise<ServerAddresses>((resolve, reject) => {
     child.once('message', (message) => resolve(message as ServerAddresses));
@@ -102,6 +111,8 @@ async function startServer(data: BenchData) {
     token,
     http,
     bare,
+    /** CPU seconds the server's process has used so far. */
+    cpuSeconds: () => processCpuSeconds(child.pid) ?? NaN,
     async close() {
       await Promise.all([http.close(), bare.close()]);
       child.disconnect();
@@ -134,8 +145,8 @@ async function warmUp(pool: pg.Pool, input: ListResponsesInput): Promise<number[
 }
 
 /**
- * The full scan in turns of TURN_PAGES pages: the next pages through HTTP, the same pages raw
- * (they must return the same rows) and as many fetches of the bare route, each path back to back
+ * The full scan in turns of TURN_PAGES pages: the next pages through HTTP, the same pages raw,
+ * plain and as a named (prepared) statement (they must return the same rows), and as many fetches of the bare route, each path back to back
  * as one scanning client would, the turns rotating which path goes first. Work a process leaves
  * for after an answer (its garbage collection, the server's onResponse hooks) then delays that
  * path's own next page, not another path's timing.
@@ -144,14 +155,28 @@ async function fullScan(database: Database, server: Server, data: BenchData) {
   const input = scanInput(data);
   const http = { times: [] as number[], cursors: [] as (string | null)[], ids: [] as string[][] };
   const raw = { times: [] as number[], positions: [] as (ScanPosition | null)[], ids: [] as string[][] };
+  const prepared = { times: [] as number[], ids: [] as string[][] };
   const floor: number[] = [];
+  const cpu = { http: emptyCpu(), raw: emptyCpu(), prepared: emptyCpu(), floor: emptyCpu() };
+  const metered = { pool: database.pool, name: benchDatabaseUrl('quorum_bench').pathname.slice(1) };
+  /** One path's turn, its CPU added to the path's: each process's CPU then is that path's alone. */
+  const measured = (into: PathCpu, turn: () => Promise<void>) => async () => {
+    const serverBefore = server.cpuSeconds();
+    const stop = await meterCpu(metered);
+    await turn();
+    const used = await stop();
+    into.server += server.cpuSeconds() - serverBefore;
+    into.client += used.processCpuS;
+    into.database += used.databaseCpuS;
+  };
   let cursor: string | null = null;
   let position: ScanPosition | null = null;
+  let preparedPosition: ScanPosition | null = null;
   let more = true;
   for (let turn = 0; more && http.cursors.length < SCAN_PAGES; turn++) {
     const pages = Math.min(TURN_PAGES, SCAN_PAGES - http.cursors.length);
     const paths = [
-      async () => {
+      measured(cpu.http, async () => {
         for (let i = 0; i < pages && more; i++) {
           const { ms, value } = await timed(() => httpPage(server, scanPath(data), cursor));
           http.times.push(ms);
@@ -160,8 +185,8 @@ async function fullScan(database: Database, server: Server, data: BenchData) {
           cursor = value.nextCursor;
           more = cursor !== null;
         }
-      },
-      async () => {
+      }),
+      measured(cpu.raw, async () => {
         for (let i = 0, rawMore = true; i < pages && rawMore; i++) {
           const { ms, value } = await timed(() => sqlPage(database.pool, input, position));
           raw.times.push(ms);
@@ -170,22 +195,51 @@ async function fullScan(database: Database, server: Server, data: BenchData) {
           position = value.next;
           rawMore = value.more;
         }
-      },
-      async () => {
+      }),
+      measured(cpu.prepared, async () => {
+        for (let i = 0, rawMore = true; i < pages && rawMore; i++) {
+          const { ms, value } = await timed(() => sqlPage(database.pool, input, preparedPosition, true));
+          prepared.times.push(ms);
+          prepared.ids.push(value.ids);
+          preparedPosition = value.next;
+          rawMore = value.more;
+        }
+      }),
+      measured(cpu.floor, async () => {
         for (let i = 0; i < pages; i++) floor.push((await timed(() => floorPage(server))).ms);
-      },
+      }),
     ];
     const first = turn % paths.length;
     for (const path of [...paths.slice(first), ...paths.slice(0, first)]) await path();
   }
   http.ids.forEach((ids, page) => {
-    if (ids.join() !== raw.ids[page]?.join()) throw new Error(`page ${page + 1}: HTTP and SQL rows differ`);
+    if (ids.join() !== raw.ids[page]?.join() || ids.join() !== prepared.ids[page]?.join()) throw new Error(`page ${page + 1}: HTTP and SQL rows differ`);
   });
   if (raw.ids.length !== http.ids.length) throw new Error(`HTTP read ${http.ids.length} pages, SQL ${raw.ids.length}`);
-  return { http, raw, floor };
+  return { http, raw, prepared, floor, cpu };
 }
 
-/** Pages 2-101 and the 100 pages past row 900,000, read again in turns: shallow, deep, shallow, ... */
+/** CPU seconds a path used: the server's process, this process (the client, or pg for the raw reads), the database's backends. */
+interface PathCpu {
+  server: number;
+  client: number;
+  database: number;
+}
+const emptyCpu = (): PathCpu => ({ server: 0, client: 0, database: 0 });
+
+function cpuRow(label: string, pages: number, cpu: PathCpu): Record<string, string | number> {
+  const perPage = (seconds: number) => round((seconds * 1000) / pages);
+  const total = cpu.server + cpu.client + cpu.database;
+  return {
+    path: label,
+    'server ms/page': perPage(cpu.server),
+    'client ms/page': perPage(cpu.client),
+    'Postgres ms/page': perPage(cpu.database),
+    'rows per CPU-second': Math.round((pages * LIMIT) / total),
+  };
+}
+
+/** Pages 2-101 and the 100 pages past DEEP_PAGE, read again in turns: shallow, deep, shallow, ... */
 async function depthLatency<P>(starts: P[], read: (start: P) => Promise<unknown>) {
   const shallow: number[] = [];
   const deep: number[] = [];
@@ -209,8 +263,8 @@ function scanRow(label: string, times: number[], depth: { shallow: number[]; dee
     'page ms (p50)': round(percentile(times, 50)),
     'p50 pages 2-101': at(depth?.shallow, 50),
     'p99 pages 2-101': at(depth?.shallow, 99),
-    'p50 past row 900k': at(depth?.deep, 50),
-    'p99 past row 900k': at(depth?.deep, 99),
+    [`p50 past row ${DEEP_ROW}`]: at(depth?.deep, 50),
+    [`p99 past row ${DEEP_ROW}`]: at(depth?.deep, 99),
     'deep/shallow p50': measured ? round(percentile(depth.deep, 50) / percentile(depth.shallow, 50)) : '-',
   };
 }
@@ -345,23 +399,42 @@ export async function run(): Promise<void> {
     console.log(`\nload average before: ${load()}`);
     console.log(
       `Full scan, limit=${LIMIT}&include=answers, up to ${SCAN_PAGES.toLocaleString('en-US')} pages: a raw warm-up pass, then every page ` +
-        `via HTTP (server in its own process) and raw (pg in this process), and the bare route as often, in turns of ${TURN_PAGES} pages.\n`,
+        `via HTTP (server in its own process), raw (pg in this process) plain and prepared, and the bare route as often, in turns of ${TURN_PAGES} pages.\n`,
     );
     const warm = await warmUp(database.pool, scanInput(data));
-    const { http, raw, floor } = await fullScan(database, server, data);
+    const { http, raw, prepared, floor, cpu } = await fullScan(database, server, data);
     const httpDepth = await depthLatency(http.cursors, (cursor) => httpPage(server, scanPath(data), cursor));
     const rawDepth = await depthLatency(raw.positions, (position) => sqlPage(database.pool, scanInput(data), position));
     printTable([
       scanRow('HTTP, the route (undici, real port)', http.times, httpDepth),
       scanRow('HTTP, bare route, one captured page', floor, null),
       scanRow('raw SQL, same statement (pg)', raw.times, rawDepth),
+      scanRow('raw SQL, same statement prepared (pg)', prepared.times, null),
     ]);
     console.log(`(warm-up, raw SQL first read: ${rowsPerSecond(warm)} rows/s)`);
     const ratio = sum(raw.times) / sum(http.times);
     const mean = (times: number[]) => sum(times) / times.length;
-    console.log(`\nHTTP rows/s ÷ raw SQL rows/s = ${ratio.toFixed(2)} (aim ≥ 0.5); bare route ÷ raw = ${(sum(raw.times) / sum(floor)).toFixed(2)}.`);
+    console.log(
+      `\nHTTP rows/s ÷ raw SQL rows/s = ${ratio.toFixed(2)} (aim ≥ 0.5); ÷ raw prepared = ${(sum(prepared.times) / sum(http.times)).toFixed(2)}; ` +
+        `bare route ÷ raw = ${(sum(raw.times) / sum(floor)).toFixed(2)}.`,
+    );
     console.log(`The service's own cost, route − bare route − raw SQL (means): ${round(mean(http.times) - mean(floor) - mean(raw.times))} ms per page.`);
     console.log(`Latencies in ms. load average after: ${load()}`);
+    console.log(`\nCPU of the full scan's paths (/proc: the server's process, the bench's, the database's backends), per page:\n`);
+    printTable([
+      cpuRow('HTTP, the route', http.times.length, cpu.http),
+      cpuRow('HTTP, bare route', floor.length, cpu.floor),
+      cpuRow('raw SQL', raw.times.length, cpu.raw),
+      cpuRow('raw SQL, prepared', prepared.times.length, cpu.prepared),
+    ]);
+    const perCpu = (pages: number, used: PathCpu) => pages / (used.server + used.client + used.database);
+    console.log(
+      `Per CPU-second, route ÷ raw = ${(perCpu(http.times.length, cpu.http) / perCpu(raw.times.length, cpu.raw)).toFixed(2)}, ` +
+        `÷ raw prepared = ${(perCpu(http.times.length, cpu.http) / perCpu(prepared.times.length, cpu.prepared)).toFixed(2)}; ` +
+        `the service's own CPU, route − bare route server (Postgres apart): ${round(((cpu.http.server / http.times.length - cpu.floor.server / floor.length) * 1000))} ms per page.`,
+    );
+    // BENCH_PART=full: the full scan and its depths only (the route's own cost, issue 28 item 4).
+    if (process.env.BENCH_PART === 'full') return;
 
     console.log(`\nFiltered scans through HTTP, limit=${LIMIT}&include=answers, to the end (first page includes the total):\n`);
     const cases = await filteredCases(database.pool, data);

@@ -69,17 +69,24 @@ export interface MeasuredLoad extends LoadResult {
 
 const TICKS = 100; // USER_HZ on Linux
 
+/** utime + stime of a process in seconds (/proc, Linux), or null when unreadable (it ended, or no such pid). */
+export function processCpuSeconds(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS;
+  } catch {
+    return null;
+  }
+}
+
 /** utime + stime, in seconds, of each backend connected to `database` (from /proc), the asking one included: it may be the one doing the work. */
 async function backendCpu(admin: pg.Pool, database: string): Promise<Map<number, number>> {
   const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database]);
   const cpu = new Map<number, number>();
   for (const { pid } of rows) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) / TICKS);
-    } catch {
-      // The backend ended between the two reads; its CPU is lost to the count (pools keep theirs).
-    }
+    const seconds = processCpuSeconds(pid);
+    // null: the backend ended between the two reads; its CPU is lost to the count (pools keep theirs).
+    if (seconds !== null) cpu.set(pid, seconds);
   }
   return cpu;
 }

@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -14,7 +13,7 @@ import { emitEvent } from '../src/features/events/emit-event.js';
 import { goalReachedData } from '../src/features/events/catalog.js';
 import { createSubscription } from '../src/features/webhooks/create-subscription.js';
 import { startDeliveryLoop } from '../src/features/webhooks/deliver-loop.js';
-import { benchDatabase, benchDatabaseUrl, printTable } from './support.js';
+import { benchDatabase, benchDatabaseUrl, printTable, processCpuSeconds } from './support.js';
 
 /**
  * Webhook delivery: EVENTS events (one transaction each, EMITTERS at a time) to 3 subscriptions
@@ -44,16 +43,6 @@ const SPLIT = process.env.BENCH_SPLIT === '1';
 const HOG = process.env.BENCH_HOG === '1';
 const SECRET_KEY = process.env.SECRET_KEY ?? 'bench-secret-key-that-is-long-enough-0000';
 const DATABASE = 'quorum_bench_webhooks';
-
-/** utime + stime of a process in seconds (/proc, Linux), or null when unreadable. */
-function processCpuSeconds(pid: number | undefined): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
-}
 
 interface DeliveryTier {
   /** CPU seconds the delivery loop's process has used so far (null when it shares this process). */

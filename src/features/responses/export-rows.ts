@@ -1,4 +1,4 @@
-import type { DbOrTx } from '../../platform/db/database.js';
+import type { Db } from '../../platform/db/database.js';
 import { notFound } from '../../lib/errors.js';
 import { findForm, optionShuffledQuestions, questionsOf, type PresentedOrder, type ResolvedChoice, type ResolvedForm, type ResolvedQuestion } from '../forms/index.js';
 import { listResponses } from './list-responses.js';
@@ -81,7 +81,7 @@ function orderColumns(content: ResolvedForm, keys: boolean) {
  * The first page is read before this returns, so a bad filter or an unknown form fails here, as an
  * error answer, not in the middle of a file.
  */
-export async function exportRows(db: DbOrTx, deps: { cursorSecret: string }, input: ExportInput) {
+export async function exportRows(db: Db, deps: { cursorSecret: string }, input: ExportInput) {
   const form = await findForm(db, {}, { companyId: input.companyId, id: input.formId });
   if (!form) throw notFound('Form');
   const questions = questionsOf(form.content);

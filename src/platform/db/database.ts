@@ -4,8 +4,9 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 /**
  * Queries name their tables (no relational `db.query` API): drizzle is not handed the schema, whose
  * relational map it would build over every table on each connect, in every CLI command's start-up.
+ * $client: the pool behind it (a named statement goes there: drizzle's execute names none).
  */
-export type Db = NodePgDatabase;
+export type Db = NodePgDatabase & { $client: pg.Pool };
 /** A transaction handle; every write that emits events or jobs runs in one. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** Services take either: a plain handle for reads, the caller's transaction for writes. */
