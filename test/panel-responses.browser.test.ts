@@ -294,6 +294,10 @@ describe.skipIf(!chromiumRuns('the Responses browser tests'))('Responses and Sta
     await chooseForm(page, 'End-of-term evaluation');
     const stats = (await v1(`/forms/${term.id}/statistics`)).data;
     await page.getByText(`${stats.responseCount.toLocaleString('en')} responses ·`, { exact: false }).first().waitFor();
+    // The cards after the first row are drawn while the browser is idle: every question's card comes, in order.
+    const cards = page.getByRole('main').locator('section[aria-labelledby]');
+    await cards.nth(stats.questions.length - 1).waitFor();
+    expect(await cards.locator('h3').allInnerTexts()).toEqual(stats.questions.map((q: { name: string }) => q.name));
     await checkPage(page, 'statistics-charts');
     const npsQuestion = stats.questions.find((q: { nps?: unknown }) => q.nps);
     await page.getByRole('radiogroup', { name: `View of “${npsQuestion.name}”` }).getByText('Table').click();
