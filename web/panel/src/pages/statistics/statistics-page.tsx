@@ -170,7 +170,7 @@ export function StatisticsPage() {
   const [formId, setFormId] = useChosenForm();
   const [controls, setControls] = useState<Controls>(EMPTY);
   const queryClient = useQueryClient();
-  // The whole form's figures are what the page shows first: asked for beside the form's description, not after it.
+  // A form picked here: its whole figures asked for beside its description, not after it (the route's loader does so for the form chosen before).
   useEffect(() => {
     if (formId) void queryClient.prefetchQuery(statisticsQuery(formId, { dims: {} }));
   }, [formId, queryClient]);
