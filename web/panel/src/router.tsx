@@ -139,6 +139,11 @@ export const router = createRouter({
   scrollRestoration: true,
 });
 
+// The first page's chunks (layout and page) and the session are asked for at once, side by side:
+// the router alone would import the chunks only once the layout's guard has the session.
+void queryClient.prefetchQuery(sessionQuery);
+for (const match of router.matchRoutes(router.latestLocation)) void router.loadRouteChunk(router.routesById[match.routeId as keyof typeof router.routesById]);
+
 declare module '@tanstack/react-router' {
   interface Register {
     router: typeof router;
