@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 import { loadConfig } from '../src/platform/config.js';
 import { createContext } from '../src/platform/context.js';
 import { buildApp } from '../src/platform/app/build-app.js';
@@ -22,23 +23,34 @@ import { benchDatabase, benchDatabaseUrl, printTable } from './support.js';
  *   tab's session keeps it) until the first question's chart is drawn, each round a fresh
  *   browser context (no cache, a new session), BROWSER_ROUNDS of them, beside the same page for
  *   the data set's 20,000-response form.
- * BENCH_EXPORT_TO=YYYY-MM-DD narrows the exports and the scan to responses up to that day.
+ * BENCH_EXPORT_TO=YYYY-MM-DD narrows the exports and the scan to responses up to that day;
+ * BENCH_ONLY=dashboard runs only the dashboard in Chromium (the page's cost, a minute, not the exports' ten);
+ * BENCH_TIMELINE=1 prints one more visit's requests with their times; BENCH_PANEL_BEFORE=<dir> serves
+ * another build of the panel (say main's dist/panel, copied) beside this one, every dashboard visit alternated with its twin there.
  * Needs `dist/panel` (`npm run build`) and /usr/bin/chromium for the dashboard in Chromium.
  */
 const ROUNDS = 21;
 const BROWSER_ROUNDS = 5;
 const DEEP_TO = '2025-03-30';
 
+/** A built panel the dashboard is measured on: this checkout's, or another build served beside it. */
+interface Site {
+  label: string;
+  address: string;
+}
+
 /**
  * The Statistics page in Chromium until the first question's chart (its chart/table switch) is
  * drawn, per fresh context, for the 1,000,000-response form and, alternated with it, the data
  * set's 20,000-response form (same questions): the yardstick that shows what the page costs
- * whatever the form's size. Prints the medians and each round.
+ * whatever the form's size. With a second site (another build of the panel, BENCH_PANEL_BEFORE),
+ * every visit is alternated with the same visit there: a before/after measured in the same minutes.
+ * Prints the medians and each round.
  */
-async function dashboardInChromium(address: string, forms: { large: string; small: string }, newSession: () => Promise<string>): Promise<void> {
+async function dashboardInChromium(sites: Site[], forms: { large: string; small: string }, newSession: () => Promise<string>): Promise<void> {
   const browser = await launchChromium();
-  const times = { large: [] as number[], small: [] as number[] };
-  const visit = async (formId: string) => {
+  const times = sites.map(() => ({ large: [] as number[], small: [] as number[] }));
+  const visit = async (address: string, formId: string, timeline?: string[]) => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
     await context.addCookies([{ name: 'quorum_session', value: await newSession(), url: `${address}/panel` }]);
     // the form the person chose earlier in this tab, as the page keeps it (useChosenForm)
@@ -46,30 +58,47 @@ async function dashboardInChromium(address: string, forms: { large: string; smal
     const page = await context.newPage();
     page.setDefaultTimeout(120_000);
     const started = performance.now();
+    if (timeline) {
+      const asked = new Map<object, number>();
+      page.on('request', (request) => asked.set(request, performance.now() - started));
+      page.on('requestfinished', (request) => {
+        const url = request.url().slice(address.length);
+        timeline.push(`${Math.round(asked.get(request) ?? 0)}–${Math.round(performance.now() - started)} ms ${url}`);
+      });
+    }
     await page.goto(`${address}/panel/statistics`, { waitUntil: 'commit' });
     await page.getByRole('radiogroup', { name: 'View of “Question 1”' }).waitFor();
     const ms = performance.now() - started;
+    timeline?.push(`${Math.round(ms)} ms: the first chart`);
     await context.close();
     return ms;
   };
   try {
     for (let i = 0; i < BROWSER_ROUNDS; i++) {
-      times.large.push(await visit(forms.large));
-      times.small.push(await visit(forms.small));
+      for (const form of ['large', 'small'] as const) {
+        for (const [s, site] of sites.entries()) times[s][form].push(await visit(site.address, forms[form]));
+      }
+    }
+    if (process.env.BENCH_TIMELINE) {
+      for (const site of sites) {
+        const timeline: string[] = [];
+        await visit(site.address, forms.large, timeline);
+        console.log(`One more visit's requests, ${site.label} (asked–finished, from navigation):\n${timeline.join('\n')}`);
+      }
     }
   } finally {
     await browser.close();
   }
   const mid = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  printTable([
-    {
-      what: 'dashboard in Chromium: navigation to first chart',
-      [`${RESPONSE_COUNT.toLocaleString('en-US')} responses ms`]: Math.round(mid(times.large)),
-      '20,000 responses ms': Math.round(mid(times.small)),
-      ratio: mid(times.large) / mid(times.small),
-      rounds: `${times.large.map(Math.round).join(' / ')} | ${times.small.map(Math.round).join(' / ')}`,
-    },
-  ]);
+  printTable(
+    sites.map((site, s) => ({
+      what: `dashboard in Chromium: navigation to first chart (${site.label})`,
+      [`${RESPONSE_COUNT.toLocaleString('en-US')} responses ms`]: Math.round(mid(times[s].large)),
+      '20,000 responses ms': Math.round(mid(times[s].small)),
+      ratio: mid(times[s].large) / mid(times[s].small),
+      rounds: `${times[s].large.map(Math.round).join(' / ')} | ${times[s].small.map(Math.round).join(' / ')}`,
+    })),
+  );
 }
 
 /** The median times of two requests, their rounds alternated so that drift on a shared machine hits both alike. */
@@ -112,6 +141,26 @@ export async function run(): Promise<void> {
   const form = data.formId;
   const exportTo = process.env.BENCH_EXPORT_TO;
   const cut = exportTo ? `&to=${exportTo}` : '';
+  const { rows: [other] } = await ctx.pool.query<{ id: string }>(`SELECT id FROM forms WHERE company_id = $1 AND slug = 'other'`, [data.companyId]);
+  const sites: Site[] = [{ label: 'this build', address }];
+  const beforeDir = process.env.BENCH_PANEL_BEFORE;
+  const beforePort = await freePort();
+  const before = beforeDir ? await buildApp({ ...ctx, config: { ...ctx.config, publicPanelUrl: `http://127.0.0.1:${beforePort}/panel` } }, { panelDir: beforeDir }) : null;
+  if (before) {
+    await before.listen({ port: beforePort, host: '127.0.0.1' });
+    sites.push({ label: `built in ${beforeDir}`, address: `http://127.0.0.1:${beforePort}` });
+  }
+  const dashboard = async () => {
+    console.log(`dashboard in Chromium, load average at its start: ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+    await dashboardInChromium(sites, { large: form, small: other.id }, async () => (await startSession(ctx.db, ctx, { userId: user.id, ip: null })).token);
+    await before?.close();
+  };
+  if (process.env.BENCH_ONLY === 'dashboard') {
+    await dashboard();
+    await app.close();
+    await ctx.close();
+    return;
+  }
 
   const rows: Record<string, string | number>[] = [];
   const pair = async (what: string, panelUrl: string, apiUrl: string) => {
@@ -122,8 +171,7 @@ export async function run(): Promise<void> {
   await pair(`table: jump deep (to=${DEEP_TO})`, `/panel/api/responses/forms/${form}/scan?limit=100&to=${DEEP_TO}`, `/v1/forms/${form}/responses?limit=100&include=answers&to=${DEEP_TO}`);
   await pair('dashboard: whole-form statistics', `/panel/api/statistics/forms/${form}`, `/v1/forms/${form}/statistics`);
   printTable(rows);
-  const { rows: [other] } = await ctx.pool.query<{ id: string }>(`SELECT id FROM forms WHERE company_id = $1 AND slug = 'other'`, [data.companyId]);
-  await dashboardInChromium(address, { large: form, small: other.id }, async () => (await startSession(ctx.db, ctx, { userId: user.id, ip: null })).token);
+  await dashboard();
 
   let started = performance.now();
   let scanned = 0;

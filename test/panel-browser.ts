@@ -10,9 +10,9 @@ import { freePort } from './free-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { PANEL_DIST } from '../src/platform/app/panel/serve-web.js';
-import { axeViolations, launchChromium } from './chromium.js';
+import { axeViolations, chromiumRuns, launchChromium } from './chromium.js';
 import { startTestApp, type TestApp, type TestAppOptions } from './harness.js';
 
 export { chromiumRuns } from './chromium.js';
@@ -51,8 +51,28 @@ export interface PanelBrowser {
  * Compiles every lazily loaded route file before the app starts: on a loaded machine compiling
  * them inside the app's start outlasts Fastify's plugin timeout (the builder's pages load many).
  */
-export async function compileRouteFiles(): Promise<void> {
+async function compileRouteFiles(): Promise<void> {
   await Promise.all(Object.values(import.meta.glob(['../src/features/**/*routes.ts', '!**/*.test.ts'])).map((load) => load()));
+}
+
+/**
+ * A describe block of browser tests on the builder's pages (skipped where Chromium is missing): the
+ * route files compiled, the app and Chromium started once before its tests and closed after. `fn`
+ * declares the tests; `bed()` is the started bed, to be read inside them (it starts in beforeAll).
+ */
+export function describePanelBrowser(name: string, fn: (bed: () => PanelBrowser) => void): void {
+  describe.skipIf(!chromiumRuns(`the browser tests “${name}”`))(name, () => {
+    let started: PanelBrowser | undefined;
+    beforeAll(async () => {
+      await compileRouteFiles();
+      started = await startPanelBrowser();
+    }, 240_000);
+    afterAll(async () => started?.close());
+    fn(() => {
+      if (!started) throw new Error('the panel browser starts in beforeAll: read bed() inside a test');
+      return started;
+    });
+  });
 }
 
 export async function startPanelBrowser(options: TestAppOptions = {}): Promise<PanelBrowser> {

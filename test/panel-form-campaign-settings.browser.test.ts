@@ -4,30 +4,22 @@
  * kept last (the builder's checkboxes), and a hidden field of the public link (the Settings tab),
  * saved into the stored form; axe clean.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { panelUser } from './panel.js';
-import { checkPage, chromiumRuns, SIZES, startPanelBrowser, type PanelBrowser, signIn } from './panel-browser.js';
+import { checkPage, SIZES, signIn, describePanelBrowser } from './panel-browser.js';
 import { importForm } from '../src/features/forms/import-form.js';
 
-describe.skipIf(!chromiumRuns('the campaign settings browser tests'))('Shuffling and hidden fields in the form editor', () => {
-  let bed: PanelBrowser;
-  beforeAll(async () => {
-    // On a loaded machine compiling the lazily loaded route files outlasts Fastify's plugin timeout: compile them first.
-    await Promise.all(Object.values(import.meta.glob(['../src/features/**/*routes.ts', '!**/*.test.ts'])).map((load) => load()));
-    bed = await startPanelBrowser();
-  }, 240_000);
-  afterAll(async () => bed?.close());
-
+describePanelBrowser('Shuffling and hidden fields in the form editor', (bed) => {
   it('sets a section to shuffle its options, keeps "None of these" last and declares a hidden field', async () => {
-    const user = await panelUser(bed.t, { permissions: ['forms', 'responses'] });
+    const user = await panelUser(bed().t, { permissions: ['forms', 'responses'] });
     const companyId = user.companyId!;
     const pick = { key: 'pick', name: 'Pick one', type: 'RADIO', options: [{ key: 'a', name: 'Apples' }, { key: 'none', name: 'None of these' }] };
-    const { id } = await importForm(bed.t.ctx.db, bed.t.ctx, { companyId, rawJson: { slug: 'shuffle', name: 'Shuffle', sections: [{ key: 'main', name: 'Main', questions: [pick] }] } });
-    const context = await bed.browser.newContext({ viewport: SIZES[0], locale: 'en-US' });
+    const { id } = await importForm(bed().t.ctx.db, bed().t.ctx, { companyId, rawJson: { slug: 'shuffle', name: 'Shuffle', sections: [{ key: 'main', name: 'Main', questions: [pick] }] } });
+    const context = await bed().browser.newContext({ viewport: SIZES[0], locale: 'en-US' });
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
-    await signIn(page, bed.origin, user);
-    await page.goto(`${bed.origin}/panel/forms/${id}`);
+    await signIn(page, bed().origin, user);
+    await page.goto(`${bed().origin}/panel/forms/${id}`);
     await page.getByRole('heading', { name: 'Shuffle', level: 1 }).waitFor();
 
     await page.getByLabel('Shuffle the options for each respondent').check();
@@ -40,7 +32,7 @@ describe.skipIf(!chromiumRuns('the campaign settings browser tests'))('Shuffling
     await checkPage(page, 'forms-settings-hidden-fields');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Saved', { exact: true }).waitFor();
-    const stored = (await bed.t.ctx.pool.query('SELECT content FROM forms WHERE id = $1', [id])).rows[0].content;
+    const stored = (await bed().t.ctx.pool.query('SELECT content FROM forms WHERE id = $1', [id])).rows[0].content;
     expect(stored.sections[0].shuffleOptions).toBe(true);
     expect(stored.sections[0].shuffleQuestions).toBeUndefined();
     expect(stored.sections[0].questions[0].options.map((o: { key: string; anchored?: boolean }) => [o.key, o.anchored ?? false])).toEqual([['a', false], ['none', true]]);

@@ -3,27 +3,20 @@
  * condition editor, a step and an effectiveness check, listed, edited by its key and removed;
  * axe at phone and desktop size.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { panelUser } from './panel.js';
-import { checkPage, chromiumRuns, compileRouteFiles, startPanelBrowser, type PanelBrowser, signIn } from './panel-browser.js';
+import { checkPage, signIn, describePanelBrowser } from './panel-browser.js';
 import { importForm } from '../src/features/forms/import-form.js';
 
 const FORM = { slug: 'followed', name: 'Followed form', sections: [{ key: 'main', name: 'Main', questions: [{ key: 'rating', name: 'Rate us', type: 'NPS' }] }] };
 
-describe.skipIf(!chromiumRuns('the treatment flow browser tests'))('Treatment flows on the form page', () => {
-  let bed: PanelBrowser;
-  beforeAll(async () => {
-    await compileRouteFiles();
-    bed = await startPanelBrowser();
-  }, 240_000);
-  afterAll(async () => bed?.close());
-
+describePanelBrowser('Treatment flows on the form page', (bed) => {
   it('adds a flow with a condition, a step and a check, edits it and removes it', async () => {
-    const user = await panelUser(bed.t, { permissions: ['forms', 'responses'] });
-    const { id } = await importForm(bed.t.ctx.db, bed.t.ctx, { companyId: user.companyId!, rawJson: FORM });
-    const { context, page } = await bed.open();
-    await signIn(page, bed.origin, user);
-    await page.goto(`${bed.origin}/panel/forms/${id}`);
+    const user = await panelUser(bed().t, { permissions: ['forms', 'responses'] });
+    const { id } = await importForm(bed().t.ctx.db, bed().t.ctx, { companyId: user.companyId!, rawJson: FORM });
+    const { context, page } = await bed().open();
+    await signIn(page, bed().origin, user);
+    await page.goto(`${bed().origin}/panel/forms/${id}`);
     await page.getByRole('tab', { name: 'Treatment flows' }).click();
     await page.getByText('No treatment flows').waitFor();
 
@@ -47,7 +40,7 @@ describe.skipIf(!chromiumRuns('the treatment flow browser tests'))('Treatment fl
     await card.waitFor();
     await card.getByText('1 step').waitFor();
     await card.getByText('effectiveness checked').waitFor();
-    const row = (await bed.t.ctx.pool.query('SELECT name, definition FROM treatment_flows WHERE form_id = $1', [id])).rows[0];
+    const row = (await bed().t.ctx.pool.query('SELECT name, definition FROM treatment_flows WHERE form_id = $1', [id])).rows[0];
     expect(row.name).toBe('Call detractors');
     expect(row.definition.steps).toEqual([{ name: 'Call back', responsible: 'coordinator', dueInWorkingDays: 2 }]);
     expect(row.definition.effectivenessCheck).toMatchObject({ kind: 'date', afterWorkingDays: 10 });
@@ -59,11 +52,11 @@ describe.skipIf(!chromiumRuns('the treatment flow browser tests'))('Treatment fl
     await edit.getByLabel('Name').fill('Call every detractor');
     await edit.getByRole('button', { name: 'Save flow' }).click();
     await page.locator('[data-flow-key="detractors"]').getByText('Call every detractor').waitFor();
-    expect((await bed.t.ctx.pool.query('SELECT count(*)::int AS n FROM treatment_flows WHERE form_id = $1', [id])).rows[0].n).toBe(1);
+    expect((await bed().t.ctx.pool.query('SELECT count(*)::int AS n FROM treatment_flows WHERE form_id = $1', [id])).rows[0].n).toBe(1);
 
     await page.getByRole('button', { name: 'Remove the flow Call every detractor' }).click();
     await page.getByText('No treatment flows').waitFor();
-    expect((await bed.t.ctx.pool.query('SELECT count(*)::int AS n FROM treatment_flows WHERE form_id = $1', [id])).rows[0].n).toBe(0);
+    expect((await bed().t.ctx.pool.query('SELECT count(*)::int AS n FROM treatment_flows WHERE form_id = $1', [id])).rows[0].n).toBe(0);
     await context.close();
   }, 240_000);
 });

@@ -3,28 +3,21 @@
  * complete translation) and what an incomplete translation lacks; saving keeps the translations.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { panelUser } from './panel.js';
-import { checkPage, chromiumRuns, compileRouteFiles, signIn, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
+import { checkPage, signIn, describePanelBrowser } from './panel-browser.js';
 import { importForm } from '../src/features/forms/import-form.js';
 
-describe.skipIf(!chromiumRuns('the form languages browser tests'))('The languages of a form in the builder', () => {
-  let bed: PanelBrowser;
-  beforeAll(async () => {
-    await compileRouteFiles();
-    bed = await startPanelBrowser();
-  }, 240_000);
-  afterAll(async () => bed?.close());
-
+describePanelBrowser('The languages of a form in the builder', (bed) => {
   it('lists the offered languages and what an incomplete translation lacks, and a save keeps the translations', async () => {
-    const user = await panelUser(bed.t, { permissions: ['forms'] });
+    const user = await panelUser(bed().t, { permissions: ['forms'] });
     const demo = JSON.parse(readFileSync(new URL('../src/demo/data/term-evaluation.json', import.meta.url), 'utf8'));
     // Spanish without its option texts of "materials": kept, not offered
     delete demo.translations.es.questions.materials.options;
-    const { id } = await importForm(bed.t.ctx.db, bed.t.ctx, { companyId: user.companyId!, rawJson: demo });
-    const { context, page } = await bed.open();
-    await signIn(page, bed.origin, user);
-    await page.goto(`${bed.origin}/panel/forms/${id}`);
+    const { id } = await importForm(bed().t.ctx.db, bed().t.ctx, { companyId: user.companyId!, rawJson: demo });
+    const { context, page } = await bed().open();
+    await signIn(page, bed().origin, user);
+    await page.goto(`${bed().origin}/panel/forms/${id}`);
     await page.getByRole('tab', { name: 'Settings' }).click();
     const languages = page.getByTestId('form-languages');
     await languages.getByText('Respondents choose among: English, Português (Brasil)').waitFor();
@@ -33,8 +26,8 @@ describe.skipIf(!chromiumRuns('the form languages browser tests'))('The language
 
     await page.getByRole('textbox', { name: /^Name/ }).first().fill('End-of-term evaluation (2026)');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect.poll(async () => (await bed.t.ctx.pool.query('SELECT name FROM forms WHERE id = $1', [id])).rows[0].name).toBe('End-of-term evaluation (2026)');
-    const stored = (await bed.t.ctx.pool.query('SELECT content FROM forms WHERE id = $1', [id])).rows[0].content;
+    await expect.poll(async () => (await bed().t.ctx.pool.query('SELECT name FROM forms WHERE id = $1', [id])).rows[0].name).toBe('End-of-term evaluation (2026)');
+    const stored = (await bed().t.ctx.pool.query('SELECT content FROM forms WHERE id = $1', [id])).rows[0].content;
     expect(stored.translations).toEqual(demo.translations);
     await context.close();
   }, 300_000);

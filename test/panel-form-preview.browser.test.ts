@@ -4,9 +4,9 @@
  * answerable with its own script (a condition reveals a question; Next on an unanswered required
  * question shows the public page's own error) and submits nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { panelUser } from './panel.js';
-import { checkPage, chromiumRuns, compileRouteFiles, startPanelBrowser, type PanelBrowser, signIn } from './panel-browser.js';
+import { checkPage, signIn, describePanelBrowser } from './panel-browser.js';
 import { importForm } from '../src/features/forms/import-form.js';
 
 const FORM = {
@@ -26,27 +26,20 @@ const FORM = {
   ],
 };
 
-describe.skipIf(!chromiumRuns('the form preview browser tests'))('The builder preview', () => {
-  let bed: PanelBrowser;
-  beforeAll(async () => {
-    await compileRouteFiles();
-    bed = await startPanelBrowser();
-  }, 240_000);
-  afterAll(async () => bed?.close());
-
+describePanelBrowser('The builder preview', (bed) => {
   it('shows edits in the respondent page at both widths, and its try-it submits nothing', async () => {
-    const user = await panelUser(bed.t, { permissions: ['forms', 'responses'] });
-    const { id } = await importForm(bed.t.ctx.db, bed.t.ctx, { companyId: user.companyId!, rawJson: FORM });
-    const { rows: [{ slug: companySlug }] } = await bed.t.ctx.pool.query('SELECT slug FROM companies WHERE id = $1', [user.companyId]);
-    const { rows: [{ content }] } = await bed.t.ctx.pool.query('SELECT content FROM forms WHERE id = $1', [id]);
+    const user = await panelUser(bed().t, { permissions: ['forms', 'responses'] });
+    const { id } = await importForm(bed().t.ctx.db, bed().t.ctx, { companyId: user.companyId!, rawJson: FORM });
+    const { rows: [{ slug: companySlug }] } = await bed().t.ctx.pool.query('SELECT slug FROM companies WHERE id = $1', [user.companyId]);
+    const { rows: [{ content }] } = await bed().t.ctx.pool.query('SELECT content FROM forms WHERE id = $1', [id]);
     const campusId: string = content.sections[0].questions[0].id;
-    const { context, page, cspErrors } = await bed.open();
+    const { context, page, cspErrors } = await bed().open();
     const posts: string[] = [];
     page.on('request', (request) => {
       if (request.method() !== 'GET' && !request.url().includes('/panel/api/')) posts.push(`${request.method()} ${request.url()}`);
     });
-    await signIn(page, bed.origin, user);
-    await page.goto(`${bed.origin}/panel/forms/${id}`);
+    await signIn(page, bed().origin, user);
+    await page.goto(`${bed().origin}/panel/forms/${id}`);
     await page.getByRole('heading', { name: 'Previewed form', level: 1 }).waitFor();
 
     const frameElement = page.getByTestId('form-preview');
@@ -86,7 +79,7 @@ describe.skipIf(!chromiumRuns('the form preview browser tests'))('The builder pr
     const tryError = frame.locator('#e-' + campusId);
     await tryError.waitFor();
     const publicPage = await context.newPage();
-    await publicPage.goto(`${bed.origin}/f/${companySlug}/previewed`);
+    await publicPage.goto(`${bed().origin}/f/${companySlug}/previewed`);
     await publicPage.getByRole('button', { name: 'Next' }).press('Enter');
     const publicError = publicPage.locator('#e-' + campusId);
     await publicError.waitFor();
@@ -104,10 +97,10 @@ describe.skipIf(!chromiumRuns('the form preview browser tests'))('The builder pr
     await checkPage(page, 'forms-preview-try');
     expect(posts).toEqual([]);
     expect(cspErrors).toEqual([]);
-    const stored = (await bed.t.ctx.pool.query('SELECT count(*)::int AS n FROM responses WHERE form_id = $1', [id])).rows[0].n;
+    const stored = (await bed().t.ctx.pool.query('SELECT count(*)::int AS n FROM responses WHERE form_id = $1', [id])).rows[0].n;
     expect(stored).toBe(0);
     // the edit was never saved: the preview stored nothing
-    const saved = (await bed.t.ctx.pool.query('SELECT content FROM forms WHERE id = $1', [id])).rows[0].content;
+    const saved = (await bed().t.ctx.pool.query('SELECT content FROM forms WHERE id = $1', [id])).rows[0].content;
     expect(saved.sections[0].questions[0].name).toBe('Campus');
     await context.close();
   }, 180_000);

@@ -3,30 +3,23 @@
  * e-mail schedule (one that never reminds refused beside its field), sees its status and removes it; a member
  * without the invites permission sees no Reminders tab. axe at phone and desktop size.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { panelUser } from './panel.js';
-import { checkPage, chromiumRuns, signIn, compileRouteFiles, startPanelBrowser, type PanelBrowser } from './panel-browser.js';
+import { checkPage, signIn, describePanelBrowser } from './panel-browser.js';
 import { importForm } from '../src/features/forms/import-form.js';
 
 const FORM = { slug: 'reminded', name: 'Reminded form', sections: [{ key: 'main', name: 'Main', questions: [{ key: 'rating', name: 'Rate us', type: 'NPS' }] }] };
 
-describe.skipIf(!chromiumRuns('the reminder schedule browser tests'))('Reminder schedules on the form page', () => {
-  let bed: PanelBrowser;
-  beforeAll(async () => {
-    await compileRouteFiles();
-    bed = await startPanelBrowser();
-  }, 240_000);
-  afterAll(async () => bed?.close());
-
+describePanelBrowser('Reminder schedules on the form page', (bed) => {
   const schedules = async (formId: string) =>
-    (await bed.t.ctx.pool.query('SELECT channel, after_days, max_reminders, local_hour, final_days_before FROM reminder_schedules WHERE form_id = $1', [formId])).rows;
+    (await bed().t.ctx.pool.query('SELECT channel, after_days, max_reminders, local_hour, final_days_before FROM reminder_schedules WHERE form_id = $1', [formId])).rows;
 
   it('sets an e-mail schedule, refuses one that never reminds beside its field, shows the status and removes it', async () => {
-    const user = await panelUser(bed.t, { permissions: ['forms', 'invites'] });
-    const { id } = await importForm(bed.t.ctx.db, bed.t.ctx, { companyId: user.companyId!, rawJson: FORM });
-    const { context, page } = await bed.open();
-    await signIn(page, bed.origin, user);
-    await page.goto(`${bed.origin}/panel/forms/${id}`);
+    const user = await panelUser(bed().t, { permissions: ['forms', 'invites'] });
+    const { id } = await importForm(bed().t.ctx.db, bed().t.ctx, { companyId: user.companyId!, rawJson: FORM });
+    const { context, page } = await bed().open();
+    await signIn(page, bed().origin, user);
+    await page.goto(`${bed().origin}/panel/forms/${id}`);
     await page.getByRole('tab', { name: 'Reminders' }).click();
     const email = page.getByRole('region', { name: 'E-mail' });
     await email.getByText('No schedule: nobody is reminded on this channel.').waitFor();
@@ -54,11 +47,11 @@ describe.skipIf(!chromiumRuns('the reminder schedule browser tests'))('Reminder 
   }, 240_000);
 
   it('shows no Reminders tab to a member who may not send', async () => {
-    const user = await panelUser(bed.t, { permissions: ['forms'] });
-    const { id } = await importForm(bed.t.ctx.db, bed.t.ctx, { companyId: user.companyId!, rawJson: FORM });
-    const { context, page } = await bed.open();
-    await signIn(page, bed.origin, user);
-    await page.goto(`${bed.origin}/panel/forms/${id}`);
+    const user = await panelUser(bed().t, { permissions: ['forms'] });
+    const { id } = await importForm(bed().t.ctx.db, bed().t.ctx, { companyId: user.companyId!, rawJson: FORM });
+    const { context, page } = await bed().open();
+    await signIn(page, bed().origin, user);
+    await page.goto(`${bed().origin}/panel/forms/${id}`);
     await page.getByRole('tab', { name: 'Treatment flows' }).waitFor();
     expect(await page.getByRole('tab', { name: 'Reminders' }).count()).toBe(0);
     await context.close();

@@ -284,6 +284,31 @@ describe.skipIf(!chromiumRuns('the Responses browser tests'))('Responses and Sta
     await context.close();
   }, 240_000);
 
+  it('opens the dashboard of the form chosen before with one request for each of its first data, and draws every question card', async () => {
+    const { context, page, cspErrors } = await signIn();
+    await page.goto(`${bed.origin}/panel/statistics`);
+    const term = await formBySlug('term-evaluation');
+    await chooseForm(page, 'End-of-term evaluation');
+    const stats = (await v1(`/forms/${term.id}/statistics`)).data;
+    await page.getByText(`${stats.responseCount.toLocaleString('en')} responses ·`, { exact: false }).first().waitFor();
+
+    // The tab keeps the chosen form: a reload is a cold visit of its dashboard (the session preloaded by
+    // the page, the figures by the route's loader, each asked once, not again by the page on mount).
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/panel/api/')) asked.push(`${url.pathname}${url.search}`);
+    });
+    await page.reload();
+    const cards = page.getByRole('main').locator('section[aria-labelledby]');
+    await cards.nth(stats.questions.length - 1).waitFor();
+    expect(await cards.count()).toBe(stats.questions.length);
+    expect(asked.sort()).toEqual(['/panel/api/responses/forms?limit=100', `/panel/api/responses/forms/${term.id}`, '/panel/api/session', `/panel/api/statistics/forms/${term.id}`].sort());
+
+    expect(cspErrors).toEqual([]);
+    await context.close();
+  }, 240_000);
+
   it('shows the dashboard with charts and table views, compares two periods, explains an anonymous form and never reveals a suppressed group', async () => {
     const { context, page, cspErrors } = await signIn();
     await page.goto(`${bed.origin}/panel/statistics`);
@@ -294,6 +319,10 @@ describe.skipIf(!chromiumRuns('the Responses browser tests'))('Responses and Sta
     await chooseForm(page, 'End-of-term evaluation');
     const stats = (await v1(`/forms/${term.id}/statistics`)).data;
     await page.getByText(`${stats.responseCount.toLocaleString('en')} responses ·`, { exact: false }).first().waitFor();
+    // The cards after the first row are drawn while the browser is idle: every question's card comes, in order.
+    const cards = page.getByRole('main').locator('section[aria-labelledby]');
+    await cards.nth(stats.questions.length - 1).waitFor();
+    expect(await cards.locator('h3').allInnerTexts()).toEqual(stats.questions.map((q: { name: string }) => q.name));
     await checkPage(page, 'statistics-charts');
     const npsQuestion = stats.questions.find((q: { nps?: unknown }) => q.nps);
     await page.getByRole('radiogroup', { name: `View of “${npsQuestion.name}”` }).getByText('Table').click();

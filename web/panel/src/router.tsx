@@ -12,6 +12,7 @@ import { ApiProblem } from './api/errors';
 import { hasPermission, sessionQuery, signedOut } from './api/session';
 import { ErrorPage, ForbiddenError } from './ui/error-page';
 import { NotFoundPage } from './pages/errors/not-found-page';
+import { prefetchStatistics } from './pages/statistics/prefetch-statistics';
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -73,21 +74,25 @@ const homeRoute = createRoute({
   component: lazyRouteComponent(() => import('./pages/home/home-page'), 'HomePage'),
 });
 
-/** An area of the navigation: its page, shown only with the permission (else the "no permission" page). */
+/**
+ * An area of the navigation: its page, shown only with the permission (else the "no permission" page);
+ * `loader` asks for the page's first data while its chunks load.
+ */
 function areaRoute<T extends Record<string, unknown>, S = Record<string, never>, P extends AreaPath | `${AreaPath}/$${string}` = AreaPath>(
   path: P,
   load: () => Promise<T>,
   name: keyof T & string,
-  validateSearch?: (search: Record<string, unknown>) => S,
+  options: { validateSearch?: (search: Record<string, unknown>) => S; loader?: () => void } = {},
 ) {
   const { permission } = area(path.replace(/\/\$[^/]+$/, '') as AreaPath);
   return createRoute({
     getParentRoute: () => appRoute,
     path,
-    validateSearch,
+    validateSearch: options.validateSearch,
     beforeLoad: ({ context }) => {
       if (permission !== undefined && !hasPermission(context.session, permission)) throw new ForbiddenError();
     },
+    loader: options.loader,
     component: lazyRouteComponent(load as () => Promise<Record<string, () => React.JSX.Element>>, name),
   });
 }
@@ -107,14 +112,14 @@ const caseRoute = areaRoute('/treatments/$id', () => import('./pages/treatments/
 const rostersRoute = areaRoute('/rosters', () => import('./pages/rosters/rosters-page'), 'RostersPage');
 /** `?form=` names the form whose invites are shown (a form id; anything else is dropped). */
 const formSearch = (search: Record<string, unknown>): { form?: string } => ({ form: typeof search.form === 'string' && /^[0-9a-f-]{36}$/.test(search.form) ? search.form : undefined });
-export const invitesRoute = areaRoute('/invites', () => import('./pages/invites/invites-page'), 'InvitesPage', formSearch);
+export const invitesRoute = areaRoute('/invites', () => import('./pages/invites/invites-page'), 'InvitesPage', { validateSearch: formSearch });
 const integrationsRoute = areaRoute('/integrations', () => import('./pages/integrations/integrations-page'), 'IntegrationsPage');
 const settingsRoute = areaRoute('/settings', () => import('./pages/settings/settings-page'), 'SettingsPage');
 const membersRoute = areaRoute('/members', () => import('./pages/members/members-page'), 'MembersPage');
 const accountRoute = areaRoute('/account', () => import('./pages/account/account-page'), 'AccountPage');
 const responsesRoute = areaRoute('/responses', () => import('./pages/responses/responses-page'), 'ResponsesPage');
 const responseRoute = areaRoute('/responses/$responseId', () => import('./pages/responses/response-page'), 'ResponsePage');
-const statisticsRoute = areaRoute('/statistics', () => import('./pages/statistics/statistics-page'), 'StatisticsPage');
+const statisticsRoute = areaRoute('/statistics', () => import('./pages/statistics/statistics-page'), 'StatisticsPage', { loader: () => prefetchStatistics(queryClient) });
 
 const routeTree = rootRoute.addChildren([
   signInRoute,
@@ -133,6 +138,11 @@ export const router = createRouter({
   defaultPreload: 'intent',
   scrollRestoration: true,
 });
+
+// The first page's chunks (layout and page) and the session are asked for at once, side by side:
+// the router alone would import the chunks only once the layout's guard has the session.
+void queryClient.prefetchQuery(sessionQuery);
+for (const match of router.matchRoutes(router.latestLocation)) void router.loadRouteChunk(router.routesById[match.routeId as keyof typeof router.routesById]);
 
 declare module '@tanstack/react-router' {
   interface Register {

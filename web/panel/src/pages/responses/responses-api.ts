@@ -29,9 +29,11 @@ export function cutQuery(cut: Cut): Record<string, string> {
 }
 
 // The company's forms for the picker: the first 100, newest first, which is what a picker can show.
+// Fresh for a while: the page and its picker read it, and a loader may have asked just before they mount.
 export const formsQuery = queryOptions({
   queryKey: ['responses', 'forms'],
   queryFn: async () => (await unwrap(api.GET('/responses/forms', { params: { query: { limit: 100 } } }))).data,
+  staleTime: 30_000,
 });
 
 export const formQuery = (id: string) =>

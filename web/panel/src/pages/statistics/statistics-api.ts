@@ -13,6 +13,8 @@ export const statisticsQuery = (formId: string, cut: Cut) =>
   queryOptions({
     queryKey: ['statistics', formId, cut],
     queryFn: async () => (await unwrap(api.GET('/statistics/forms/{id}', { params: { path: { id: formId }, query: cutQuery(cut) } }))).data,
+    // the route's loader asks before the page mounts: not asked again on mount
+    staleTime: 30_000,
   });
 
 export const reportQuery = (formId: string, cut: Cut, groupBy: string) =>

@@ -12,6 +12,7 @@ import { ApiProblem } from '../../api/errors';
 import { LoadError, Loading } from '../../ui/area-state';
 import { EmptyState } from '../../ui/empty-state';
 import { fieldText } from '../../ui/problem-text';
+import { useDrawnCount } from '../../ui/use-drawn-count';
 import { FormPicker } from '../responses/form-picker';
 import { useChosenForm } from '../responses/chosen-form';
 import { formQuery, formsQuery, type Cut, type DescribedForm } from '../responses/responses-api';
@@ -112,6 +113,19 @@ function Summary({ stats, label }: { stats: Statistics; label: string | null }) 
   );
 }
 
+/** The question cards: the first row at once, so the first chart paints early; the rest as the browser is idle. */
+function QuestionCards({ all, periods }: { all: Statistics[]; periods: string[] }) {
+  const questions = all[0].questions;
+  const drawn = useDrawnCount(questions.length, 2, 4);
+  return (
+    <SimpleGrid cols={{ base: 1, md: 2 }}>
+      {questions.slice(0, drawn).map((question) => (
+        <QuestionCard key={question.id} figures={all.map((s) => s.questions.find((q) => q.id === question.id))} periods={periods} />
+      ))}
+    </SimpleGrid>
+  );
+}
+
 function Figures({ form, controls }: { form: DescribedForm; controls: Controls }) {
   const { t, i18n } = useTranslation(STATISTICS_NS);
   const a = useQuery(statisticsQuery(form.id, cutOf(controls.from, controls.to, controls)));
@@ -137,11 +151,7 @@ function Figures({ form, controls }: { form: DescribedForm; controls: Controls }
       {a.data.responseCount === 0 && !controls.compare ? (
         <Text>{t('noResponses')}</Text>
       ) : (
-        <SimpleGrid cols={{ base: 1, md: 2 }}>
-          {a.data.questions.map((question) => (
-            <QuestionCard key={question.id} figures={all.map((s) => s.questions.find((q) => q.id === question.id))} periods={periods} />
-          ))}
-        </SimpleGrid>
+        <QuestionCards all={all} periods={periods} />
       )}
       {controls.groupBy && (
         <>
@@ -160,7 +170,7 @@ export function StatisticsPage() {
   const [formId, setFormId] = useChosenForm();
   const [controls, setControls] = useState<Controls>(EMPTY);
   const queryClient = useQueryClient();
-  // The whole form's figures are what the page shows first: asked for beside the form's description, not after it.
+  // A form picked here: its whole figures asked for beside its description, not after it (the route's loader does so for the form chosen before).
   useEffect(() => {
     if (formId) void queryClient.prefetchQuery(statisticsQuery(formId, { dims: {} }));
   }, [formId, queryClient]);
