@@ -65,7 +65,7 @@ describe('the README tour', () => {
     expect(output).toMatch(/\n[02] invite\(s\) reminded\n/);
     expect(output).toContain('"UNAUTHORIZED"');
     expect(output).toContain('"NOT_FOUND"');
-    expect(output).toMatch(/^ratelimit-limit: \d+/im);
+    expect(output).toMatch(/ratelimit-limit: \d+/i);
     expect(output).toMatch(/received \S+ \{"id":"\S+","type":"ping"/);
     expect(output).not.toContain('INTERNAL');
   });
