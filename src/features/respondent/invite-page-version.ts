@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { batchWhileBusy } from '../../platform/db/batch-while-busy.js';
 import type { Db } from '../../platform/db/database.js';
 import { companies, formVersions, inviteDrafts, invites } from '../../platform/db/schema.js';
 import { TOKEN_RE } from './find-invite.js';
@@ -16,19 +17,32 @@ function versionQuery(db: Db) {
   const draftVersion = sql`coalesce(${inviteDrafts}.xmin::text, '-')`;
   const formVersion = sql`coalesce((SELECT max(${formVersions.version}) FROM ${formVersions} WHERE ${formVersions.companyId} = ${invites.companyId} AND ${formVersions.formId} = ${invites.formId})::text, '-')`;
   return db
-    .select({ version: sql<string>`${invites}.xmin::text || '.' || ${companies}.xmin::text || '.' || ${formVersion} || '.' || ${draftVersion}` })
+    .select({ token: invites.token, version: sql<string>`${invites}.xmin::text || '.' || ${companies}.xmin::text || '.' || ${formVersion} || '.' || ${draftVersion}` })
     .from(invites)
     .innerJoin(companies, eq(companies.id, invites.companyId))
     .leftJoin(inviteDrafts, and(eq(inviteDrafts.companyId, invites.companyId), eq(inviteDrafts.inviteId, invites.id)))
-    .where(eq(invites.token, sql.placeholder('token')))
-    .prepare('invite_page_version');
+    .where(sql`${invites.token} = ANY(${sql.placeholder('tokens')}::text[])`)
+    .prepare('invite_page_versions');
 }
-const prepared = new WeakMap<Db, ReturnType<typeof versionQuery>>();
+
+/**
+ * The page views that arrive while a read is in the database share the next one (batchWhileBusy):
+ * under load one statement and one pool connection serve many views. Not a cache: every view
+ * waits for a read that starts after it arrived.
+ */
+function versionLoader(db: Db) {
+  const query = versionQuery(db);
+  return batchWhileBusy<string, string | null>(async (tokens) => {
+    const rows = await query.execute({ tokens: [...new Set(tokens)] });
+    const byToken = new Map(rows.map((row) => [row.token, row.version]));
+    return tokens.map((token) => byToken.get(token) ?? null);
+  }, 100);
+}
+const loaders = new WeakMap<Db, ReturnType<typeof versionLoader>>();
 
 /** The version of the invite's page; null for a token that names no invite. */
 export async function invitePageVersion(db: Db, token: string): Promise<string | null> {
   if (!TOKEN_RE.test(token)) return null;
-  const query = prepared.get(db) ?? prepared.set(db, versionQuery(db)).get(db)!;
-  const [row] = await query.execute({ token });
-  return row?.version ?? null;
+  const loader = loaders.get(db) ?? loaders.set(db, versionLoader(db)).get(db)!;
+  return loader(token);
 }
