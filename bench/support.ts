@@ -56,6 +56,8 @@ export interface ChildLoadPlan {
   headers: Record<string, string>;
   /** `{n}` becomes a per-request counter; a header value `{uuid}` a fresh UUID per request. */
   body?: string;
+  /** a file of paths, one a line: each request takes the next (the url's own path otherwise) */
+  pathsFile?: string;
 }
 
 export interface MeasuredLoad extends LoadResult {

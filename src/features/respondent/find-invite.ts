@@ -26,7 +26,7 @@ export interface InviteContext {
 }
 
 /** Invite tokens are 32 random bytes in base64url (43 characters); anything else matches nothing. */
-const TOKEN_RE = /^[A-Za-z0-9_-]{43,100}$/;
+export const TOKEN_RE = /^[A-Za-z0-9_-]{43,100}$/;
 
 export function respondentCompany(row: typeof companies.$inferSelect): RespondentCompany {
   const settings = companySettings(row.settings);

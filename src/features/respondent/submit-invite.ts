@@ -19,8 +19,8 @@ export interface SubmitInviteInput {
  * (and from answers for dims with source answer), the org from the invite's unit (orgSource
  * invite), else an answered unit (answer), else none. In one transaction: the invite moves to
  * responded (the conditional UPDATE decides which of racing submits wins: the others get
- * ALREADY_RESPONDED), recordResponse runs, invite.responded and response.created are emitted and
- * the draft is deleted.
+ * ALREADY_RESPONDED), the draft is deleted, recordResponse runs, invite.responded and
+ * response.created are emitted.
  */
 export async function submitInvite(db: Db, deps: SubmissionDeps, input: SubmitInviteInput): Promise<{ responseId: string }> {
   const { invite, form } = await findInviteByToken(db, input.token);
@@ -31,6 +31,9 @@ export async function submitInvite(db: Db, deps: SubmissionDeps, input: SubmitIn
     // The invite read above is the one stamped: name, contact, dims and unit never change after creation.
     const responded = await stampStage(tx, deps, invite.id, 'responded');
     if (!responded) return refuseChanged(tx, input.token, now);
+    // Before the response: its insert locks the form's row (the response count) until commit, and
+    // every other submit of the form waits on it, so the statements after it are kept to the few it needs.
+    await deleteDraft(tx, deps, { companyId: invite.companyId, inviteId: invite.id });
     const fromAnswers = await answerDims(tx, form, answers);
     const org = invite.orgUnitId && invite.orgPath ? { unitId: invite.orgUnitId, path: invite.orgPath, source: 'invite' as const } : fromAnswers.org;
     const response = await recordSubmission(tx, deps, {
@@ -43,7 +46,6 @@ export async function submitInvite(db: Db, deps: SubmissionDeps, input: SubmitIn
       presentedOrder: presentedOrder(form.content, invite.id),
     });
     await claimFileAnswers(tx, form, { inviteId: invite.id }, answers, response.id);
-    await deleteDraft(tx, deps, { companyId: invite.companyId, inviteId: invite.id });
     return { responseId: response.id };
   });
 }

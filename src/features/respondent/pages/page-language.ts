@@ -26,6 +26,19 @@ export interface PageLanguage {
   remember?: FormLanguage;
 }
 
+/** What a page's language depends on besides the request: the form's languages and the company's. */
+export interface LanguageOffer {
+  /** the form's own language (settings.language; null when not set) */
+  language: string | null;
+  /** the languages the form offers (formLanguages); none without a form */
+  offered: FormLanguage[];
+  companyLocale: string | null | undefined;
+}
+
+export function languageOffer(form: FormRecord | null, companyLocale: string | null | undefined): LanguageOffer {
+  return { language: form?.language ?? null, offered: form ? formLanguages(form) : [], companyLocale };
+}
+
 const among = (tag: unknown, offered: FormLanguage[]) => {
   const language = typeof tag === 'string' ? asPageLanguage(tag) : null;
   return language && offered.includes(language) ? language : null;
@@ -35,9 +48,8 @@ const among = (tag: unknown, offered: FormLanguage[]) => {
  * `switchable`: the page belongs to a link the person can reload (a respondent page), so it shows
  * the switch and keeps the choice; the panel's preview and a link's refusals show no switch.
  */
-export function choosePageLanguage(request: FastifyRequest, form: FormRecord | null, companyLocale: string | null | undefined, switchable: boolean): PageLanguage {
-  const offered = form ? formLanguages(form) : [];
-  if (offered.length < 2) return { lang: pageLanguage(form?.language, companyLocale, request.headers['accept-language']) };
+export function choosePageLanguage(request: FastifyRequest, { language, offered, companyLocale }: LanguageOffer, switchable: boolean): PageLanguage {
+  if (offered.length < 2) return { lang: pageLanguage(language, companyLocale, request.headers['accept-language']) };
   const asked = among((request.query as Record<string, unknown> | undefined)?.lang, offered);
   const kept = among(request.cookies?.[LANGUAGE_COOKIE], offered);
   const lang = asked ?? kept ?? fromAcceptLanguage(request.headers['accept-language'], offered) ?? among(companyLocale, offered) ?? offered[0];

@@ -52,6 +52,9 @@ function cookieKey(request: FastifyRequest): string | null {
   return key && KEY_RE.test(key) ? key : null;
 }
 
+/** Whether this browser may hold a state for a link (it has the cookie; the row may be gone). */
+export const hasPageState = (request: FastifyRequest): boolean => cookieKey(request) !== null;
+
 const ownRow = (key: string, owner: StateOwner) =>
   and(eq(respondentPageStates.keyHash, hash(key)), eq(respondentPageStates.companyId, owner.companyId), eq(respondentPageStates.link, owner.link));
 

@@ -4,7 +4,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { translateForm, type FormLanguage, type FormRecord } from '../../forms/index.js';
-import { choosePageLanguage } from './page-language.js';
+import { choosePageLanguage, languageOffer, type LanguageOffer, type PageLanguage } from './page-language.js';
 import type { PageState } from './page-state.js';
 import { renderSection, type SectionPage } from './render-section.js';
 import { STRINGS, type PageStrings } from './strings.js';
@@ -37,15 +37,21 @@ export interface PageOptions {
 
 /** The page's language, its strings and layout, and the form in that language. */
 export function pageContext(request: FastifyRequest, form: FormRecord | null, company: Company | null, options: PageOptions = {}): PageContext {
-  const language = choosePageLanguage(request, form, company?.locale, options.link !== undefined);
+  const { language, remember } = chooseLanguage(request, languageOffer(form, company?.locale), options);
   const { lang } = language;
   const strings = STRINGS[lang];
   const translated = form && translateForm(form, lang);
   const brand = { logo: company?.brand?.logoUrl ?? undefined, accent: company?.brand?.color ?? undefined };
   const languages = language.links && { label: strings.languageSwitch, links: language.links };
   const layout = { lang, title: translated?.name ?? strings.notFoundTitle, company: company?.name, ...brand, script: options.script, languages };
-  const remember = language.remember && options.link ? { lang: language.remember, path: options.link, secure: options.secure ?? false } : undefined;
   return { strings, layout, form: translated, remember };
+}
+
+/** The page's language, and the choice to keep in the link's cookie when `?lang=` asked for one. */
+export function chooseLanguage(request: FastifyRequest, offer: LanguageOffer, options: PageOptions): { language: PageLanguage; remember?: PageContext['remember'] } {
+  const language = choosePageLanguage(request, offer, options.link !== undefined);
+  const remember = language.remember && options.link ? { lang: language.remember, path: options.link, secure: options.secure ?? false } : undefined;
+  return { language, remember };
 }
 
 const PREVIEW_CHARS = 200;

@@ -8,7 +8,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, chromiumRuns } from '../../../../test/chromium.js';
 import type { TestApp } from '../../../../test/harness.js';
-import { createSteppedForm, SCREENSHOTS, startRespondentBrowser, type RespondentBrowser } from '../../../../test/respondent-pages.js';
+import { createSteppedForm, expectAxeClean, SCREENSHOTS, startRespondentBrowser, type RespondentBrowser } from '../../../../test/respondent-pages.js';
 
 
 describe.skipIf(!chromiumRuns('the ranking drag browser tests'))('ranking by drag and drop in Chromium', () => {
@@ -89,6 +89,43 @@ describe.skipIf(!chromiumRuns('the ranking drag browser tests'))('ranking by dra
     await page.screenshot({ path: `${SCREENSHOTS}/ranking-drag-touch-320.png`, fullPage: true });
     expect(await axeViolations(page)).toEqual([]);
     await context.close();
+  }, 120_000);
+
+  it('at 320 px in Portuguese: labels wrap between words, never inside one (the demo term-evaluation: "Avaliação")', async () => {
+    const options = [
+      { key: 'pace', name: 'Ritmo' },
+      { key: 'assessment', name: 'Avaliação' },
+      { key: 'feedback', name: 'Retorno sobre os trabalhos' },
+      { key: 'long', name: 'Interdisciplinaridade-e-transversalidade-curricular' },
+    ];
+    const ranking = { key: 'priorities', name: 'Ordene o que devemos melhorar primeiro', type: 'RANKING', options };
+    await createSteppedForm(t, companyId, { slug: 'rank-pt', settings: { isPublic: true, language: 'pt-BR' }, sections: [{ key: 'only', name: 'Prioridades', questions: [ranking] }] });
+    for (const javaScriptEnabled of [true, false]) {
+      const context = await browser.newContext({ viewport: { width: 320, height: 700 }, locale: 'pt-BR', javaScriptEnabled });
+      const page = await context.newPage();
+      await page.goto(`${origin}/f/${companySlug}/rank-pt`);
+      // each label's lines: a word split across two lines would put its halves on different lines
+      const lines = await page.locator('.ranks .rank label').evaluateAll((labels) =>
+        labels.map((label) => {
+          const text = label.lastChild!;
+          const range = document.createRange();
+          const words = (text.textContent ?? '').split(' ');
+          let at = 0;
+          return words.map((word) => {
+            range.setStart(text, at);
+            range.setEnd(text, at + word.length);
+            at += word.length + 1;
+            return range.getClientRects().length;
+          });
+        }),
+      );
+      // every word of a line's width on one line; only the one longer than the row may break
+      expect(lines.slice(0, 3).flat().every((rects) => rects === 1), JSON.stringify(lines)).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+      await page.screenshot({ path: `${SCREENSHOTS}/ranking-pt-BR-320${javaScriptEnabled ? '' : '-nojs'}.png`, fullPage: true });
+      await expectAxeClean(browser, page, 'ranking pt-BR 320', javaScriptEnabled);
+      await context.close();
+    }
   }, 120_000);
 
   it('without JavaScript: no grip, the plain position selects', async () => {

@@ -31,17 +31,21 @@ import { readPost, type PostedSection } from './read-post.js';
 import { fieldNames, readSectionAnswers } from './read-answers.js';
 import { noDeps } from '../../../lib/service.js';
 import { readCompanyLogo } from '../../companies/index.js';
-import { dropPageState, keepPageState, readPageState, typedFields, type PageState } from './page-state.js';
+import { dropPageState, hasPageState, keepPageState, readPageState, typedFields, type PageState } from './page-state.js';
 import { renderSection } from './render-section.js';
 import { scriptAsset } from './script-asset.js';
 import { presentedOrder } from '../presented-order.js';
 import { hiddenFieldValues } from '../hidden-fields.js';
 import { pipingDims } from '../piping-dims.js';
-import { pageContext, publicPath, renderFreshSection, withPreviewCard, type PageContext } from './public-page.js';
+import { chooseLanguage, pageContext, publicPath, renderFreshSection, withPreviewCard, type PageContext } from './public-page.js';
 import { fill, STRINGS, type PageStrings } from './strings.js';
 import { LANGUAGE_COOKIE } from './page-language.js';
 import { ICON } from './icon-asset.js';
-import { renderMessagePage, renderWelcomePage, styleSources } from './templates.js';
+import { renderMessagePage, renderWelcomePage, styleSources, type LayoutView } from './templates.js';
+import { PageCache, variantKey } from './page-cache.js';
+import { invitePageVersion } from '../invite-page-version.js';
+import { pipesEntities } from '../piping-dims.js';
+import { languageOffer } from './page-language.js';
 
 interface Company {
   name: string;
@@ -57,10 +61,10 @@ const LANGUAGE_COOKIE_SECONDS = 30 * 24 * 60 * 60;
  * The welcome screen: a form with a description opens on it, until the person starts (a GET with
  * start=1, carrying the link's own query) or has answers (a draft, or a step kept for the link).
  */
-function welcome(reply: FastifyReply, context: PageContext, form: FormRecord, action: string, query: unknown, seenUrl?: string) {
+function welcomePage(context: PageContext, form: FormRecord, action: string, query: unknown, seenUrl?: string): string {
   const params = Object.entries((query ?? {}) as Record<string, unknown>).flatMap(([name, value]) => (name !== 'start' && typeof value === 'string' ? [{ name, value }] : []));
   const view = { formName: form.name, description: form.description ?? '', action, query: params, seenUrl, startLabel: context.strings.start };
-  return pageHeaders(reply, context).send(renderWelcomePage(context.layout, view));
+  return renderWelcomePage(context.layout, view);
 }
 
 /** The thank-you page: the form's own text (thankYou in its definition) when it has one. */
@@ -72,8 +76,7 @@ const started = (request: FastifyRequest) => (request.query as Record<string, un
  * Headers of every page: no framing, no referrer (the token is in the URL), no caching of answers;
  * and the language the person chose on the switch, kept for the link (page-language.ts).
  */
-function pageHeaders(reply: FastifyReply, context: PageContext): FastifyReply {
-  const { layout, remember } = context;
+function pageHeaders(reply: FastifyReply, { layout, remember }: { layout: Pick<LayoutView, 'accent'>; remember?: PageContext['remember'] }): FastifyReply {
   if (remember) reply.setCookie(LANGUAGE_COOKIE, remember.lang, { path: remember.path, httpOnly: true, sameSite: 'lax', secure: remember.secure, maxAge: LANGUAGE_COOKIE_SECONDS });
   return reply
     .type('text/html; charset=utf-8')
@@ -156,6 +159,9 @@ function keptHeaders(reply: FastifyReply, context: PageContext, kept: PageState 
 
 const seeOther = (reply: FastifyReply, location: string) => reply.code(303).header('location', location).send();
 
+/** Memory for the personal links' pages already drawn (page-cache.ts): about 2,000 pages of 15 KB. */
+const INVITE_PAGES_BYTES = 32 * 1024 * 1024;
+
 /** How long a personal link's section sent back keeps its typed values for the GET (its draft stays). */
 const INVITE_STATE_MS = 60 * 60 * 1000;
 
@@ -219,15 +225,31 @@ export async function respondentPages(app: FastifyInstance) {
 
   // ---- personal link -------------------------------------------------------------------------
 
+  const invitePages = new PageCache(INVITE_PAGES_BYTES);
+
+  /**
+   * A personal link's page: kept once drawn (page-cache.ts), under the version its one query reads
+   * first, so a change made while it is drawn leaves it under the older version (a miss next time).
+   * Never kept: a section sent back (this browser's own state), a page naming entities (renamed
+   * without a new version), the refusals and the answered page.
+   */
   async function renderInvite(request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply) {
     const { token } = request.params;
+    const link = `/i/${token}`;
+    const options = { script: (await scriptAsset()).path, link, secure };
+    const version = hasPageState(request) ? null : await invitePageVersion(app.ctx.db, token);
+    const cached = version === null ? null : invitePages.find(token, version, app.ctx.clock.now().getTime());
+    if (cached) {
+      const { language, remember } = chooseLanguage(request, cached.kept.offer, options);
+      const page = cached.page(variantKey(language.lang, request.url));
+      if (page) return pageHeaders(reply, { layout: { accent: cached.kept.accent }, remember }).send(page);
+    }
     const opened = await openInvite(app.ctx.db, app.ctx, {
       token,
       // a page fetched is not a page seen: scanners fetch it too (the script or the first POST opens it)
       opener: { sign: 'fetch' },
     });
-    const link = `/i/${token}`;
-    const context = pageContext(request, opened.form, opened.company, { script: (await scriptAsset()).path, link, secure });
+    const context = pageContext(request, opened.form, opened.company, options);
     if (opened.status === 'responded') return sendMessage(reply, context, 200, [context.strings.answeredTitle, context.strings.answeredText]);
     const form = context.form ?? opened.form;
     const draft = opened.draft?.answers ?? {};
@@ -236,26 +258,32 @@ export async function respondentPages(app: FastifyInstance) {
     const stored = await readPageState(app.ctx.db, app.ctx, { request, owner });
     const kept = stored && stored.draftSavedAt === (opened.draft?.savedAt.toISOString() ?? null) ? stored : null;
     const seenUrl = opened.invite.openedAt === null ? `/i/${token}/seen` : undefined;
-    if (!kept && !opened.draft && form.description && !started(request)) return welcome(reply, context, form, owner.link, {}, seenUrl);
+    const keep = (body: string) => {
+      if (version === null || pipesEntities(form)) return body;
+      const until = Math.min(...[opened.invite.expiresAt, form.closesAt].map((at) => at?.getTime() ?? Infinity));
+      const meta = { offer: languageOffer(opened.form, opened.company.locale), accent: context.layout.accent, validUntil: until };
+      invitePages.keep(token, version, meta, variantKey(context.layout.lang, request.url), body);
+      return body;
+    };
+    if (!kept && !opened.draft && form.description && !started(request)) return pageHeaders(reply, context).send(keep(welcomePage(context, form, owner.link, {}, seenUrl)));
     const answers = kept?.answers ?? draft;
     const sectionIndex = currentSection(form.content, answers, kept?.sectionIndex ?? opened.draft?.sectionIndex ?? 0);
-    return keptHeaders(reply, context, kept).send(
-        renderSection({
-          ...context,
-          formName: form.name,
-          content: form.content,
-          answers,
-          sectionIndex,
-          errors: kept?.errors ?? [],
-          typed: kept?.typed,
-          action: owner.link,
-          draftUrl: `/r/v1/invites/${token}/draft`,
-          seenUrl,
-          state: kept?.carried ?? draft,
-          order: presentedOrder(form.content, opened.invite.id),
-          piping: { respondentName: opened.respondent.name, dims: await pipingDims(app.ctx.db, noDeps, { form, dims: opened.invite.dims }) },
-        }),
-      );
+    const page = renderSection({
+      ...context,
+      formName: form.name,
+      content: form.content,
+      answers,
+      sectionIndex,
+      errors: kept?.errors ?? [],
+      typed: kept?.typed,
+      action: owner.link,
+      draftUrl: `/r/v1/invites/${token}/draft`,
+      seenUrl,
+      state: kept?.carried ?? draft,
+      order: presentedOrder(form.content, opened.invite.id),
+      piping: { respondentName: opened.respondent.name, dims: await pipingDims(app.ctx.db, noDeps, { form, dims: opened.invite.dims }) },
+    });
+    return keptHeaders(reply, context, kept).send(keep(page));
   }
 
   app.get<{ Params: { token: string } }>('/i/:token', { schema: hidden }, async (request, reply) => {
@@ -386,7 +414,7 @@ export async function respondentPages(app: FastifyInstance) {
       const kept = await readPageState(app.ctx.db, app.ctx, { request, owner: { companyId: form.companyId, formId: form.id, link, secure } });
       const keptToken = kept?.token ? readSubmissionToken(app.ctx, form.id, kept.token) : null;
       const live = kept && keptToken && !keptToken.expired ? { ...kept, token: keptToken.token } : null;
-      if (!live && form.description && !started(request)) return welcome(reply, context, form, link, request.query);
+      if (!live && form.description && !started(request)) return pageHeaders(reply, context).send(welcomePage(context, form, link, request.query));
       // the page's token: its nonce also seeds the visitor's order of shuffled sections
       const page = live && keptToken ? keptToken : issueSubmissionToken(app.ctx, { formId: form.id, prefill: prefill(request.query, form.content.hiddenFields) });
       const sectionIndex = currentSection(form.content, live?.answers ?? {}, live?.sectionIndex ?? 0);

@@ -42,7 +42,7 @@ textarea{min-height:6rem}
 .scale input:checked+span{background:var(--accent);border-color:var(--accent);color:#fff}
 .stars input:focus-visible~.glyph,.scale input:focus-visible+span{outline:3px solid #f59e0b;outline-offset:2px;border-radius:6px}
 .ends{display:flex;justify-content:space-between;gap:1rem;margin:.25rem 0 0;color:#4a5561;font-size:.85rem}.ends span:last-child{text-align:right}
-.rank{display:flex;align-items:center;gap:.5rem;margin:.3rem 0}.rank select{width:auto;min-width:4.5rem}.rank label{flex:1;min-width:0;overflow-wrap:anywhere}
+.rank{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin:.3rem 0}.rank select{width:auto;min-width:4.5rem}.rank label{order:1;flex:1 1 8rem;max-width:100%;overflow-wrap:break-word}
 .grip{display:flex;align-items:center;justify-content:center;flex:none;width:2rem;min-height:44px;font-size:1.4rem;color:#4a5561;cursor:grab;touch-action:none;user-select:none}
 .rank.dragging{background:#eef2f6;border-radius:6px;outline:2px dashed var(--accent)}
 .moves{display:flex;gap:.25rem}.mv{padding:0;width:44px;font-size:1.1rem;background:#fff;color:var(--accent)}
