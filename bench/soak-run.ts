@@ -54,14 +54,15 @@ export async function soakWithFaults(opts: { dir: string; sink: SmtpSink; receiv
 
     await at(0.3);
     // Mid-claim: the one worker holds leases on messages (a send of five is being mailed).
+    let leased = 0;
     await waitFor(
       'worker1 to hold a lease',
-      async () => (await query<{ n: number }>(state.primaryUrl, `SELECT count(*)::int AS n FROM invite_messages WHERE status = 'pending' AND lease_until > now()`))[0].n > 0,
+      async () => (leased = (await query<{ n: number }>(state.primaryUrl, `SELECT count(*)::int AS n FROM invite_messages WHERE status = 'pending' AND lease_until > now()`))[0].n) > 0,
       60_000,
     );
     const worker = await pidOf('worker1');
     process.kill(worker, 'SIGKILL');
-    fault(`SIGKILL worker1 mid-claim (pid ${worker})`);
+    fault(`SIGKILL worker1 mid-claim (pid ${worker}, ${leased} messages leased)`);
     await waitFor('worker1 to die', () => !running(worker), 10_000);
     await sleep(1_000);
     await restartProcess(opts.dir, 'worker1');

@@ -166,6 +166,10 @@ export async function stopTopology(dirOption: string, log: (line: string) => voi
     const layout = clusterLayoutOf(cluster);
     await stopCluster(layout, path.join(dir, 'logs', `${cluster.name}.log`));
   }
+  // Clusters moved under /var/lib/quorum (the service user could not reach --dir) go with the
+  // topology, as they would inside --dir: a next start makes them anew anyway.
+  const moved = new Set(state.clusters.map((c) => path.dirname(c.pgData)).filter((base) => base !== dir && path.basename(base).startsWith('topology-')));
+  for (const base of moved) await fs.rm(base, { recursive: true, force: true });
   await fs.rm(stateFile(dir), { force: true });
   return state;
 }
