@@ -16,6 +16,7 @@ export const JOURNEYS = [
   'test/dev-mode.test.ts',
   'test/topology.test.ts',
   'test/readme-tour.test.ts',
+  'test/soak.test.ts',
 ];
 
 const ALL = ['src/**/*.test.ts', 'test/**/*.test.ts', 'packages/client/src/**/*.test.ts', 'web/panel/src/**/*.test.ts'];

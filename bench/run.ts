@@ -15,6 +15,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   'panel-builder': () => import('./panel-builder.js'),
   'panel-import': () => import('./panel-import.js'),
   rates: () => import('./rates.js'),
+  soak: () => import('./soak.js'),
   reminders: () => import('./reminders.js'),
   respond: () => import('./respond.js'),
   'responses-scan': () => import('./responses-scan.js'),

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { running } from '../scripts/topology/processes.js';
+import { findQuestionId } from '../bench/soak-mix.js';
+import { running, waitFor } from '../scripts/topology/processes.js';
 import type { TopologyState } from '../scripts/topology/state.js';
 import { runQuorum } from './cli.js';
 import { ContractChecker, type OpenApiDocument } from './contract.js';
@@ -112,6 +113,102 @@ describe('the topology', () => {
     );
     expect(statuses.filter((status) => status === 200)).toHaveLength(10);
     expect(statuses.filter((status) => status === 429)).toHaveLength(10);
+  });
+
+  /** The replica has replayed everything the primary wrote so far. */
+  async function caughtUp(): Promise<void> {
+    const [{ lsn }] = await onPrimary<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
+    await waitFor('the replica to catch up', async () => (await onReplica<{ ok: boolean }>(`SELECT pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn AS ok`))[0].ok);
+  }
+
+  it('keeps a keyset scan over a lagging replica exact (no row skipped or repeated) and the first page total a snapshot', { timeout: 240_000 }, async () => {
+    const formFile = join(dir, 'lag-form.json');
+    writeFileSync(formFile, JSON.stringify(minimalForm('lag-survey')));
+    expect((await runQuorum(['form', 'import', '--company', 'topology', formFile], cliEnv())).code).toBe(0);
+    const [form] = await onPrimary<{ id: string }>(`SELECT id FROM forms WHERE slug = 'lag-survey'`);
+    const token = await newKey('scanner', '10000');
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const contract = new ContractChecker((await (await fetch(`${state.balancerUrl}/v1/openapi.json`)).json()) as OpenApiDocument);
+    // A response as a respondent gives it: an invite, its link opened and submitted, all through HAProxy.
+    const respond = async (n: number) => {
+      const created = await fetch(`${state.balancerUrl}/v1/forms/${form.id}/invites`, { method: 'POST', headers, body: JSON.stringify({ email: `lag${n}@topology.test` }) });
+      const link = ((await created.json()) as { data: { url: string } }).data.url;
+      const respondent = { 'content-type': 'application/json', 'x-forwarded-for': `10.88.0.${n}` };
+      const opened = await (await fetch(`${state.balancerUrl}/r/v1/invites/${link.split('/').at(-1)}`, { headers: respondent })).json();
+      const submitted = await fetch(`${state.balancerUrl}/r/v1/invites/${link.split('/').at(-1)}/submit`, {
+        method: 'POST',
+        headers: respondent,
+        body: JSON.stringify({ answers: { [findQuestionId(opened)!]: `answer ${n}` } }),
+      });
+      expect(submitted.status, await submitted.text()).toBe(201);
+    };
+    const page = async (cursor?: string) => {
+      const url = `/v1/forms/${form.id}/responses`;
+      const answer = await fetch(`${state.balancerUrl}${url}?limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers });
+      const body = await answer.text();
+      expect(answer.status, body).toBe(200);
+      contract.check('GET', url, answer.status, body);
+      return JSON.parse(body) as { data: { id: string }[]; meta: { total?: number; nextCursor: string | null } };
+    };
+
+    for (let n = 0; n < 25; n++) await respond(n);
+    await caughtUp();
+    const existing = (await onPrimary<{ id: string }>('SELECT id FROM responses WHERE form_id = $1', [form.id])).map((r) => r.id);
+
+    // The standby stops replaying: what the primary commits from now on, the scan's reads do not see.
+    await onReplica('SELECT pg_wal_replay_pause()');
+    const pages = [];
+    try {
+      pages.push(await page());
+      for (let n = 25; n < 30; n++) await respond(n);
+      const [replica] = await onReplica<{ n: number }>(`SELECT count(*)::int AS n FROM responses WHERE form_id = '${form.id}'`);
+      expect(replica.n).toBe(25);
+      pages.push(await page(pages.at(-1)!.meta.nextCursor!));
+    } finally {
+      await onReplica('SELECT pg_wal_replay_resume()');
+    }
+    // Caught up again, the scan goes on to its end over rows the replica now has.
+    await caughtUp();
+    while (pages.at(-1)!.meta.nextCursor) pages.push(await page(pages.at(-1)!.meta.nextCursor!));
+
+    const seen = pages.flatMap((p) => p.data.map((row) => row.id));
+    expect(seen).toHaveLength(existing.length);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect([...seen].sort()).toEqual([...existing].sort());
+    // The first page's total is the count when the scan started; later pages carry none (spec, cursor rule 5).
+    expect(pages[0].meta.total).toBe(25);
+    expect(pages.slice(1).map((p) => p.meta.total)).toEqual(pages.slice(1).map(() => undefined));
+    expect((await page()).meta.total).toBe(30);
+  });
+
+  it('answers 503 with retry-after, not 500, when the replica stops under a read it is running', { timeout: 180_000 }, async () => {
+    const token = await newKey('cut-off', '60');
+    const contract = new ContractChecker((await (await fetch(`${state.balancerUrl}/v1/openapi.json`)).json()) as OpenApiDocument);
+    // An ACCESS EXCLUSIVE lock taken on the primary is replayed on the standby, whose readers of
+    // events then wait: a read held running on the replica until the replica stops.
+    const locker = new pg.Client({ connectionString: state.primaryUrl });
+    await locker.connect();
+    let answer: { status: number; retryAfter: string | null; body: string };
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE events IN ACCESS EXCLUSIVE MODE');
+      await waitFor('the lock to reach the replica', async () => (await onReplica<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'events'::regclass AND mode = 'AccessExclusiveLock'`))[0].n > 0);
+      const pending = fetch(`${state.balancerUrl}/v1/events?limit=5`, { headers: { authorization: `Bearer ${token}` } }).then(async (res) => ({ status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.text() }));
+      await waitFor('the read to wait on the replica', async () => (await onReplica<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'quorum' AND wait_event_type = 'Lock'`))[0].n > 0);
+      await topology('replica', 'stop');
+      answer = await pending;
+    } finally {
+      await locker.query('ROLLBACK').catch(() => undefined);
+      await locker.end();
+    }
+    expect(answer.status, answer.body).toBe(503);
+    expect(answer.retryAfter).toBe('1');
+    expect((JSON.parse(answer.body) as { error: { code: string } }).error.code).toBe('SERVICE_UNAVAILABLE');
+    contract.check('GET', '/v1/events', answer.status, answer.body);
+    // Repeated as the hint says, the read is answered (from the primary while the replica is down).
+    const again = await fetch(`${state.balancerUrl}/v1/events?limit=5`, { headers: { authorization: `Bearer ${token}` } });
+    expect(again.status, await again.text()).toBe(200);
+    await topology('replica', 'start');
   });
 
   it('keeps answering while an API process is SIGKILLed under writes; every accepted invite is stored', { timeout: 180_000 }, async () => {

@@ -6,7 +6,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { readState } from './state.js';
 import { running } from './processes.js';
-import { startTopology, stopTopology, switchReplica } from './topology.js';
+import { restartProcess, startTopology, stopTopology, switchReplica } from './topology.js';
 
 const log = (line: string) => process.stderr.write(`[topology] ${line}\n`);
 
@@ -43,6 +43,14 @@ program
     if (action !== 'stop' && action !== 'start') throw new InvalidArgumentError('stop or start');
     await switchReplica(program.opts<{ dir: string }>().dir, action === 'start');
     log(`replica ${action === 'start' ? 'started' : 'stopped'}`);
+  });
+program
+  .command('restart')
+  .argument('<name>', 'a quorum process that is gone: api1, worker2, ...')
+  .description('start again a killed API process (same port) or worker, with the settings of start')
+  .action(async (name: string) => {
+    const pid = await restartProcess(program.opts<{ dir: string }>().dir, name);
+    log(`${name} started again (pid ${pid})`);
   });
 program
   .command('status')

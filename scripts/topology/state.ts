@@ -15,6 +15,10 @@ export interface TopologyState {
   redisUrl: string;
   balancerUrl: string;
   apiUrls: string[];
+  /** What every quorum process was started with (secrets included: the file is 0600), so one can be started again. */
+  settings: Record<string, string>;
+  /** Quorum runs from src/ through tsx (`--source`). */
+  source: boolean;
   /** Postgres data directories, stopped with pg_ctl (primary first in the list, stopped last). */
   clusters: { name: string; pgData: string; port: number; binDir: string }[];
   /** Every other process, in start order; stopped in reverse. */

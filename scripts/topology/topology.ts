@@ -5,7 +5,7 @@ import { ensureServiceUser, type Layout } from '../../src/platform/db/embedded/l
 import { haproxyConfig } from './haproxy.js';
 import { haproxyBinary, postgresBinDir, redisBinary } from './install.js';
 import { baseBackup, clusterLayout, createDatabase, DATABASE, initPrimary, startCluster, stopCluster, urlFor } from './postgres.js';
-import { freePort, listening, spawnDetached, stopPid, waitFor } from './processes.js';
+import { freePort, listening, running, spawnDetached, stopPid, waitFor } from './processes.js';
 import { quorumEnv, runQuorum, startQuorum } from './quorum-processes.js';
 import { readState, stateFile, writeState, type TopologyState } from './state.js';
 
@@ -15,6 +15,8 @@ export interface StartOptions {
   workers: number;
   /** Run quorum from src/ through tsx instead of dist/. */
   source: boolean;
+  /** More settings for every quorum process (SMTP_URL, WEBHOOK_ALLOW_PRIVATE_TARGETS, ...). */
+  env?: Record<string, string>;
   log: (line: string) => void;
 }
 
@@ -48,6 +50,8 @@ export async function startTopology(opts: StartOptions): Promise<TopologyState> 
     redisUrl: `redis://127.0.0.1:${redisPort}`,
     balancerUrl: `http://127.0.0.1:${balancerPort}`,
     apiUrls: apiPorts.map((port) => `http://127.0.0.1:${port}`),
+    settings: {},
+    source: opts.source,
     clusters: [],
     processes: [],
   };
@@ -75,6 +79,7 @@ export async function startTopology(opts: StartOptions): Promise<TopologyState> 
     await waitFor('Redis to listen', () => listening(redisPort));
 
     const shared = {
+      ...opts.env,
       DATABASE_URL: state.primaryUrl,
       READ_DATABASE_URL: state.replicaUrl,
       REDIS_URL: state.redisUrl,
@@ -87,16 +92,17 @@ export async function startTopology(opts: StartOptions): Promise<TopologyState> 
       PUBLIC_FORM_URL: `${state.balancerUrl}/i`,
       PUBLIC_PANEL_URL: `${state.balancerUrl}/panel`,
     };
+    state.settings = shared;
+    await writeState(state);
     opts.log('migrating the primary');
     await runQuorum(opts.source, ['migrate'], quorumEnv(shared));
 
-    for (const [i, port] of apiPorts.entries()) {
-      const env = quorumEnv({ ...shared, PORT: String(port), SHUTDOWN_DRAIN_MS: String(DRAIN_MS) });
-      state.processes.push({ name: `api${i + 1}`, pid: await startQuorum(opts.source, 'api', env, log(`api${i + 1}`)) });
+    for (let i = 1; i <= opts.apis; i++) {
+      state.processes.push({ name: `api${i}`, pid: await spawnQuorum(state, `api${i}`, logs) });
       await writeState(state);
     }
     for (let i = 1; i <= opts.workers; i++) {
-      state.processes.push({ name: `worker${i}`, pid: await startQuorum(opts.source, 'worker', quorumEnv(shared), log(`worker${i}`)) });
+      state.processes.push({ name: `worker${i}`, pid: await spawnQuorum(state, `worker${i}`, logs) });
       await writeState(state);
     }
     for (const url of state.apiUrls) await waitFor(`${url}/readyz (see ${logs})`, ready(url), 120_000);
@@ -112,6 +118,32 @@ export async function startTopology(opts: StartOptions): Promise<TopologyState> 
     await stopTopology(dir, opts.log).catch(() => undefined);
     throw err;
   }
+}
+
+/** Starts the quorum process `name` (api1, worker2, ...) as `start` did: its port, the shared settings. */
+function spawnQuorum(state: TopologyState, name: string, logs: string): Promise<number> {
+  const api = /^api(\d+)$/.exec(name);
+  const env = api
+    ? quorumEnv({ ...state.settings, PORT: new URL(state.apiUrls[Number(api[1]) - 1]).port, SHUTDOWN_DRAIN_MS: String(DRAIN_MS) })
+    : quorumEnv(state.settings);
+  return startQuorum(state.source, api ? 'api' : 'worker', env, path.join(logs, `${name}.log`));
+}
+
+/**
+ * Starts again a quorum process of the topology that is gone (a fault injected: SIGKILL), on the
+ * same port with the same settings; an API process is back once it answers /readyz.
+ */
+export async function restartProcess(dirOption: string, name: string): Promise<number> {
+  const dir = path.resolve(dirOption);
+  const state = await readState(dir);
+  const entry = state?.processes.find((p) => p.name === name && /^(api|worker)\d+$/.test(p.name));
+  if (!state || !entry) throw new Error(`no quorum process ${name} started from ${dir}`);
+  if (running(entry.pid)) throw new Error(`${name} (pid ${entry.pid}) still runs`);
+  entry.pid = await spawnQuorum(state, name, path.join(dir, 'logs'));
+  await writeState(state);
+  const api = /^api(\d+)$/.exec(name);
+  if (api) await waitFor(`${name} /readyz`, ready(state.apiUrls[Number(api[1]) - 1]), 120_000);
+  return entry.pid;
 }
 
 /**
@@ -134,6 +166,10 @@ export async function stopTopology(dirOption: string, log: (line: string) => voi
     const layout = clusterLayoutOf(cluster);
     await stopCluster(layout, path.join(dir, 'logs', `${cluster.name}.log`));
   }
+  // Clusters moved under /var/lib/quorum (the service user could not reach --dir) go with the
+  // topology, as they would inside --dir: a next start makes them anew anyway.
+  const moved = new Set(state.clusters.map((c) => path.dirname(c.pgData)).filter((base) => base !== dir && path.basename(base).startsWith('topology-')));
+  for (const base of moved) await fs.rm(base, { recursive: true, force: true });
   await fs.rm(stateFile(dir), { force: true });
   return state;
 }

@@ -1,7 +1,11 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../lib/errors.js';
 import { ajvFieldErrors, type AjvIssue } from '../../lib/schema-errors.js';
+import { isConnectionLoss } from '../db/connection-loss.js';
 import { ERROR_STATUS } from './error-status.js';
+
+/** Seconds a client waits after a lost connection: the replica's pool has fallen back to the primary by then. */
+const RETRY_AFTER_CONNECTION_LOSS_S = 1;
 
 function toApiError(error: FastifyError & { validation?: AjvIssue[]; validationContext?: string }): ApiError {
   if (error instanceof ApiError) return error;
@@ -26,6 +30,11 @@ function toApiError(error: FastifyError & { validation?: AjvIssue[]; validationC
   if (error.statusCode === 400 && error instanceof SyntaxError) {
     return new ApiError('VALIDATION_ERROR', 'The body is not valid JSON.', {
       fields: [{ path: 'body', code: 'invalid_json', message: error.message }],
+    });
+  }
+  if (isConnectionLoss(error)) {
+    return new ApiError('SERVICE_UNAVAILABLE', 'The database connection was lost while answering (a database restarting). Repeat the request.', null, {
+      'retry-after': String(RETRY_AFTER_CONNECTION_LOSS_S),
     });
   }
   return pluginClientError(error) ?? new ApiError('INTERNAL_ERROR', 'An internal error occurred. Repeat the request with backoff.');
@@ -56,6 +65,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error);
     if (apiError.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'unhandled error');
+    if (apiError.code === 'SERVICE_UNAVAILABLE') request.log.warn({ err: error }, 'database connection lost mid-request: 503');
     return sendError(reply, apiError);
   });
   app.setNotFoundHandler(notFoundHandler);
