@@ -20,7 +20,7 @@ export interface SoakChecks {
   quota: { used: number; reserved: number; sent: number; pending: number };
   deadlocks: { counted: number; logged: number };
   leases: { messages: number; deliveries: number; jobs: string[] };
-  errors: { at: number; op: string; status: number; after: string | null }[];
+  errors: { at: number; op: string; status: number; retryAfter: boolean; after: string | null }[];
 }
 
 export async function query<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
@@ -119,7 +119,7 @@ export async function checkSoak(opts: {
     .filter((r) => r.status === 0 || r.status >= 500)
     .map((r) => {
       const cause = causes.filter((f) => f.at <= r.at + 1_000 && r.at - f.at <= ERROR_WINDOW_MS).at(-1);
-      return { at: r.at, op: r.op, status: r.status, after: cause ? `${r.at - cause.at >= 0 ? '+' : ''}${r.at - cause.at} ms from ${cause.what}` : null };
+      return { at: r.at, op: r.op, status: r.status, retryAfter: r.retryAfter === true, after: cause ? `${r.at - cause.at >= 0 ? '+' : ''}${r.at - cause.at} ms from ${cause.what}` : null };
     });
 
   return {

@@ -20,6 +20,8 @@ export interface Request {
   op: Operation;
   /** 0: no answer (the connection was cut, e.g. the process behind HAProxy died). */
   status: number;
+  /** A 500 that says when to repeat: a database connection lost mid-request (the replica stopping under a read). */
+  retryAfter?: boolean;
   /** The created invite or response; for a send, how many messages it queued. */
   id?: string;
   queued?: number;
@@ -126,7 +128,8 @@ export function trafficMix(balancerUrl: string, tenant: Tenant, sink: SmtpSink):
     const text = res ? await res.text().catch(() => null) : null;
     const status = res && text !== null ? res.status : 0;
     const body = status ? safeJson(text!) : null;
-    requests.push({ at, op, status, ...extra, ...pickIds(op, status, body) });
+    const retryAfter = status >= 500 && res!.headers.has('retry-after') ? { retryAfter: true } : {};
+    requests.push({ at, op, status, ...retryAfter, ...extra, ...pickIds(op, status, body) });
     return { status, body };
   }
 

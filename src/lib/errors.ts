@@ -29,8 +29,6 @@ export const ERROR_CODES = [
   /** extension codes of idempotency keys on /v1 POSTs (contract decisions) */
   'IDEMPOTENCY_KEY_REUSED',
   'IDEMPOTENCY_IN_PROGRESS',
-  /** extension code: the database connection was lost mid-request (a replica stopped under a scan); repeat after retry-after */
-  'SERVICE_UNAVAILABLE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

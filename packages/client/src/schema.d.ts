@@ -2114,19 +2114,6 @@ export interface operations {
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -2259,19 +2246,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -2412,19 +2386,6 @@ export interface operations {
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -2551,19 +2512,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -2705,19 +2653,6 @@ export interface operations {
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -2839,19 +2774,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -3025,19 +2947,6 @@ export interface operations {
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3128,19 +3037,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -3255,19 +3151,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -3392,19 +3275,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -3550,19 +3420,6 @@ export interface operations {
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3687,19 +3544,6 @@ export interface operations {
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3813,19 +3657,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -3955,19 +3786,6 @@ export interface operations {
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4077,19 +3895,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -4242,19 +4047,6 @@ export interface operations {
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4382,19 +4174,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -4564,19 +4343,6 @@ export interface operations {
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4736,19 +4502,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -4914,19 +4667,6 @@ export interface operations {
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5068,19 +4808,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -5234,19 +4961,6 @@ export interface operations {
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5359,19 +5073,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -5501,19 +5202,6 @@ export interface operations {
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5638,19 +5326,6 @@ export interface operations {
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5770,19 +5445,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "ratelimit-limit": components["headers"]["RateLimitLimit"];

@@ -89,7 +89,7 @@ export function successEnvelope<T extends TSchema>(data: T, meta?: TSchema) {
 /** Per-status error responses of a route, for validation of the answer and for the OpenAPI document. */
 export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
   // Any /v1 route may refuse its input (platform rules: strict query numbers, no NUL, no unknown parameter).
-  return errorResponsesOf(['UNAUTHORIZED', 'VALIDATION_ERROR', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE', ...codes]);
+  return errorResponsesOf(['UNAUTHORIZED', 'VALIDATION_ERROR', 'RATE_LIMITED', 'INTERNAL_ERROR', ...codes]);
 }
 
 /** errorResponses without the /v1 defaults, for routes that take no key (the respondent API). */

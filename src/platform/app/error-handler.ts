@@ -4,7 +4,10 @@ import { ajvFieldErrors, type AjvIssue } from '../../lib/schema-errors.js';
 import { isConnectionLoss } from '../db/connection-loss.js';
 import { ERROR_STATUS } from './error-status.js';
 
-/** Seconds a client waits after a lost connection: the replica's pool has fallen back to the primary by then. */
+/**
+ * Seconds a client waits after a lost connection: the replica's pool has fallen back to the primary by then.
+ * The code stays the spec's INTERNAL_ERROR (a server failure, "repeat with backoff"): its table of codes is closed.
+ */
 const RETRY_AFTER_CONNECTION_LOSS_S = 1;
 
 function toApiError(error: FastifyError & { validation?: AjvIssue[]; validationContext?: string }): ApiError {
@@ -33,7 +36,7 @@ function toApiError(error: FastifyError & { validation?: AjvIssue[]; validationC
     });
   }
   if (isConnectionLoss(error)) {
-    return new ApiError('SERVICE_UNAVAILABLE', 'The database connection was lost while answering (a database restarting). Repeat the request.', null, {
+    return new ApiError('INTERNAL_ERROR', 'The database connection was lost while answering (a database restarting). Repeat the request.', null, {
       'retry-after': String(RETRY_AFTER_CONNECTION_LOSS_S),
     });
   }
@@ -64,8 +67,8 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error);
-    if (apiError.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'unhandled error');
-    if (apiError.code === 'SERVICE_UNAVAILABLE') request.log.warn({ err: error }, 'database connection lost mid-request: 503');
+    if (isConnectionLoss(error)) request.log.warn({ err: error }, 'database connection lost mid-request: 500 with retry-after');
+    else if (apiError.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'unhandled error');
     return sendError(reply, apiError);
   });
   app.setNotFoundHandler(notFoundHandler);

@@ -1,7 +1,7 @@
 /**
  * Response headers of the contract, declared on every documented answer so that generated
  * clients know them: x-request-id everywhere, the rate-limit trio on every authenticated
- * operation, retry-after on 429 and 503. Route schemas cannot declare headers, so the finished document is completed.
+ * operation, retry-after on 429 and 500 (a lost database connection says when to repeat). Route schemas cannot declare headers, so the finished document is completed.
  */
 const HEADERS = {
   XRequestId: { name: 'x-request-id', description: "The request's id: the client's x-request-id when it is a safe token, otherwise generated.", schema: { type: 'string' } },
@@ -48,8 +48,8 @@ export function withResponseHeaders<T extends object>(document: T): T {
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         const ids: HeaderName[] = ['XRequestId'];
         if (authenticated) ids.push('RateLimitLimit', 'RateLimitRemaining', 'RateLimitReset');
-        if (status === '429' || status === '503') ids.push('RetryAfter');
-        if (idempotent && !['422', '429', '500', '503'].includes(status)) ids.push('IdempotentReplayed');
+        if (status === '429' || status === '500') ids.push('RetryAfter');
+        if (idempotent && !['422', '429', '500'].includes(status)) ids.push('IdempotentReplayed');
         response.headers = { ...response.headers, ...Object.fromEntries(ids.map(ref)) };
       }
     }

@@ -3,7 +3,8 @@
  * the server shutting down or restarting (57P01 to 57P03: a replica stopped under a running scan),
  * a connection exception (class 08), the socket closed under node-pg, or a hot standby cancelling
  * the statement for replay (40001 "conflict with recovery"). Repeating the request works (the
- * replica's pool falls back to the primary), so the API answers 503 with retry-after, not 500.
+ * replica's pool falls back to the primary), so the API's 500 carries retry-after
+ * and the log says warn, not error.
  * Drizzle wraps the driver's error: the causes are walked.
  */
 export function isConnectionLoss(error: unknown): boolean {

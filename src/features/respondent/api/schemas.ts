@@ -110,4 +110,4 @@ export const ResponseCreated = Type.Object({ responseId: Type.String() });
 export const DraftSaved = Type.Object({ savedAt: Timestamp });
 
 /** Every respondent route may refuse its input or the rate limit. */
-export const respondentErrors = (...codes: ErrorCode[]) => errorResponsesOf(['VALIDATION_ERROR', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE', ...codes]);
+export const respondentErrors = (...codes: ErrorCode[]) => errorResponsesOf(['VALIDATION_ERROR', 'RATE_LIMITED', 'INTERNAL_ERROR', ...codes]);

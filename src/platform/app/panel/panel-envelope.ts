@@ -7,7 +7,7 @@ import { CursorMeta, errorResponsesOf } from '../envelope.js';
  * (a permission it lacks, or a CSRF refusal), 400 (the platform's input rules) and 429.
  */
 export function panelErrorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
-  return errorResponsesOf(['UNAUTHORIZED', 'FORBIDDEN', 'VALIDATION_ERROR', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE', ...codes]);
+  return errorResponsesOf(['UNAUTHORIZED', 'FORBIDDEN', 'VALIDATION_ERROR', 'RATE_LIMITED', 'INTERNAL_ERROR', ...codes]);
 }
 
 /** meta of a cursor-paged panel list: the /v1 shape, inline (the panel document registers no shared $id schemas). */

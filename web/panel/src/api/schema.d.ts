@@ -2288,15 +2288,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     listKeys: {
@@ -2395,15 +2386,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2521,15 +2503,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     revokeKey: {
@@ -2636,15 +2609,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     listPanelForms: {
@@ -2742,15 +2706,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2867,15 +2822,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     getPanelForm: {
@@ -2982,15 +2928,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3134,15 +3071,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     deleteForm: {
@@ -3228,15 +3156,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3357,15 +3276,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     reopenForm: {
@@ -3472,15 +3382,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3601,15 +3502,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     listFormVersions: {
@@ -3711,15 +3603,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     listResponseForms: {
@@ -3797,15 +3680,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3917,15 +3791,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     scanResponses: {
@@ -4024,15 +3889,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     exportResponses: {
@@ -4121,15 +3977,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4251,15 +4098,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     deleteResponse: {
@@ -4354,15 +4192,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     listWebhookEventTypes: {
@@ -4434,15 +4263,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4538,15 +4358,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4664,15 +4475,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     deleteWebhook: {
@@ -4774,15 +4576,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4907,15 +4700,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     enableWebhook: {
@@ -5024,15 +4808,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     disableWebhook: {
@@ -5134,15 +4909,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5262,15 +5028,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     pingWebhook: {
@@ -5365,15 +5122,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5500,15 +5248,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     resendWebhookDelivery: {
@@ -5597,15 +5336,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5717,15 +5447,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     listRosterClassGroups: {
@@ -5803,15 +5524,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5925,15 +5637,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     listRosterEnrollments: {
@@ -6021,15 +5724,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6138,15 +5832,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6277,15 +5962,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     setEnrollmentStatus: {
@@ -6380,15 +6056,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6491,15 +6158,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     listFormInvites: {
@@ -6591,15 +6249,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6710,15 +6359,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     countFormInvites: {
@@ -6805,15 +6445,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6922,15 +6553,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     revokeOneInvite: {
@@ -7030,15 +6652,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     revokeInviteSelection: {
@@ -7131,15 +6744,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7266,15 +6870,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     readInviteFile: {
@@ -7364,15 +6959,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7505,15 +7091,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     listSuppressions: {
@@ -7597,15 +7174,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7697,15 +7265,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7807,15 +7366,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     getWhatsappChannel: {
@@ -7903,15 +7453,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8031,15 +7572,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     removeWhatsappChannel: {
@@ -8136,15 +7668,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8249,15 +7772,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8371,15 +7885,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     listGoalRules: {
@@ -8474,15 +7979,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8599,15 +8095,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     resetGoalRule: {
@@ -8703,15 +8190,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8829,15 +8307,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     listHolidays: {
@@ -8912,15 +8381,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9012,15 +8472,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9122,15 +8573,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     treatmentBoard: {
@@ -9220,15 +8662,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     listCases: {
@@ -9311,15 +8744,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9467,15 +8891,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     advanceCase: {
@@ -9609,15 +9024,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9774,15 +9180,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     reopenCase: {
@@ -9923,15 +9320,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     listFlows: {
@@ -10022,15 +9410,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10142,15 +9521,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     removeFlow: {
@@ -10243,15 +9613,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10359,15 +9720,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10492,15 +9844,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     signOut: {
@@ -10575,15 +9918,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10714,15 +10048,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     signInWithLink: {
@@ -10837,15 +10162,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     requestPasswordReset: {
@@ -10927,15 +10243,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11058,15 +10365,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     updateAccount: {
@@ -11181,15 +10479,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     changePassword: {
@@ -11270,15 +10559,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11375,15 +10655,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     endOtherAccountSessions: {
@@ -11457,15 +10728,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11564,15 +10826,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     enrolSecondFactor: {
@@ -11651,15 +10904,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11746,15 +10990,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11850,15 +11085,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     listMembers: {
@@ -11943,15 +11169,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12070,15 +11287,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     removeMember: {
@@ -12164,15 +11372,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12269,15 +11468,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12392,15 +11582,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     cancelInvitation: {
@@ -12486,15 +11667,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12622,15 +11794,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     listAudit: {
@@ -12740,15 +11903,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12866,15 +12020,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13012,15 +12157,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     setCompanyLogo: {
@@ -13145,15 +12281,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     removeCompanyLogo: {
@@ -13271,15 +12398,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     listFormReminders: {
@@ -13382,15 +12500,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13524,15 +12633,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
         };
     };
     clearFormReminders: {
@@ -13636,15 +12736,6 @@ export interface operations {
             };
             /** @description Error codes: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: SERVICE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
