@@ -55,6 +55,26 @@ export function steppedForm(extra: Record<string, unknown> = {}) {
 }
 
 /** Question (and option, row, column) ids of a stored form by key. */
+/** The stepped form's translations: Portuguese whole, piping included; Spanish lacks most texts (so it is not offered). */
+export const STEPPED_TRANSLATIONS = {
+  'pt-BR': {
+    name: 'Avaliação do período',
+    thankYou: 'Obrigado pelas respostas!',
+    sections: { about: { name: 'Sobre você' }, online: { name: 'Experiência online' }, course: { name: 'O curso ({{answer.campus}})' } },
+    questions: {
+      campus: { name: 'Onde você estuda?', options: { north: 'Campus Norte', online: 'A distância' } },
+      attended: { name: 'Você assistiu à maioria das aulas?' },
+      missed: { name: 'Quantas aulas você perdeu?' },
+      platform: { name: 'Qual plataforma você usou?' },
+      overall: { name: 'Nota geral' },
+      topics: { name: 'Ordene os temas', options: { theory: 'Teoria', labs: 'Laboratórios', projects: 'Projetos' } },
+      teacher: { name: 'Avalie seu professor', rows: { clarity: 'Clareza', support: 'Apoio' }, columns: { poor: 'Ruim', fair: 'Regular', good: 'Bom', excellent: 'Excelente' } },
+      comment: { name: 'Mais alguma coisa?' },
+    },
+  },
+  es: { name: 'Evaluación del período', questions: { campus: { name: '¿Dónde estudia?' } } },
+};
+
 export function idsByKey(form: FormRecord) {
   const questions = form.content.sections.flatMap((s) => s.questions);
   const q = Object.fromEntries(questions.map((question) => [question.key, question]));

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { query } from '../bench/soak-checks.js';
 import { findQuestionId } from '../bench/soak-mix.js';
 import { running, waitFor } from '../scripts/topology/processes.js';
 import type { TopologyState } from '../scripts/topology/state.js';
@@ -45,16 +46,6 @@ async function newKey(name: string, rateLimit: string): Promise<string> {
 
 const onReplica = <T extends pg.QueryResultRow>(text: string) => query<T>(state.replicaUrl, text);
 const onPrimary = <T extends pg.QueryResultRow>(text: string, values: unknown[] = []) => query<T>(state.primaryUrl, text, values);
-
-async function query<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 describe('the topology', () => {
   it('runs a physical standby of the primary', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/harness.js';
-import { cookiesOf, createInvite, createSteppedForm, follow } from '../../../../test/respondent-pages.js';
+import { cookiesOf, createInvite, createSteppedForm, follow, STEPPED_TRANSLATIONS } from '../../../../test/respondent-pages.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -8,25 +8,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t.close());
 
-/** The stepped form (test/respondent-pages.ts) in Portuguese, whole, piping included; Spanish lacks most texts. */
-const translations = {
-  'pt-BR': {
-    name: 'Avaliação do período',
-    thankYou: 'Obrigado pelas respostas!',
-    sections: { about: { name: 'Sobre você' }, online: { name: 'Experiência online' }, course: { name: 'O curso ({{answer.campus}})' } },
-    questions: {
-      campus: { name: 'Onde você estuda?', options: { north: 'Campus Norte', online: 'A distância' } },
-      attended: { name: 'Você assistiu à maioria das aulas?' },
-      missed: { name: 'Quantas aulas você perdeu?' },
-      platform: { name: 'Qual plataforma você usou?' },
-      overall: { name: 'Nota geral' },
-      topics: { name: 'Ordene os temas', options: { theory: 'Teoria', labs: 'Laboratórios', projects: 'Projetos' } },
-      teacher: { name: 'Avalie seu professor', rows: { clarity: 'Clareza', support: 'Apoio' }, columns: { poor: 'Ruim', fair: 'Regular', good: 'Bom', excellent: 'Excelente' } },
-      comment: { name: 'Mais alguma coisa?' },
-    },
-  },
-  es: { name: 'Evaluación del período', questions: { campus: { name: '¿Dónde estudia?' } } },
-};
 
 const urlencoded = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 const post = (url: string, fields: Record<string, string>, cookie: string) =>
@@ -36,7 +17,7 @@ const switchOf = (body: string) => /<nav class="langs"[^]*?<\/nav>/.exec(body)?.
 describe('a form offering several languages', () => {
   it('a public link: Accept-Language among the offered languages, else the form own; the switch names the others; lang and every text agree', async () => {
     const { company } = await t.tenant();
-    await createSteppedForm(t, company.id, { translations, thankYou: 'Thanks for your answers!' });
+    await createSteppedForm(t, company.id, { translations: STEPPED_TRANSLATIONS, thankYou: 'Thanks for your answers!' });
     const url = `/f/${company.slug}/stepped`;
 
     const portuguese = await t.app.inject({ url, headers: { 'accept-language': 'pt-BR,pt;q=0.9' } });
@@ -59,7 +40,7 @@ describe('a form offering several languages', () => {
 
   it('the switch choice (?lang=) is kept in a cookie of the link: across sections, sections sent back, reloads and the thank-you page', async () => {
     const { company } = await t.tenant();
-    const { q, option } = await createSteppedForm(t, company.id, { translations, thankYou: 'Thanks for your answers!' });
+    const { q, option } = await createSteppedForm(t, company.id, { translations: STEPPED_TRANSLATIONS, thankYou: 'Thanks for your answers!' });
     const url = `/f/${company.slug}/stepped`;
 
     // the prefill of the link is kept by the switch's links
@@ -106,7 +87,7 @@ describe('a form offering several languages', () => {
 
   it('a personal link keeps the choice for its own path, its draft and reloads in that language', async () => {
     const { company, token } = await t.tenant();
-    const { form, q } = await createSteppedForm(t, company.id, { translations, thankYou: 'Thanks for your answers!' });
+    const { form, q } = await createSteppedForm(t, company.id, { translations: STEPPED_TRANSLATIONS, thankYou: 'Thanks for your answers!' });
     const invite = await createInvite(t, token, form.id);
     const url = `/i/${invite.token}`;
     const chosen = await t.app.inject({ url: `${url}?lang=pt-BR` });

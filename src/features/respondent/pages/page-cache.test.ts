@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/harness.js';
-import { cookiesOf, createInvite, createSteppedForm, steppedForm } from '../../../../test/respondent-pages.js';
+import { cookiesOf, createInvite, createSteppedForm, steppedForm, STEPPED_TRANSLATIONS } from '../../../../test/respondent-pages.js';
 import { updateCompanySettings } from '../../companies/company-settings.js';
 import { importForm } from '../../forms/import-form.js';
 import { PageCache, variantKey } from './page-cache.js';
@@ -28,23 +28,6 @@ async function view(url: string, headers: Record<string, string> = {}) {
   }
 }
 
-const translations = {
-  'pt-BR': {
-    name: 'Avaliação do período',
-    thankYou: 'Obrigado!',
-    sections: { about: { name: 'Sobre você' }, online: { name: 'Experiência online' }, course: { name: 'O curso' } },
-    questions: {
-      campus: { name: 'Onde você estuda?', options: { north: 'Campus Norte', online: 'A distância' } },
-      attended: { name: 'Você assistiu à maioria das aulas?' },
-      missed: { name: 'Quantas aulas você perdeu?' },
-      platform: { name: 'Qual plataforma você usou?' },
-      overall: { name: 'Nota geral' },
-      topics: { name: 'Ordene os temas', options: { theory: 'Teoria', labs: 'Laboratórios', projects: 'Projetos' } },
-      teacher: { name: 'Avalie seu professor', rows: { clarity: 'Clareza', support: 'Apoio' }, columns: { poor: 'Ruim', fair: 'Regular', good: 'Bom', excellent: 'Excelente' } },
-      comment: { name: 'Mais alguma coisa?' },
-    },
-  },
-};
 
 describe('a personal link page kept once drawn', () => {
   it('is served again from one statement, with its security headers on every response', async () => {
@@ -140,7 +123,7 @@ describe('a personal link page kept once drawn', () => {
 
   it('keeps a page per language and address: ?lang= sets its cookie on every response, the cookie and Accept-Language pick the same page', async () => {
     const { company, token } = await t.tenant();
-    const { form } = await createSteppedForm(t, company.id, { translations, thankYou: 'Thanks!' });
+    const { form } = await createSteppedForm(t, company.id, { translations: STEPPED_TRANSLATIONS, thankYou: 'Thanks!' });
     const url = `/i/${(await createInvite(t, token, form.id)).token}`;
 
     const english = await view(url);
