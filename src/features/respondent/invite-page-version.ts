@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { batchWhileBusy } from '../../platform/db/batch-while-busy.js';
+import type { NoDeps } from '../../lib/service.js';
 import type { Db } from '../../platform/db/database.js';
 import { companies, formVersions, inviteDrafts, invites } from '../../platform/db/schema.js';
 import { TOKEN_RE } from './find-invite.js';
@@ -41,7 +42,8 @@ function versionLoader(db: Db) {
 const loaders = new WeakMap<Db, ReturnType<typeof versionLoader>>();
 
 /** The version of the invite's page; null for a token that names no invite. */
-export async function invitePageVersion(db: Db, token: string): Promise<string | null> {
+export async function invitePageVersion(db: Db, _deps: NoDeps, input: { token: string }): Promise<string | null> {
+  const { token } = input;
   if (!TOKEN_RE.test(token)) return null;
   const loader = loaders.get(db) ?? loaders.set(db, versionLoader(db)).get(db)!;
   return loader(token);

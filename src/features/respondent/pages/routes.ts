@@ -237,7 +237,7 @@ export async function respondentPages(app: FastifyInstance) {
     const { token } = request.params;
     const link = `/i/${token}`;
     const options = { script: (await scriptAsset()).path, link, secure };
-    const version = hasPageState(request) ? null : await invitePageVersion(app.ctx.db, token);
+    const version = hasPageState(request) ? null : await invitePageVersion(app.ctx.db, app.ctx, { token });
     const cached = version === null ? null : invitePages.find(token, version, app.ctx.clock.now().getTime());
     if (cached) {
       const { language, remember } = chooseLanguage(request, cached.kept.offer, options);
